@@ -1,0 +1,52 @@
+// The command line shared by every step and by the comparison: one table of flags, one parser.
+//
+// Every malformed input throws UsageError with a one-line message that says what is accepted;
+// main() prints it on stderr and exits with exit_bad_input (2). Nothing falls back silently.
+#pragma once
+
+#include "element_type.h"
+#include "errors.h"
+#include "input.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace reduction {
+
+enum class OutputFormat { text, csv, json };
+enum class Tool { step, compare };  // the comparison accepts a few more flags (--steps, --sweep)
+
+struct Options {
+    std::size_t n = std::size_t{1} << 24;
+    ElementType type = ElementType::int32;
+    int block = 256;
+    int iters = 100;
+    int warmup = 5;
+    std::optional<std::uint64_t> seed;  // unset: a fresh seed is drawn and printed
+    Pattern pattern = Pattern::random;
+    std::string input_path;             // set: read values from this file, --n is not allowed
+    int device = 0;
+    OutputFormat format = OutputFormat::text;
+    bool flush_l2 = false;
+    bool help = false;
+    // compare only
+    std::vector<std::string> steps;     // empty: all
+    bool sweep = false;
+    bool both_types = false;            // --type all
+};
+
+Options parse_options(int argc, const char* const* argv, Tool tool = Tool::step);
+std::string usage(const char* program, Tool tool = Tool::step);
+
+// "16777216", "2^24", "16M" (binary suffixes K, M, G, T: 16M = 16 * 2^20). Throws UsageError.
+std::size_t parse_count(const std::string& flag, const std::string& text);
+
+inline bool is_valid_block(long long block) {
+    return block >= 32 && block <= 1024 && (block & (block - 1)) == 0;
+}
+inline constexpr const char* accepted_blocks = "32, 64, 128, 256, 512 or 1024";
+
+}  // namespace reduction

@@ -1,0 +1,103 @@
+#include "report.h"
+
+#include <cstdio>
+#include <ostream>
+
+namespace reduction {
+namespace {
+
+std::string format(const char* fmt, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, fmt, value);
+    return text;
+}
+
+std::string json_string(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) {
+            out += format("\\u%04x", static_cast<unsigned char>(c));
+            continue;
+        }
+        out += c;
+    }
+    return out + "\"";
+}
+
+// JSON has no infinity or NaN: a failed float result's error becomes null.
+std::string json_number(double value) {
+    return value == value && value - value == 0 ? format("%.6g", value) : "null";
+}
+
+}  // namespace
+
+const char* status_text(const Measurement& m) { return m.verdict.pass ? "PASS" : "FAIL"; }
+
+std::string count_text(std::size_t n) {
+    std::string text = std::to_string(n);
+    if ((n & (n - 1)) == 0) {
+        int log2 = 0;
+        while ((std::size_t{1} << log2) < n) ++log2;
+        text += " (2^" + std::to_string(log2) + ")";
+    }
+    return text;
+}
+
+std::string footprint_text(std::size_t bytes, std::size_t l2_bytes) {
+    const double mib = static_cast<double>(bytes) / (1 << 20);
+    const std::string l2 = std::to_string(l2_bytes >> 20) + " MiB L2";
+    return format("%.1f MiB", mib) + (bytes <= l2_bytes ? ", fits in the " + l2 + " (repetitions may read it from L2)"
+                                                         : ", larger than the " + l2);
+}
+
+void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& device, const std::string& input_description) {
+    const std::size_t bytes = m.n * type_size(m.type);
+    out << m.step << ": " << m.change << "\n"
+        << "  device     " << describe(device) << "\n"
+        << "  input      " << count_text(m.n) << " " << type_name(m.type) << ", " << input_description << "; "
+        << footprint_text(bytes, device.l2_bytes) << "\n"
+        << "  block      " << m.block << " threads\n"
+        << "  result     " << m.verdict.result << ", expected " << m.verdict.expected;
+    if (m.type == ElementType::int32)
+        out << ", exact comparison";
+    else
+        out << ", error " << format("%.3g", m.verdict.error) << " <= tolerance " << format("%.3g", m.verdict.tolerance)
+            << " = gamma_d * sum|x| with d = " << m.depth << " additions";
+    out << "  " << status_text(m) << "\n";
+    if (!m.verdict.note.empty()) out << "  note       " << m.verdict.note << "\n";
+    out << "  time       " << format("%.4f", m.time.median_ms) << " ms median, " << format("%.4f", m.time.min_ms)
+        << " ms min over " << m.time.count << " repetitions, L2 " << (m.l2_flushed ? "flushed before each" : "warm")
+        << "\n"
+        << "  bandwidth  " << format("%.1f", m.gbps) << " GB/s = " << format("%.1f", m.percent_of_peak) << "% of the "
+        << format("%.0f", device.peak_gbps) << " GB/s peak\n";
+}
+
+std::string csv_header() {
+    return "step,type,n,block,time_median_ms,time_min_ms,gbps,percent_of_peak,l2,result,expected,error,tolerance,status";
+}
+
+std::string csv_row(const Measurement& m) {
+    return m.step + "," + type_name(m.type) + "," + std::to_string(m.n) + "," + std::to_string(m.block) + "," +
+           format("%.6f", m.time.median_ms) + "," + format("%.6f", m.time.min_ms) + "," + format("%.2f", m.gbps) + "," +
+           format("%.2f", m.percent_of_peak) + "," + (m.l2_flushed ? "cold" : "warm") + "," + m.verdict.result + "," +
+           m.verdict.expected + "," + format("%.6g", m.verdict.error) + "," + format("%.6g", m.verdict.tolerance) + "," +
+           status_text(m);
+}
+
+std::string json_record(const Measurement& m, const DeviceInfo& device, const std::string& input_description) {
+    return std::string("{") + "\"step\": " + json_string(m.step) + ", \"type\": " + json_string(type_name(m.type)) +
+           ", \"n\": " + std::to_string(m.n) + ", \"block\": " + std::to_string(m.block) +
+           ", \"time_median_ms\": " + json_number(m.time.median_ms) + ", \"time_min_ms\": " + json_number(m.time.min_ms) +
+           ", \"iters\": " + std::to_string(m.time.count) + ", \"gbps\": " + json_number(m.gbps) +
+           ", \"percent_of_peak\": " + json_number(m.percent_of_peak) + ", \"peak_gbps\": " + json_number(device.peak_gbps) +
+           ", \"l2\": " + json_string(m.l2_flushed ? "cold" : "warm") + ", \"result\": " + json_string(m.verdict.result) +
+           ", \"expected\": " + json_string(m.verdict.expected) + ", \"error\": " + json_number(m.verdict.error) +
+           ", \"tolerance\": " + json_number(m.verdict.tolerance) + ", \"addition_depth\": " + std::to_string(m.depth) +
+           ", \"status\": " + json_string(status_text(m)) + ", \"note\": " + json_string(m.verdict.note) +
+           ", \"input\": " + json_string(input_description) + ", \"device\": " + json_string(device.name) +
+           ", \"driver\": " + json_string(cuda_version_text(device.driver_version)) +
+           ", \"runtime\": " + json_string(cuda_version_text(device.runtime_version)) + "}";
+}
+
+}  // namespace reduction

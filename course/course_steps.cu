@@ -1,0 +1,25 @@
+#include "course_steps.h"
+
+#include "step01_interleaved/reduce.cuh"
+
+namespace reduction {
+
+const std::vector<StepApi>& course_steps() {
+    static const std::vector<StepApi> steps = {
+        REDUCTION_STEP_API(step01),
+    };
+    return steps;
+}
+
+const StepApi* find_step(const std::string& key) {
+    if (key == "cub") return &cub_step();
+    std::string prefix = key;
+    if (prefix.rfind("step", 0) != 0) prefix = "step" + std::string(key.size() == 1 ? "0" : "") + key;
+    for (const StepApi& step : course_steps()) {
+        const std::string name = step.name;
+        if (name == prefix || name.rfind(prefix + "_", 0) == 0) return &step;
+    }
+    return nullptr;
+}
+
+}  // namespace reduction

@@ -1,0 +1,20 @@
+// The course's steps, in order, and CUB's DeviceReduce::Sum, as StepApi tables: what the GPU tests
+// and the comparison iterate over.
+#pragma once
+
+#include "step_api.h"
+
+#include <string>
+#include <vector>
+
+namespace reduction {
+
+const std::vector<StepApi>& course_steps();
+
+// CUB's cub::DeviceReduce::Sum behind the same interface: the reference to beat.
+const StepApi& cub_step();
+
+// The step named `key`: "step03_sequential", "step03", "03" or "3"; "cub" for CUB. nullptr if none.
+const StepApi* find_step(const std::string& key);
+
+}  // namespace reduction
