@@ -1,12 +1,24 @@
 #include "course_steps.h"
 
 #include "step01_interleaved/reduce.cuh"
+#include "step02_nondivergent/reduce.cuh"
+#include "step03_sequential/reduce.cuh"
+#include "step04_first_add/reduce.cuh"
+#include "step05_warp_unroll/reduce.cuh"
+#include "step06_template/reduce.cuh"
+#include "step07_multi_level/reduce.cuh"
 
 namespace reduction {
 
 const std::vector<StepApi>& course_steps() {
     static const std::vector<StepApi> steps = {
         REDUCTION_STEP_API(step01),
+        REDUCTION_STEP_API(step02),
+        REDUCTION_STEP_API(step03),
+        REDUCTION_STEP_API(step04),
+        REDUCTION_STEP_API(step05),
+        REDUCTION_STEP_API(step06),
+        REDUCTION_STEP_API(step07),
     };
     return steps;
 }

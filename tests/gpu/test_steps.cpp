@@ -176,3 +176,9 @@ void check_step_large(const char* key) {
     TEST_CASE(key ": n = 2^31 + 17 (64-bit indexing)", "[gpu][large][" key "]") { check_step_large(key); }
 
 GPU_STEP_TESTS("step01")
+GPU_STEP_TESTS("step02")
+GPU_STEP_TESTS("step03")
+GPU_STEP_TESTS("step04")
+GPU_STEP_TESTS("step05")
+GPU_STEP_TESTS("step06")
+GPU_STEP_TESTS("step07")

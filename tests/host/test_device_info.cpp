@@ -1,0 +1,28 @@
+// The two pure functions of device_info: the peak bandwidth that "% of peak" divides by, and the
+// version text of the driver and runtime. Everything else there needs a GPU.
+#include "../catch.h"
+#include "device_info.h"
+#include "host_test_support.h"
+
+using namespace reduction;
+
+TEST_CASE("theoretical peak bandwidth from memory clock and bus width", "[device_info]") {
+    // H100 SXM: HBM3 at 2619 MHz on a 5120-bit bus, two transfers per clock
+    CHECK(test::close_to(theoretical_peak_gbps(2619000, 5120), 3352.32, 1e-12));
+    // A100 40GB: HBM2 at 1215 MHz, 5120 bits
+    CHECK(test::close_to(theoretical_peak_gbps(1215000, 5120), 1555.2, 1e-12));
+    // a 384-bit GDDR bus at 10501 MHz (as the attribute reports it)
+    CHECK(test::close_to(theoretical_peak_gbps(10501000, 384), 1008.096, 1e-12));
+    // proportional to each factor
+    CHECK(test::close_to(theoretical_peak_gbps(2619000, 2560), 3352.32 / 2, 1e-12));
+    CHECK(theoretical_peak_gbps(0, 5120) == 0);
+}
+
+TEST_CASE("CUDA version text", "[device_info]") {
+    CHECK(cuda_version_text(13000) == "13.0");
+    CHECK(cuda_version_text(12040) == "12.4");
+    CHECK(cuda_version_text(12080) == "12.8");
+    CHECK(cuda_version_text(11080) == "11.8");
+    CHECK(cuda_version_text(13010) == "13.1");
+    CHECK(cuda_version_text(12090) == "12.9");
+}
