@@ -4,6 +4,7 @@
 #include "parallel.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <random>
 #include <system_error>
@@ -71,6 +72,8 @@ std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed
 
 template <class T>
 std::vector<T> read_input_file(const std::string& path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error)) throw UsageError("--input: '" + path + "' is a directory, not a file");
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file) throw UsageError("--input: cannot open '" + path + "'");
     const std::streamoff bytes = file.tellg();

@@ -17,7 +17,9 @@ std::string json_string(const std::string& text) {
     for (char c : text) {
         if (c == '"' || c == '\\') out += '\\';
         if (static_cast<unsigned char>(c) < 0x20) {
-            out += format("\\u%04x", static_cast<unsigned char>(c));
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+            out += escaped;
             continue;
         }
         out += c;
