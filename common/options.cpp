@@ -89,6 +89,7 @@ Options parse_options(int argc, const char* const* argv, Tool tool) {
             n_given = true;
         } else if (flag == "--type") {
             const std::string text = value();
+            options.type_given = true;
             if (tool == Tool::compare && text == "all") {
                 options.both_types = true;
             } else if (const auto type = parse_type(text)) {

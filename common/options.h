@@ -22,6 +22,7 @@ enum class Tool { step, compare };  // the comparison accepts a few more flags (
 struct Options {
     std::size_t n = std::size_t{1} << 24;
     ElementType type = ElementType::int32;
+    bool type_given = false;            // --type on the command line (the sweep measures two types otherwise)
     int block = 256;
     int iters = 100;
     int warmup = 5;

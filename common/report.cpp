@@ -82,7 +82,7 @@ std::string csv_header() {
 std::string csv_row(const Measurement& m) {
     return m.step + "," + type_name(m.type) + "," + std::to_string(m.n) + "," + std::to_string(m.block) + "," +
            format("%.6f", m.time.median_ms) + "," + format("%.6f", m.time.min_ms) + "," + format("%.2f", m.gbps) + "," +
-           format("%.2f", m.percent_of_peak) + "," + (m.l2_flushed ? "cold" : "warm") + "," + m.verdict.result + "," +
+           format("%.2f", m.percent_of_peak) + "," + (m.l2_flushed ? "flushed" : "warm") + "," + m.verdict.result + "," +
            m.verdict.expected + "," + format("%.6g", m.verdict.error) + "," + format("%.6g", m.verdict.tolerance) + "," +
            status_text(m);
 }
@@ -93,7 +93,7 @@ std::string json_record(const Measurement& m, const DeviceInfo& device, const st
            ", \"time_median_ms\": " + json_number(m.time.median_ms) + ", \"time_min_ms\": " + json_number(m.time.min_ms) +
            ", \"iters\": " + std::to_string(m.time.count) + ", \"gbps\": " + json_number(m.gbps) +
            ", \"percent_of_peak\": " + json_number(m.percent_of_peak) + ", \"peak_gbps\": " + json_number(device.peak_gbps) +
-           ", \"l2\": " + json_string(m.l2_flushed ? "cold" : "warm") + ", \"result\": " + json_string(m.verdict.result) +
+           ", \"l2\": " + json_string(m.l2_flushed ? "flushed" : "warm") + ", \"result\": " + json_string(m.verdict.result) +
            ", \"expected\": " + json_string(m.verdict.expected) + ", \"error\": " + json_number(m.verdict.error) +
            ", \"tolerance\": " + json_number(m.verdict.tolerance) + ", \"addition_depth\": " + std::to_string(m.depth) +
            ", \"status\": " + json_string(status_text(m)) + ", \"note\": " + json_string(m.verdict.note) +

@@ -221,7 +221,7 @@ TEST_CASE("CSV: the header has the 14 documented columns and every row as many f
     const auto fail = split(csv_row(failing_float()), ',');
     REQUIRE(fail.size() == columns.size());
     CHECK(fail[1] == "float32");
-    CHECK(fail[8] == "cold");
+    CHECK(fail[8] == "flushed");
     CHECK(fail[13] == "FAIL");
 }
 
