@@ -4,7 +4,8 @@
     python3 bench/render_results.py results/h100           # writes the files below
     python3 bench/render_results.py results/h100 --check   # exit 1 if README's table is stale
 
-Reads DIR/headline.csv (compare --type all --csv, n = 2^24) and DIR/sweep.csv (compare --sweep).
+Reads DIR/headline.csv (compare --type all --csv, n = 2^24), DIR/headline_cold.csv if present
+(the same with --flush-l2) and DIR/sweep.csv (compare --sweep).
 Their '#' lines are the stamp (GPU, versions, date, commit, command) and are carried over.
 Writes DIR/headline.md, DIR/headline.png, DIR/sweep_<type>.png, and README.md's block between
 the course-table markers (nothing outside them). Charts need matplotlib; the Markdown does not.
@@ -303,6 +304,10 @@ def main(argv=None):
     try:
         stamp, rows = read_results(args.results_dir / "headline.csv")
         content = headline_markdown(stamp, rows)
+        cold = args.results_dir / "headline_cold.csv"  # compare --type all --csv --flush-l2, if measured
+        if cold.is_file():
+            content += "\nThe same table with the L2 flushed before every repetition (inputs read from DRAM):\n\n"
+            content += headline_markdown(*read_results(cold))
         if not args.readme.is_file():
             raise MarkerError(f"{args.readme} not found")
         readme = args.readme.read_text(encoding="utf-8")
