@@ -6,8 +6,8 @@
 // warps sit idle instead of every warp running half-empty; and the `%` is gone.
 //
 // What to expect: faster than step 01. The new cost: in round s, thread t touches element 2*s*t,
-// so the threads of a warp hit shared-memory addresses 2*s words apart: s = 1 gives 2-way bank
-// conflicts, s = 16 gives 32-way ones. Step 03 removes them.
+// so the working threads of a warp hit shared-memory addresses 2*s words apart, and several of
+// them land in the same bank (2-way at s = 1, more as s grows): bank conflicts. Step 03 removes them.
 #pragma once
 
 #include "cuda_check.h"

@@ -26,8 +26,10 @@ inline constexpr const char* name = "step05_warp_unroll";
 inline constexpr const char* change = "last warp unrolled, __syncwarp() instead of __syncthreads()";
 
 // One level of the last warp's tree: lanes below `offset` add the value `offset` slots above.
-// The first __syncwarp() keeps every read before any write of this level, the second every write
-// before the next level's reads.
+// Reads and writes are separated: the first __syncwarp() orders every read of this level before
+// any write, the second every write before the next level's reads. (Since lanes >= offset stay
+// idle, no slot is both read and written within one level, so only the second is strictly needed;
+// the first keeps the level correct in the form where every lane works.)
 template <class T>
 __device__ __forceinline__ void warp_level(T* sdata, unsigned int tid, unsigned int offset) {
     T sum{};

@@ -107,24 +107,25 @@ void check_mutations(const StepApi& step, std::uint64_t seed) {
     CHECK(verify(full_run.run_once(cudaStream_t{}), compute_reference(values), step.addition_depth(n - 1, block)).pass);
 }
 
-// Past 2^31 elements a 32-bit index wraps: only 64-bit indexing gets this right.
+// Past 2^31 elements a signed 32-bit index overflows, past 2^32 an unsigned one wraps: only 64-bit
+// indexing gets both right. The index pattern depends on the position (i mod 1000, and 2^32 mod 1000
+// is 296), so reading in[i - 2^32] instead of in[i] changes the sum.
 template <class T>
-void check_beyond_2_pow_31(const StepApi& step, std::uint64_t seed) {
-    const std::size_t n = (std::size_t{1} << 31) + 17;
+void check_large(const StepApi& step, std::size_t n, Pattern pattern, std::uint64_t seed) {
     const int block = 256;
     const std::size_t needed = n * sizeof(T) + step_working_bytes(step, element_type_of<T>(), n, block);
     std::size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     if (free_bytes < needed) {
-        test::mark_skipped(std::string(step.name) + " n = 2^31+17 " + type_name(element_type_of<T>()) + " needs " +
+        test::mark_skipped(std::string(step.name) + " n = " + std::to_string(n) + " " + type_name(element_type_of<T>()) + " needs " +
                            std::to_string(needed) + " bytes of device memory, " + std::to_string(free_bytes) + " free");
         return;
     }
     std::vector<T> values;
     try {
-        values = generate_input<T>(n, Pattern::random, seed);
+        values = generate_input<T>(n, pattern, seed);
     } catch (const std::bad_alloc&) {
-        test::mark_skipped("n = 2^31+17 needs " + std::to_string(n * sizeof(T)) + " bytes of host memory");
+        test::mark_skipped("n = " + std::to_string(n) + " needs " + std::to_string(n * sizeof(T)) + " bytes of host memory");
         return;
     }
     const Reference reference = compute_reference(values);
@@ -133,7 +134,7 @@ void check_beyond_2_pow_31(const StepApi& step, std::uint64_t seed) {
     values = {};
     StepRun<T> run(step, device.get(), n, block);
     const Verdict v = verify(run.run_once(cudaStream_t{}), reference, run.addition_depth());
-    INFO(describe_case<T>(step, n, block, "random", seed, v));
+    INFO(describe_case<T>(step, n, block, pattern_name(pattern), seed, v));
     CHECK(v.pass);
 }
 
@@ -159,8 +160,10 @@ void check_step_large(const char* key) {
     const StepApi& step = require_step(key);
     const std::uint64_t seed = test::test_seed();
     INFO("seed " << seed);
-    check_beyond_2_pow_31<std::int32_t>(step, seed);
-    check_beyond_2_pow_31<float>(step, seed);
+    const std::size_t past_2_31 = (std::size_t{1} << 31) + 17, past_2_32 = (std::size_t{1} << 32) + 17;
+    check_large<std::int32_t>(step, past_2_31, Pattern::random, seed);
+    check_large<float>(step, past_2_31, Pattern::random, seed);
+    check_large<std::int32_t>(step, past_2_32, Pattern::index, seed);
 }
 
 }  // namespace
@@ -173,7 +176,7 @@ void check_step_large(const char* key) {
     TEST_CASE(key ": a changed or dropped element fails verification", "[gpu][" key "]") {            \
         check_step_mutations(key);                                                                    \
     }                                                                                                 \
-    TEST_CASE(key ": n = 2^31 + 17 (64-bit indexing)", "[gpu][large][" key "]") { check_step_large(key); }
+    TEST_CASE(key ": n = 2^31 + 17 and 2^32 + 17 (64-bit indexing)", "[gpu][large][" key "]") { check_step_large(key); }
 
 GPU_STEP_TESTS("step01")
 GPU_STEP_TESTS("step02")
