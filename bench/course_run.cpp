@@ -1,12 +1,9 @@
 #include "course_run.h"
 
 #include "course_steps.h"
-#include "device_buffer.h"
+#include "device_input.h"
 #include "errors.h"
-#include "host_input.h"
 #include "measure.h"
-#include "reference.h"
-#include "timer.h"
 
 #include <algorithm>
 #include <iostream>
@@ -46,22 +43,16 @@ TypeRun measure_typed(const std::vector<const StepApi*>& steps, const Options& o
     require_device_memory(device_bytes_needed(steps, element_type_of<T>(), n, options, device),
                           "the course table on " + std::to_string(n) + " " + type_name(element_type_of<T>()));
 
-    HostInput<T> input = plan.load();
-    const Reference reference = compute_reference(input.values);
-    DeviceBuffer<T> device_input(n);
-    CUDA_CHECK(cudaMemcpy(device_input.get(), input.values.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    input.values = {};  // every step reads the device copy; big inputs should not be held twice
-
-    std::unique_ptr<L2Flusher> flusher;
-    if (options.flush_l2) flusher = std::make_unique<L2Flusher>(device.l2_bytes);
-    const MeasureSettings settings{options.block, options.warmup, options.iters, options.flush_l2};
+    const DeviceInput<T> input = upload_input(plan);
+    const std::unique_ptr<L2Flusher> flusher = l2_flusher(options, device);
+    const MeasureSettings settings = measure_settings(options);
 
     TypeRun run;
     run.input_description = input.description;
     run.n = n;
     for (const StepApi* step : steps) {
         const Measurement m =
-            measure_step(*step, device_input.get(), n, reference, settings, device, flusher.get(), cudaStream_t{});
+            measure_step(*step, input.values.get(), n, input.reference, settings, device, flusher.get(), cudaStream_t{});
         if (!m.verdict.pass)
             std::cerr << step->name << ": verification FAILED on " << n << " " << type_name(m.type) << ": "
                       << m.verdict.note << " (result " << m.verdict.result << ", expected " << m.verdict.expected
@@ -100,10 +91,7 @@ std::vector<ElementType> selected_types(const Options& options) {
 
 std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
                                 const Options& options, const DeviceInfo& device) {
-    std::size_t working = 0;
-    for (const StepApi* step : steps) working = std::max(working, step_working_bytes(*step, type, n, options.block));
-    const std::size_t flush = options.flush_l2 ? 2 * device.l2_bytes : 0;
-    return n * type_size(type) + working + flush;
+    return reduction::device_bytes_needed(steps, type, n, options.block, options.flush_l2 ? 2 * device.l2_bytes : 0);
 }
 
 TypeRun measure_steps(const std::vector<const StepApi*>& steps, ElementType type, const Options& options,

@@ -1,9 +1,18 @@
 #include "measure.h"
 
+#include <algorithm>
+
 namespace reduction {
 
 std::size_t step_working_bytes(const StepApi& step, ElementType type, std::size_t n, int block) {
     return step.scratch_bytes(type, n, block) + type_size(type);
+}
+
+std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n, int block,
+                                std::size_t flush_bytes) {
+    std::size_t working = 0;
+    for (const StepApi* step : steps) working = std::max(working, step_working_bytes(*step, type, n, block));
+    return n * type_size(type) + working + flush_bytes;
 }
 
 template <class T>

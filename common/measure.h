@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace reduction {
 
@@ -75,6 +76,11 @@ struct Measurement {
 
 // Device bytes a step needs besides its input: scratch and the one output value.
 std::size_t step_working_bytes(const StepApi& step, ElementType type, std::size_t n, int block);
+
+// Device bytes to measure `steps` one after another on one input of n elements: the input, the
+// largest step's scratch and output, and the L2 flush buffer (0 when the L2 stays warm).
+std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n, int block,
+                                std::size_t flush_bytes);
 
 template <class T>
 Measurement measure_step(const StepApi& step, const T* device_input, std::size_t n, const Reference& reference,

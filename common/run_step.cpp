@@ -1,13 +1,11 @@
 #include "run_step.h"
 
-#include "device_buffer.h"
 #include "device_info.h"
+#include "device_input.h"
 #include "exit_codes.h"
-#include "host_input.h"
 #include "main_guard.h"
 #include "measure.h"
 #include "options.h"
-#include "reference.h"
 #include "report.h"
 
 #include <iostream>
@@ -22,19 +20,13 @@ int run_typed(const StepApi& step, const Options& options) {
     const DeviceInfo device = open_device(options.device);
     const std::size_t n = plan.n();
     const std::size_t flush_bytes = options.flush_l2 ? 2 * device.l2_bytes : 0;
-    require_device_memory(n * sizeof(T) + step_working_bytes(step, element_type_of<T>(), n, options.block) + flush_bytes,
+    require_device_memory(device_bytes_needed({&step}, element_type_of<T>(), n, options.block, flush_bytes),
                           std::string(step.name) + " on " + std::to_string(n) + " " + type_name(element_type_of<T>()));
 
-    HostInput<T> input = plan.load();
-    const Reference reference = compute_reference(input.values);
-    DeviceBuffer<T> device_input(n);
-    CUDA_CHECK(cudaMemcpy(device_input.get(), input.values.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-    input.values = {};  // the host copy is no longer needed; big inputs should not hold it twice
-
-    std::unique_ptr<L2Flusher> flusher;
-    if (options.flush_l2) flusher = std::make_unique<L2Flusher>(device.l2_bytes);
-    const MeasureSettings settings{options.block, options.warmup, options.iters, options.flush_l2};
-    const Measurement m = measure_step(step, device_input.get(), n, reference, settings, device, flusher.get(), cudaStream_t{});
+    const DeviceInput<T> input = upload_input(plan);
+    const std::unique_ptr<L2Flusher> flusher = l2_flusher(options, device);
+    const Measurement m = measure_step(step, input.values.get(), n, input.reference, measure_settings(options), device,
+                                       flusher.get(), cudaStream_t{});
 
     switch (options.format) {
         case OutputFormat::text: print_text(std::cout, m, device, input.description); break;
