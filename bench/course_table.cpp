@@ -1,5 +1,7 @@
 #include "course_table.h"
 
+#include "text_format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -7,19 +9,13 @@
 namespace reduction::bench {
 namespace {
 
-std::string format(const char* fmt, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, fmt, value);
-    return text;
-}
-
 // other / mine, only when both are real times: a zero or missing time gives no ratio, not infinity.
 std::optional<double> speedup(double other_ms, double mine_ms) {
     if (!(other_ms > 0) || !(mine_ms > 0) || !std::isfinite(other_ms) || !std::isfinite(mine_ms)) return std::nullopt;
     return other_ms / mine_ms;
 }
 
-std::string ratio_cell(const std::optional<double>& ratio) { return ratio ? format("%.2f", *ratio) : "-"; }
+std::string ratio_cell(const std::optional<double>& ratio) { return ratio ? format_number("%.2f", *ratio) : "-"; }
 
 bool same_table(const Row& a, const Row& b) {
     return a.type == b.type && a.n == b.n && a.block == b.block && a.l2_flushed == b.l2_flushed;
@@ -28,37 +24,9 @@ bool same_table(const Row& a, const Row& b) {
 const char* status(const Row& row) { return row.pass ? "PASS" : "FAIL"; }
 const char* l2_word(const Row& row) { return row.l2_flushed ? "flushed" : "warm"; }
 
-// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];  // not format(): that one takes a double, and %x needs an unsigned
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
-
-// JSON has no infinity or NaN, and a blank ratio is "no value": both are null.
+// A blank ratio is "no value": null, like NaN and infinity.
 std::string json_number(const std::optional<double>& value, const char* fmt) {
-    return value && std::isfinite(*value) ? format(fmt, *value) : "null";
+    return value ? reduction::json_number(*value, fmt) : "null";
 }
 
 // A '|' inside a cell would end it.
@@ -116,12 +84,6 @@ std::vector<std::vector<RatedRow>> rate_tables(const std::vector<Row>& rows) {
 
 std::string l2_text(bool flushed) { return flushed ? "L2 flushed" : "L2 warm"; }
 
-std::string size_text(std::size_t n) {
-    if (n == 0 || (n & (n - 1)) != 0) return std::to_string(n);
-    int log2 = 0;
-    while ((std::size_t{1} << log2) < n) ++log2;
-    return "2^" + std::to_string(log2);
-}
 
 std::vector<std::string> table_headers() {
     return {"step", "what changed", "median ms", "GB/s", "% of peak", "x previous", "x step01", "x CUB", "check"};
@@ -131,9 +93,9 @@ std::vector<std::string> table_cells(const RatedRow& rated) {
     const Row& row = rated.row;
     return {row.step,
             row.change,
-            format("%.4f", row.median_ms),
-            format("%.1f", row.gbps),
-            format("%.1f", row.percent_of_peak),
+            format_number("%.4f", row.median_ms),
+            format_number("%.1f", row.gbps),
+            format_number("%.1f", row.percent_of_peak),
             ratio_cell(rated.ratios.previous),
             ratio_cell(rated.ratios.step01),
             ratio_cell(rated.ratios.cub),
@@ -181,11 +143,11 @@ std::string csv_header() {
 
 std::string csv_row(const RatedRow& rated) {
     const Row& row = rated.row;
-    const auto ratio = [](const std::optional<double>& value) { return value ? format("%.4f", *value) : ""; };
+    const auto ratio = [](const std::optional<double>& value) { return value ? format_number("%.4f", *value) : ""; };
     return csv_field(row.type) + "," + std::to_string(row.n) + "," + std::to_string(row.block) + "," +
-           csv_field(row.step) + "," + csv_field(row.change) + "," + format("%.6f", row.median_ms) + "," +
-           format("%.6f", row.min_ms) + "," + format("%.2f", row.gbps) + "," + format("%.2f", row.percent_of_peak) +
-           "," + format("%.1f", row.peak_gbps) + "," + ratio(rated.ratios.previous) + "," + ratio(rated.ratios.step01) +
+           csv_field(row.step) + "," + csv_field(row.change) + "," + format_number("%.6f", row.median_ms) + "," +
+           format_number("%.6f", row.min_ms) + "," + format_number("%.2f", row.gbps) + "," + format_number("%.2f", row.percent_of_peak) +
+           "," + format_number("%.1f", row.peak_gbps) + "," + ratio(rated.ratios.previous) + "," + ratio(rated.ratios.step01) +
            "," + ratio(rated.ratios.cub) + "," + l2_word(row) + "," + status(row);
 }
 

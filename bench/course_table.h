@@ -3,6 +3,8 @@
 // writer are tested on the host; compare.cpp only fills Rows from measurements.
 #pragma once
 
+#include "text_format.h"  // size_text, used with the tables
+
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -56,9 +58,6 @@ std::vector<std::vector<RatedRow>> rate_tables(const std::vector<Row>& rows);
 
 // "L2 warm" or "L2 flushed": the words every table carries.
 std::string l2_text(bool flushed);
-
-// "2^12" for powers of two, the decimal count otherwise.
-std::string size_text(std::size_t n);
 
 // The cells of the readable table (text and Markdown share them): headers, then one line per row.
 std::vector<std::string> table_headers();

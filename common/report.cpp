@@ -1,55 +1,23 @@
 #include "report.h"
 
+#include "text_format.h"
+
 #include <cstdio>
 #include <ostream>
 
 namespace reduction {
-namespace {
-
-std::string format(const char* fmt, double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, fmt, value);
-    return text;
-}
-
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-            out += escaped;
-            continue;
-        }
-        out += c;
-    }
-    return out + "\"";
-}
-
-// JSON has no infinity or NaN: a failed float result's error becomes null.
-std::string json_number(double value) {
-    return value == value && value - value == 0 ? format("%.6g", value) : "null";
-}
-
-}  // namespace
 
 const char* status_text(const Measurement& m) { return m.verdict.pass ? "PASS" : "FAIL"; }
 
 std::string count_text(std::size_t n) {
-    std::string text = std::to_string(n);
-    if ((n & (n - 1)) == 0) {
-        int log2 = 0;
-        while ((std::size_t{1} << log2) < n) ++log2;
-        text += " (2^" + std::to_string(log2) + ")";
-    }
-    return text;
+    const std::string power = size_text(n);
+    return power[0] == '2' && power[1] == '^' ? std::to_string(n) + " (" + power + ")" : power;
 }
 
 std::string footprint_text(std::size_t bytes, std::size_t l2_bytes) {
     const double mib = static_cast<double>(bytes) / (1 << 20);
     const std::string l2 = std::to_string(l2_bytes >> 20) + " MiB L2";
-    return format("%.1f MiB", mib) + (bytes <= l2_bytes ? ", fits in the " + l2 + " (repetitions may read it from L2)"
+    return format_number("%.1f MiB", mib) + (bytes <= l2_bytes ? ", fits in the " + l2 + " (repetitions may read it from L2)"
                                                          : ", larger than the " + l2);
 }
 
@@ -64,15 +32,15 @@ void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& devic
     if (m.type == ElementType::int32)
         out << ", exact comparison";
     else
-        out << ", error " << format("%.3g", m.verdict.error) << " <= tolerance " << format("%.3g", m.verdict.tolerance)
+        out << ", error " << format_number("%.3g", m.verdict.error) << " <= tolerance " << format_number("%.3g", m.verdict.tolerance)
             << " = gamma_d * sum|x| with d = " << m.depth << " additions";
     out << "  " << status_text(m) << "\n";
     if (!m.verdict.note.empty()) out << "  note       " << m.verdict.note << "\n";
-    out << "  time       " << format("%.4f", m.time.median_ms) << " ms median, " << format("%.4f", m.time.min_ms)
+    out << "  time       " << format_number("%.4f", m.time.median_ms) << " ms median, " << format_number("%.4f", m.time.min_ms)
         << " ms min over " << m.time.count << " repetitions, L2 " << (m.l2_flushed ? "flushed before each" : "warm")
         << "\n"
-        << "  bandwidth  " << format("%.1f", m.gbps) << " GB/s = " << format("%.1f", m.percent_of_peak) << "% of the "
-        << format("%.0f", device.peak_gbps) << " GB/s peak\n";
+        << "  bandwidth  " << format_number("%.1f", m.gbps) << " GB/s = " << format_number("%.1f", m.percent_of_peak) << "% of the "
+        << format_number("%.0f", device.peak_gbps) << " GB/s peak\n";
 }
 
 std::string csv_header() {
@@ -81,9 +49,9 @@ std::string csv_header() {
 
 std::string csv_row(const Measurement& m) {
     return m.step + "," + type_name(m.type) + "," + std::to_string(m.n) + "," + std::to_string(m.block) + "," +
-           format("%.6f", m.time.median_ms) + "," + format("%.6f", m.time.min_ms) + "," + format("%.2f", m.gbps) + "," +
-           format("%.2f", m.percent_of_peak) + "," + (m.l2_flushed ? "flushed" : "warm") + "," + m.verdict.result + "," +
-           m.verdict.expected + "," + format("%.6g", m.verdict.error) + "," + format("%.6g", m.verdict.tolerance) + "," +
+           format_number("%.6f", m.time.median_ms) + "," + format_number("%.6f", m.time.min_ms) + "," + format_number("%.2f", m.gbps) + "," +
+           format_number("%.2f", m.percent_of_peak) + "," + (m.l2_flushed ? "flushed" : "warm") + "," + m.verdict.result + "," +
+           m.verdict.expected + "," + format_number("%.6g", m.verdict.error) + "," + format_number("%.6g", m.verdict.tolerance) + "," +
            status_text(m);
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 using namespace reduction::bench;
+using reduction::size_text;  // from common/text_format.h
 
 namespace {
 
