@@ -1,0 +1,46 @@
+// The associative operators a reduction can apply, each with its identity element.
+//
+// A reduction tree only needs an operator that is associative and has an identity: the identity
+// fills the slots of threads that have no element, so the tree's shape never changes the result.
+// Sum is the course's operator; Max and Min show that the same tree serves any such operator.
+// Usable on the host (the reference) and on the device (the kernels).
+#pragma once
+
+#if defined(__CUDACC__)
+#include <cuda/std/limits>  // numeric_limits that device code may call
+#define REDUCTION_HOST_DEVICE __host__ __device__
+namespace reduction::detail { using detail::numeric_limits; }
+#else
+#include <limits>
+#define REDUCTION_HOST_DEVICE
+namespace reduction::detail { using std::numeric_limits; }
+#endif
+
+namespace reduction {
+
+enum class OpKind { sum, max, min };
+
+struct Sum {
+    static constexpr OpKind kind = OpKind::sum;
+    static constexpr const char* name = "sum";
+    template <class T> REDUCTION_HOST_DEVICE static constexpr T identity() { return T(0); }
+    template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return a + b; }
+};
+
+// For floats the identities are -FLT_MAX/FLT_MAX (lowest/max), not infinities: an input of -inf
+// or +inf still wins against them. A NaN compared with anything loses, as with `b > a ? b : a`.
+struct Max {
+    static constexpr OpKind kind = OpKind::max;
+    static constexpr const char* name = "max";
+    template <class T> REDUCTION_HOST_DEVICE static constexpr T identity() { return detail::numeric_limits<T>::lowest(); }
+    template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return b > a ? b : a; }
+};
+
+struct Min {
+    static constexpr OpKind kind = OpKind::min;
+    static constexpr const char* name = "min";
+    template <class T> REDUCTION_HOST_DEVICE static constexpr T identity() { return detail::numeric_limits<T>::max(); }
+    template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return b < a ? b : a; }
+};
+
+}  // namespace reduction
