@@ -9,7 +9,7 @@
 #if defined(__CUDACC__)
 #include <cuda/std/limits>  // numeric_limits that device code may call
 #define REDUCTION_HOST_DEVICE __host__ __device__
-namespace reduction::detail { using detail::numeric_limits; }
+namespace reduction::detail { using cuda::std::numeric_limits; }
 #else
 #include <limits>
 #define REDUCTION_HOST_DEVICE
