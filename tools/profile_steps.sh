@@ -1,23 +1,75 @@
 #!/usr/bin/env bash
-# Nsight Compute counters that explain each step, for the first (largest) kernel launch of every
-# step at n = 2^24 int32, block 256. Prints "step,metric,value" lines.
-# usage: tools/profile_steps.sh [build/bin]     (needs a GPU and ncu, and permission to profile)
+# Nsight Compute counters that explain each step, at n = 2^24 int32, block 256. Prints
+# "step,metric,value" lines, one step after the other.
+# usage: tools/profile_steps.sh [BUILD_BIN_DIR]   (default build/bin; needs a GPU, ncu, and
+#                                                  permission to read the GPU's counters)
+#
+# Which executables: those named like a step directory of the course (stepNN_name/ beside this
+# script's tools/), so demonstrations and ablation builds that live in the same bin/ are skipped.
+# Which launch: the first whose kernel name matches PROFILE_KERNEL_REGEX (default "reduce": every
+# step names its kernels reduce_*), so the harness's own kernels are passed over. Steps that
+# launch twice per call (a grid, then one block over the partials) are profiled on the first, the
+# large one; steps that launch once, on that launch.
+# Exit: 0 every step profiled, 1 a step could not be profiled (the others are still printed),
+# 2 bad usage or no step executable, 3 ncu not found.
 set -uo pipefail
+
 bin=${1:-build/bin}
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+kernel_regex=${PROFILE_KERNEL_REGEX:-reduce}
+
+if ! command -v ncu >/dev/null 2>&1; then
+  echo "profile_steps.sh: ncu (Nsight Compute) not found on PATH; it comes with the CUDA Toolkit" >&2
+  exit 3
+fi
+[[ -d $bin ]] || { echo "profile_steps.sh: '$bin' is not a directory; build first or name the bin directory" >&2; exit 2; }
+
 metrics=(
   gpu__time_duration.sum                                               # kernel time under the profiler
   dram__throughput.avg.pct_of_peak_sustained_elapsed                   # how busy DRAM was
+  dram__bytes_read.sum                                                 # bytes read from DRAM: at least the input, once
   smsp__inst_executed.sum                                              # warp instructions executed
   smsp__thread_inst_executed_per_inst_executed.ratio                   # active threads per instruction (divergence)
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum             # shared-memory load bank conflicts
   l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum             # shared-memory store bank conflicts
-  smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio     # waiting at __syncthreads()
-  smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio  # waiting on global loads
+  smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio     # warps waiting at __syncthreads(), per issued instruction
+  smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio  # warps waiting on global loads, per issued instruction
+  smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio # warps waiting on shared memory, per issued instruction
   sm__warps_active.avg.pct_of_peak_sustained_active                    # achieved occupancy
+  sm__maximum_warps_per_active_cycle_pct                               # theoretical occupancy
+  launch__registers_per_thread                                         # one of the limits on occupancy
+  launch__occupancy_limit_registers                                    # blocks per SM the registers allow
+  launch__occupancy_limit_shared_mem                                   # blocks per SM the shared memory allows
+  launch__occupancy_limit_warps                                        # blocks per SM the warp slots allow
+  launch__occupancy_limit_blocks                                       # blocks per SM the block slots allow
+  launch__grid_size                                                    # blocks in the launch
+  launch__waves_per_multiprocessor                                     # grid size over what fits at once
 )
 list=$(IFS=,; echo "${metrics[*]}")
-for exe in "$bin"/step0*; do
-  step=$(basename "$exe")
-  ncu --metrics "$list" --launch-count 1 --csv --print-units base "$exe" --n 2^24 --seed 1 --iters 1 --warmup 0 2>/dev/null |
-    grep -E '^"[0-9]' | awk -F'","' -v step="$step" '{gsub(/"/, "", $NF); gsub(/,/, "", $NF); print step "," $(NF-2) "," $NF}'
+
+status=0
+found=0
+log=$(mktemp) || { echo "profile_steps.sh: cannot create a temporary file" >&2; exit 1; }
+trap 'rm -f "$log"' EXIT
+for dir in "$root"/step[0-9][0-9]_*/; do
+  step=$(basename "$dir")
+  exe=$bin/$step
+  [[ -x $exe ]] || continue
+  found=1
+  ncu --metrics "$list" --kernel-name "regex:$kernel_regex" --launch-count 1 --csv --print-units base \
+      "$exe" --n 2^24 --seed 1 --iters 1 --warmup 0 >"$log" 2>&1
+  rc=$?
+  rows=$(grep -E '^"[0-9]' "$log" |
+         awk -F'","' -v step="$step" '{gsub(/"/, "", $NF); gsub(/,/, "", $NF); print step "," $(NF-2) "," $NF}')
+  if [[ $rc -ne 0 || -z $rows ]]; then
+    echo "profile_steps.sh: $step: ncu exit $rc, $( [[ -z $rows ]] && echo "no kernel matching '$kernel_regex' profiled" || echo "counters incomplete")" >&2
+    grep -E '==ERROR==|==WARNING==|error' "$log" | head -n 5 >&2
+    status=1
+  fi
+  [[ -n $rows ]] && echo "$rows"
 done
+if (( ! found )); then
+  echo "profile_steps.sh: no step executable (stepNN_name) in '$bin'; build first: cmake --build build" >&2
+  exit 2
+fi
+exit $status
