@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# Measures everything in results/<gpu>/ again, then regenerates the README tables and charts.
+# usage: bench/reproduce.sh [--only NAME,...] [BUILD_BIN_DIR] [RESULTS_DIR]
+#   BUILD_BIN_DIR  where the executables are (default build/bin)
+#   RESULTS_DIR    where the results go (default results/<gpu>, e.g. results/h100)
+#   --only         a subset, by the names below
+# What it writes, in this order (NAME: file):
+#   headline: headline.csv            compare --type all --csv
+#   headline_cold: headline_cold.csv  compare --type all --csv --flush-l2
+#   sweep: sweep.csv                  compare --sweep
+#   step07_loads: step07_loads.csv    bench/ablation/step07_loads.sh
+#   dram_latency: dram_latency.csv    dram_latency
+#   ncu: ncu.csv                      tools/profile_steps.sh (skipped without ncu)
+#   race_demo: race_demo.txt          tests/race_demo.sh (skipped without compute-sanitizer)
+#   <script>: <script>.csv            each bench/variants/<script>.sh
+# then python3 bench/render_results.py RESULTS_DIR.
+#
+# Every output is written to a temporary file beside its target and moved into place only when
+# its command succeeded and wrote something: a failed or interrupted measurement leaves the
+# committed file as it was. Without a GPU nothing runs and nothing is touched (exit 3).
+# Exit: 0 all done, 1 something failed (named at the end), 2 bad usage or missing build, 3 no GPU.
+set -uo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+usage="usage: bench/reproduce.sh [--only NAME,...] [BUILD_BIN_DIR] [RESULTS_DIR]"
+fail_usage() { echo "reproduce.sh: $1" >&2; echo "$usage" >&2; exit 2; }
+
+# --- arguments ------------------------------------------------------------------------------
+only=""
+positional=()
+while (( $# )); do
+  case $1 in
+    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --only) [[ $# -ge 2 && -n $2 ]] || fail_usage "--only needs a comma-separated list of names"; only=$2; shift 2 ;;
+    --only=*) only=${1#--only=}; [[ -n $only ]] || fail_usage "--only needs a comma-separated list of names"; shift ;;
+    -*) fail_usage "unknown option '$1'" ;;
+    *) positional+=("$1"); shift ;;
+  esac
+done
+(( ${#positional[@]} <= 2 )) || fail_usage "at most two arguments, BUILD_BIN_DIR and RESULTS_DIR; got ${#positional[@]}"
+
+# Everything runs from the repository root, with paths relative to it where they are inside it,
+# so that the commands recorded in the results' stamps name no machine's directories.
+cd "$root" || exit 2
+relative() { local p; p=$(realpath -m "$1"); [[ $p == "$root"/* ]] && echo "${p#"$root"/}" || echo "$p"; }
+bin=$(relative "${positional[0]:-build/bin}")
+results_arg=${positional[1]:-}
+[[ -d $bin ]] || fail_usage "'$bin' is not a directory; build first: cmake --preset default && cmake --build build"
+
+variants=()
+for script in bench/variants/*.sh; do [[ -f $script ]] && variants+=("$(basename "$script" .sh)"); done
+all_names=(headline headline_cold sweep step07_loads dram_latency ncu race_demo "${variants[@]}")
+
+selected=("${all_names[@]}")
+if [[ -n $only ]]; then
+  IFS=, read -r -a selected <<<"$only"
+  for name in "${selected[@]}"; do
+    [[ " ${all_names[*]} " == *" $name "* ]] || fail_usage "--only: '$name' is not known; accepted: ${all_names[*]}"
+  done
+fi
+wanted() { [[ " ${selected[*]} " == *" $1 "* ]]; }
+
+# The executables the selected measurements need, before anything runs.
+need() { [[ -x $bin/$1 ]] || fail_usage "$bin/$1 not found; build it: cmake --build build --target $1"; }
+need compare  # also the GPU probe below
+wanted step07_loads && { need step07_loads2; need step07_loads4; need step07_loads8; }
+wanted dram_latency && need dram_latency
+wanted race_demo && { need step05_volatile_race_demo; need step05_warp_unroll; }
+
+# --- is there a GPU? ------------------------------------------------------------------------
+probe=$("$bin/compare" --steps cub --type int32 --n 1024 --iters 1 --warmup 0 --csv 2>&1)
+case $? in
+  0) ;;
+  3) echo "reproduce.sh: no usable GPU ($(grep -m 1 -i error <<<"$probe")); nothing measured, nothing changed" >&2; exit 3 ;;
+  *) echo "reproduce.sh: the GPU check failed: $bin/compare --steps cub --n 1024 said:" >&2; echo "$probe" >&2; exit 1 ;;
+esac
+
+# results/<gpu>: the model from the GPU's name, e.g. "NVIDIA H100 80GB HBM3" -> h100.
+gpu_slug() {
+  local word
+  for word in $1; do
+    case ${word,,} in nvidia|geforce|rtx|tesla|quadro) continue ;; esac
+    word=${word%%-*}; word=${word,,}; echo "${word//[^a-z0-9]/}"; return
+  done
+  echo gpu
+}
+if [[ -n $results_arg ]]; then
+  results=$(relative "$results_arg")
+else
+  gpu_name=$(sed -n 's/^# gpu: //p' <<<"$probe" | head -n 1)
+  results=results/$(gpu_slug "${gpu_name:-gpu}")
+fi
+mkdir -p "$results" || { echo "reproduce.sh: cannot create $results" >&2; exit 1; }
+echo "reproduce.sh: measuring into $results/ with the executables in $bin/"
+
+# The stamps in every CSV: which commit measured it, and the driver nvidia-smi reports.
+REDUCTION_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [[ $REDUCTION_COMMIT != unknown ]] && ! git diff --quiet HEAD -- 2>/dev/null; then
+  REDUCTION_COMMIT+="+uncommitted"  # the numbers do not come from that commit alone
+fi
+export REDUCTION_COMMIT
+if command -v nvidia-smi >/dev/null 2>&1; then
+  REDUCTION_NVIDIA_DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
+  export REDUCTION_NVIDIA_DRIVER
+fi
+
+# --- measuring ------------------------------------------------------------------------------
+updated=() skipped=() failed=()
+pending=""  # the temporary file in progress, removed if the script is interrupted
+trap '[[ -n $pending ]] && rm -f "$pending"' EXIT
+trap 'exit 130' INT TERM
+
+# produce NAME FILE COMMAND...: COMMAND's stdout becomes RESULTS/FILE, only if it exits 0 and
+# writes something.
+produce() {
+  local name=$1 file=$2; shift 2
+  echo "== $name -> $results/$file: $*"
+  pending=$(mktemp "$results/.$file.XXXXXX") || { failed+=("$name (cannot create a temporary file)"); return; }
+  "$@" >"$pending"
+  settle "$name" "$file" $?
+}
+
+# settle NAME FILE STATUS: moves the temporary file into place, or drops it and records why.
+settle() {
+  local name=$1 file=$2 rc=$3
+  if (( rc == 0 )) && [[ -s $pending ]]; then
+    chmod 644 "$pending" && mv -f "$pending" "$results/$file" && updated+=("$file") && pending="" && return
+    failed+=("$name (could not move the new file into place)")
+  elif (( rc == 0 )); then
+    failed+=("$name (wrote nothing)")
+  else
+    failed+=("$name (exit $rc)")
+  fi
+  echo "   $name FAILED; $results/$file is left as it was" >&2
+  rm -f "$pending"; pending=""
+}
+
+wanted headline      && produce headline headline.csv "$bin/compare" --type all --csv
+wanted headline_cold && produce headline_cold headline_cold.csv "$bin/compare" --type all --csv --flush-l2
+wanted sweep         && produce sweep sweep.csv "$bin/compare" --sweep
+wanted step07_loads  && produce step07_loads step07_loads.csv bench/ablation/step07_loads.sh "$bin"
+wanted dram_latency  && produce dram_latency dram_latency.csv "$bin/dram_latency"
+
+if wanted ncu; then
+  if command -v ncu >/dev/null 2>&1; then
+    produce ncu ncu.csv tools/profile_steps.sh "$bin"
+  else
+    skipped+=("ncu.csv (ncu not found)")
+  fi
+fi
+
+if wanted race_demo; then
+  sanitizer=$(command -v compute-sanitizer || true)
+  if [[ -z $sanitizer ]] && command -v nvcc >/dev/null 2>&1; then
+    candidate=$(dirname "$(command -v nvcc)")/compute-sanitizer
+    [[ -x $candidate ]] && sanitizer=$candidate
+  fi
+  if [[ -z $sanitizer ]]; then
+    skipped+=("race_demo.txt (compute-sanitizer not found)")
+  else
+    echo "== race_demo -> $results/race_demo.txt"
+    pending=$(mktemp "$results/.race_demo.txt.XXXXXX") || { failed+=("race_demo (cannot create a temporary file)"); pending=""; }
+    if [[ -n $pending ]]; then
+      tests/race_demo.sh "$sanitizer" "$bin/step05_volatile_race_demo" "$bin/step05_warp_unroll" --save "$pending"
+      rc=$?
+      if (( rc == 77 )); then
+        skipped+=("race_demo.txt (race_demo.sh skipped)"); rm -f "$pending"; pending=""
+      else
+        settle race_demo race_demo.txt "$rc"
+      fi
+    fi
+  fi
+fi
+
+for name in "${variants[@]}"; do
+  wanted "$name" && produce "$name" "$name.csv" "bench/variants/$name.sh" "$bin"
+done
+
+# --- tables and charts ----------------------------------------------------------------------
+if (( ${#updated[@]} )) && [[ -f bench/render_results.py ]]; then
+  echo "== render: python3 bench/render_results.py $results"
+  python3 bench/render_results.py "$results" || failed+=("render_results.py (exit $?)")
+fi
+
+echo
+(( ${#updated[@]} )) && echo "updated: ${updated[*]}"
+(( ${#skipped[@]} )) && printf 'skipped: %s\n' "${skipped[@]}"
+if (( ${#failed[@]} )); then
+  printf 'FAILED:  %s\n' "${failed[@]}" >&2
+  echo "The files of failed measurements were not changed." >&2
+  exit 1
+fi
+exit 0
