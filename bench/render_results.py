@@ -484,40 +484,64 @@ def render_sweep_claims(results, args, context):
         raise ResultsError(f"{context}: sweep-claims takes no arguments")
     table = results.compare("sweep.csv")
     facts = sweep_facts(table)
-    lines = []
-    for type_name, (sizes, steps, times, wins) in facts.items():
-        smallest = sizes[0]
-        small = [times[(s, smallest)] * 1000 for s in steps + [CUB_STEP] if (s, smallest) in times]
-        lines.append(f"- {type_name}, n = {size_text(smallest)}: every version takes between "
-                     f"{min(small):.1f} and {max(small):.1f} us per call; at that size the time is launch "
-                     f"and synchronisation, not bytes.")
-        parts = []
-        for previous, step, start, losses in wins:
-            if start is None:
-                parts.append(f"{step} is not faster than {previous} at {size_text(sizes[-1])}")
-            elif start == sizes[0]:
-                parts.append(f"{step} beats {previous} at every size")
-            else:
-                below = (f" (not at {', '.join(size_text(n) for n in losses)})" if losses else "")
-                parts.append(f"{step} beats {previous} at every size from {size_text(start)} up{below}")
-        lines.append(f"- {type_name}: " + "; ".join(parts) + ".")
-        if steps:
-            last = steps[-1]
-            ratios = []
-            for n in (1 << 24, 1 << 26, 1 << 28):
-                if (last, n) in times and (CUB_STEP, n) in times:
-                    ratios.append(f"{times[(CUB_STEP, n)] / times[(last, n)]:.3f} at {size_text(n)}")
-            if ratios:
-                lines.append(f"- {type_name}: {last} against CUB (CUB's time / {last}'s, above 1: {last} is "
-                             f"faster): " + ", ".join(ratios) + ".")
-            top = sizes[-1]
-            rows = {row["step"]: row for row in table.rows if row["type"] == type_name and int(row["n"]) == top}
-            if last in rows and CUB_STEP in rows:
-                lines.append(f"- {type_name}, n = {size_text(top)}: {last} reaches "
-                             f"{format_value(table, rows[last], 'gbps')} GB/s "
-                             f"({format_value(table, rows[last], 'percent_of_peak')} % of peak), CUB "
-                             f"{format_value(table, rows[CUB_STEP], 'gbps')} GB/s.")
-    return "\n".join(lines) + "\n"
+    types = list(facts)
+    out = []
+    # Where each step overtakes the one before it for good.
+    starts = {}
+    for type_name in types:
+        for previous, step, start, losses in facts[type_name][3]:
+            starts.setdefault(step, {})[type_name] = (previous, start, losses)
+    if starts:
+        found = [start for per_type in starts.values() for _, start, _ in per_type.values()]
+        if all(start is not None for start in found):
+            out.append(f"From n = {size_text(max(found))} up, every step is faster than the one before it at "
+                       f"every measured size, for {' and '.join(types)}. Where each step becomes faster for "
+                       f"good:\n\n")
+        else:
+            out.append("Not every step is faster than the one before it at the largest size measured. Where "
+                       "each step becomes faster for good:\n\n")
+        cells = []
+        for step, per_type in starts.items():
+            row = [step, next(iter(per_type.values()))[0]]
+            for type_name in types:
+                if type_name not in per_type:
+                    row.append("not measured")
+                    continue
+                _, start, losses = per_type[type_name]
+                if start is None:
+                    row.append(f"not at {size_text(facts[type_name][0][-1])}")
+                elif start == facts[type_name][0][0]:
+                    row.append("every size")
+                else:
+                    row.append(f"{size_text(start)} (slower or equal at {len(losses)} smaller sizes)")
+            cells.append(row)
+        out.append(markdown_table(["step", "faster than"] + [f"{t}: from n =" for t in types],
+                                  [False, False] + [True] * len(types), cells))
+    # The last step against CUB at large n.
+    last = {t: facts[t][1][-1] for t in types if facts[t][1]}
+    sizes = [n for n in (1 << 24, 1 << 26, 1 << 28)
+             if all((last[t], n) in facts[t][2] and (CUB_STEP, n) in facts[t][2] for t in last)]
+    if last and sizes:
+        name = next(iter(last.values()))
+        out.append(f"\n{name} against CUB: CUB's time divided by {name}'s (above 1: {name} is faster).\n\n")
+        cells = [[size_text(n)] + [f"{facts[t][2][(CUB_STEP, n)] / facts[t][2][(last[t], n)]:.3f}" for t in last]
+                 for n in sizes]
+        out.append(markdown_table(["n"] + list(last), [False] + [True] * len(last), cells))
+    # The smallest and the largest size.
+    for type_name in last:
+        sizes_t, steps, times, _ = facts[type_name]
+        small = [times[(s, sizes_t[0])] * 1000 for s in steps + [CUB_STEP] if (s, sizes_t[0]) in times]
+        top = sizes_t[-1]
+        rows = {row["step"]: row for row in table.rows if row["type"] == type_name and int(row["n"]) == top}
+        text = (f"\n{type_name}: at n = {size_text(sizes_t[0])} every version takes between {min(small):.1f} and "
+                f"{max(small):.1f} us per call.")
+        if last[type_name] in rows and CUB_STEP in rows:
+            text += (f" At n = {size_text(top)}, {last[type_name]} reaches "
+                     f"{format_value(table, rows[last[type_name]], 'gbps')} GB/s "
+                     f"({format_value(table, rows[last[type_name]], 'percent_of_peak')} % of peak) and CUB "
+                     f"{format_value(table, rows[CUB_STEP], 'gbps')} GB/s.")
+        out.append(text + "\n")
+    return "".join(out)
 
 
 BLOCK_KINDS = {

@@ -130,10 +130,21 @@ class Blocks(unittest.TestCase):
 
     def test_sweep_claims_say_where_each_step_wins(self):
         body = self.block("sweep-claims")
-        self.assertIn("step02_nondivergent beats step01_interleaved at every size from 2^22 up (not at 2^20)", body)
-        self.assertIn("step07_multi_level beats step02_nondivergent at every size.", body)
-        self.assertIn("1.016 at 2^24, 1.016 at 2^26, 1.017 at 2^28", body)
-        self.assertIn("n = 2^28: step07_multi_level reaches 697.2 GB/s (69.7 % of peak), CUB 685.8 GB/s.", body)
+        self.assertIn("From n = 2^22 up, every step is faster than the one before it", body)
+        self.assertIn("| step02_nondivergent | step01_interleaved | 2^22 (slower or equal at 1 smaller sizes) |", body)
+        self.assertIn("| step07_multi_level | step02_nondivergent | every size | every size |", body)
+        self.assertIn("| 2^24 | 1.016 | 1.016 |", body)
+        self.assertIn("| 2^28 | 1.017 | 1.017 |", body)
+        self.assertIn("At n = 2^28, step07_multi_level reaches 697.2 GB/s (69.7 % of peak) and CUB 685.8 GB/s.", body)
+
+    def test_sweep_claims_say_when_a_step_never_wins(self):
+        text = (FIXTURE / "sweep.csv").read_text(encoding="utf-8")
+        table = render.parse_table(text.replace(",1.540000,", ",99.000000,"), "sweep.csv")  # step07 at 2^28, int32
+        results = render.Results(FIXTURE)
+        results._tables["sweep.csv"] = table
+        body = render.render_sweep_claims(results, [], "here")
+        self.assertIn("Not every step is faster", body)
+        self.assertIn("| step07_multi_level | step02_nondivergent | not at 2^28 | every size |", body)
 
     def test_quote_is_verbatim_in_a_code_block(self):
         body = self.block("quote race_demo.txt")
