@@ -17,7 +17,7 @@ Blocks, on lines of their own:
     course-table          the course table: headline.csv (and headline_cold.csv if present), every row
     step-table STEP       STEP beside the previous step and CUB at the headline size, int32 and
                           float32, L2 warm and (if measured) flushed
-    ncu STEP PREV         Nsight Compute counters of STEP beside PREV (ncu.csv), one line of meaning each
+    ncu STEP [PREV]       Nsight Compute counters of STEP beside PREV (ncu.csv), one line of meaning each
     csv FILE [cols=A,B]   any results CSV as a table (an ablation, for example), optionally some columns
     sweep-claims          sentences computed from sweep.csv: where each step beats the one before it,
                           the last step against CUB at large n
@@ -33,7 +33,8 @@ with the largest or smallest value of that key among the others' matches). 'r' i
 first row's value divided by the second's; the second selector names only what differs from the
 first. For time columns (names ending in _ms) the ratio is reversed, second / first, so that it
 always reads "the first row is X times faster". Formats follow the column (GB/s one decimal, ms
-four, ratios two...); fmt=.3f overrides. Selecting no row or several rows is an error naming the
+four, ratios two...); fmt=.3f overrides, and scale=X multiplies a 'v' value first (scale=1e-6 for
+millions; the default format is then .4g). Selecting no row or several rows is an error naming the
 selector, and so is an empty value: nothing is ever rendered blank.
 
 Exit codes: 0 done (or, with --check, everything current), 1 (--check) a README differs (the
@@ -389,9 +390,9 @@ NCU_METRICS = [
 
 
 def render_ncu(results, args, context):
-    if len(args) != 2:
-        raise ResultsError(f"{context}: ncu takes a step and the step to compare it with")
-    step, previous = args
+    if len(args) not in (1, 2):
+        raise ResultsError(f"{context}: ncu takes a step and, optionally, the step to compare it with")
+    step, previous = args[0], args[-1]
     table = results.table("ncu.csv")
     values = {}
     for row in table.rows:
@@ -401,17 +402,19 @@ def render_ncu(results, args, context):
             raise ResultsError(f"{context}: {table.name} has no counters for '{name}'")
     cells = []
     for metric, label, show, meaning in NCU_METRICS:
-        have = [(name, metric) in values for name in (previous, step)]
+        shown_steps = (previous, step) if previous != step else (step,)
+        have = [(name, metric) in values for name in shown_steps]
         if not any(have):
             continue
         if not all(have):
             missing = previous if not have[0] else step
             raise ResultsError(f"{context}: {table.name} has {metric} for one step but not for '{missing}'")
-        shown = [show(table.number(values[(name, metric)], "value")) for name in (previous, step)]
+        shown = [show(table.number(values[(name, metric)], "value")) for name in shown_steps]
         cells.append([label] + shown + [meaning])
     if not cells:
         raise ResultsError(f"{context}: {table.name} has none of the counters this table shows")
-    return markdown_table(["counter", previous, step, "what it counts"], [False, True, True, False], cells)
+    return markdown_table(["counter", *shown_steps, "what it counts"],
+                          [False] + [True] * len(shown_steps) + [False], cells)
 
 
 def render_csv(results, args, context):
@@ -570,11 +573,18 @@ def render_inline(results, form, spec, context):
         selector = parse_selector(words[1:], context)
         column = selector.pop("col", None)
         fmt = selector.pop("fmt", None)
+        scale = selector.pop("scale", None)
         if column is None:
             raise ResultsError(f"{context}: col=COLUMN is missing")
         if column not in table.columns:
             raise ResultsError(f"{context}: {table.name} has no column '{column}'")
         row = select_row(table, selector, context)
+        if scale is not None:
+            try:
+                factor = float(scale)
+            except ValueError:
+                raise ResultsError(f"{context}: scale={scale} is not a number") from None
+            return format(table.number(row, column) * factor, fmt or ".4g")
         if column == "n" and not fmt:
             return size_text(row[column])
         return format_value(table, row, column, fmt)

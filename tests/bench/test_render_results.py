@@ -121,6 +121,10 @@ class Blocks(unittest.TestCase):
         self.assertIn("| warp instructions, millions | 1.23 | 0.65 |", body)
         self.assertIn("per issue | 2.50 | 3.12 | warp-cycles", body)
 
+    def test_ncu_table_of_one_step(self):
+        body = self.block("ncu step01_interleaved")
+        self.assertIn("| counter | step01_interleaved | what it counts |", body)
+
     def test_csv_block_takes_any_columns(self):
         body = self.block("csv step07_loads.csv")
         self.assertIn("| type | n | loads | time_median_ms | gbps | percent_of_peak |", body)
@@ -151,7 +155,7 @@ class Blocks(unittest.TestCase):
         self.assertEqual(body, "```\n" + (FIXTURE / "race_demo.txt").read_text(encoding="utf-8") + "```\n")
 
     def test_bad_blocks_are_errors_naming_file_line_and_block(self):
-        for spec in ("no-such-kind", "step-table step99_none", "ncu step02_nondivergent", "csv missing.csv",
+        for spec in ("no-such-kind", "step-table step99_none", "ncu step02_nondivergent step99", "csv missing.csv",
                      "quote missing.txt", "csv step07_loads.csv cols=nope"):
             with self.assertRaises(render.ResultsError, msg=spec) as caught:
                 render_fixture(f"text\n<!-- results:{spec} -->\n<!-- results:end -->\n", "lesson.md")
@@ -190,6 +194,12 @@ class InlineValues(unittest.TestCase):
         self.assertEqual(self.value("headline.csv type=int32 step=cub col=gbps fmt=.0f"), "699")
         self.assertEqual(self.value("dram_latency.csv footprint_bytes=max col=latency_ns"), "612")
         self.assertEqual(self.value("dram_latency.csv footprint_bytes=min col=latency_ns fmt=.1f"), "250.5")
+
+    def test_scale_multiplies_first(self):
+        spec = "ncu.csv step=step01_interleaved metric=smsp__inst_executed.sum col=value scale=1e-6 fmt=.1f"
+        self.assertEqual(self.value(spec), "1.2")
+        with self.assertRaises(render.ResultsError):
+            self.value("ncu.csv step=step01_interleaved metric=smsp__inst_executed.sum col=value scale=x")
 
     def test_ratio_of_times_reads_as_times_faster(self):
         spec = "headline.csv col=time_median_ms type=int32 step=step07_multi_level / step=step01_interleaved"
