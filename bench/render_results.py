@@ -598,7 +598,9 @@ def render_inline(results, form, spec, context):
         raise ResultsError(f"{context}: col=COLUMN is missing")
     if column not in table.columns:
         raise ResultsError(f"{context}: {table.name} has no column '{column}'")
-    second = dict(first, **parse_selector(words[split + 1:], context))
+    second_words = parse_selector(words[split + 1:], context)
+    fmt = second_words.pop("fmt", None) or fmt  # fmt= may stand on either side of the '/'
+    second = dict(first, **second_words)
     a = table.number(select_row(table, first, context), column)
     b = table.number(select_row(table, second, context), column)
     if column.endswith("_ms"):
