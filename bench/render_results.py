@@ -1,135 +1,204 @@
 #!/usr/bin/env python3
-"""Turns compare's CSV results into the course table in Markdown, charts, and README's table.
+"""Writes every measured number of the course's READMEs from the CSVs in a results folder.
 
-    python3 bench/render_results.py results/h100           # writes the files below
-    python3 bench/render_results.py results/h100 --check   # exit 1 if README's table is stale
+    python3 bench/render_results.py results/h100           # rewrite the READMEs, headline.md, charts
+    python3 bench/render_results.py results/h100 --check   # exit 1 if any README differs from the results
 
-Reads DIR/headline.csv (compare --type all --csv, n = 2^24), DIR/headline_cold.csv if present
-(the same with --flush-l2) and DIR/sweep.csv (compare --sweep).
-Their '#' lines are the stamp (GPU, versions, date, commit, command) and are carried over.
-Writes DIR/headline.md, DIR/headline.png, DIR/sweep_<type>.png, and README.md's block between
-the course-table markers (nothing outside them). Charts need matplotlib; the Markdown does not.
+The files rewritten are the top README.md and every stepNN_*/README.md (found by glob, so new
+steps are picked up). Only what lies between markers changes; the prose around them is the
+author's. Two kinds of marker:
 
-Exit codes: 0 done, 1 README lacks the markers or (--check) is out of date, 2 a results file is
-missing or malformed, 3 matplotlib is missing (after the Markdown and README are written).
+Blocks, on lines of their own:
+
+    <!-- results:KIND ARGS -->
+    (generated; replaced on every run)
+    <!-- results:end -->
+
+    course-table          the course table: headline.csv (and headline_cold.csv if present), every row
+    step-table STEP       STEP beside the previous step and CUB at the headline size, int32 and
+                          float32, L2 warm and (if measured) flushed
+    ncu STEP [PREV]       Nsight Compute counters of STEP beside PREV (ncu.csv), one line of meaning each
+    csv FILE [cols=A,B]   any results CSV as a table (an ablation, for example), optionally some columns
+    sweep-claims          sentences computed from sweep.csv: where each step beats the one before it,
+                          the last step against CUB at large n
+    quote FILE            a text file from the results folder, verbatim, in a code block
+
+Inline values, inside a sentence:
+
+    <!--v FILE key=value ... col=COLUMN-->X<!--/v-->
+    <!--r FILE col=COLUMN key=value ... / key=value ...-->X<!--/r-->
+
+'v' is the COLUMN of the one row that every key=value matches (a value of max or min picks the row
+with the largest or smallest value of that key among the others' matches). 'r' is a ratio: the
+first row's value divided by the second's; the second selector names only what differs from the
+first. For time columns (names ending in _ms) the ratio is reversed, second / first, so that it
+always reads "the first row is X times faster". Formats follow the column (GB/s one decimal, ms
+four, ratios two...); fmt=.3f overrides, and scale=X multiplies a 'v' value first (scale=1e-6 for
+millions; the default format is then .4g). Selecting no row or several rows is an error naming the
+selector, and so is an empty value: nothing is ever rendered blank.
+
+Exit codes: 0 done (or, with --check, everything current), 1 (--check) a README differs (the
+message names the file and the block or value), 2 a results file is missing or malformed, or a
+marker is malformed or selects no single row, 3 matplotlib is missing (after the READMEs are written).
 """
 
 import argparse
 import csv
+import math
+import re
 import sys
 from pathlib import Path
 
-BEGIN_MARKER = "<!-- course-table:begin -->"
-END_MARKER = "<!-- course-table:end -->"
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
-# The columns compare writes (bench/course_table.cpp, csv_header).
-CSV_COLUMNS = [
-    "type", "n", "block", "step", "change", "time_median_ms", "time_min_ms", "gbps", "percent_of_peak",
-    "peak_gbps", "x_previous", "x_step01", "x_cub", "l2", "status",
+# The columns compare writes (bench/course_table.cpp): headline.csv, headline_cold.csv, sweep.csv.
+COMPARE_COLUMNS = [
+    "type", "op", "n", "block", "step", "change", "time_median_ms", "time_min_ms", "gbps", "percent_of_peak",
+    "batch_ms", "batch_gbps", "idle_ms", "peak_gbps", "x_previous", "x_step01", "x_cub", "l2", "status",
 ]
-INT_COLUMNS = ["n", "block"]
-FLOAT_COLUMNS = ["time_median_ms", "time_min_ms", "gbps", "percent_of_peak", "peak_gbps"]
-RATIO_COLUMNS = ["x_previous", "x_step01", "x_cub"]  # blank when there is nothing to compare with
-
-# The readable table: the same headers, formats and alignment as compare's text table.
-TABLE_HEADERS = ["step", "what changed", "median ms", "GB/s", "% of peak", "x previous", "x step01", "x CUB",
-                 "check"]
-RIGHT_ALIGNED = [False, False, True, True, True, True, True, True, False]
+# ncu.csv (tools/profile_steps.sh) is bare "step,metric,value" lines, with or without that header.
+NCU_COLUMNS = ["step", "metric", "value"]
+# Columns where an empty value means "nothing to compare with" (step01 has no previous step, CUB and
+# the read probe are not steps): shown as "-". Anywhere else an empty value is an error.
+OPTIONAL_COLUMNS = {"x_previous", "x_step01", "x_cub"}
 
 CUB_STEP = "cub"
+READ_PROBE = "read_probe"  # a plain read of the input: the ceiling, not a step and not verified
+NOT_STEPS = {CUB_STEP, READ_PROBE}
+
+# Default number formats per column; any other column is printed as the file has it.
+COLUMN_FORMATS = {
+    "time_median_ms": ".4f", "time_min_ms": ".4f", "batch_ms": ".4f", "idle_ms": ".4f",
+    "gbps": ".1f", "batch_gbps": ".1f", "peak_gbps": ".0f", "percent_of_peak": ".1f",
+    "x_previous": ".2f", "x_step01": ".2f", "x_cub": ".2f", "latency_ns": ".0f",
+}
+RATIO_FORMAT = ".2f"
 
 
 class ResultsError(Exception):
-    """A results file is missing or is not what compare writes."""
+    """A results file is missing or malformed, or a marker cannot be rendered from it (exit 2)."""
 
 
-class MarkerError(Exception):
-    """README.md does not have one begin marker followed by one end marker."""
+# ---------------------------------------------------------------------------------------------
+# Reading results
 
 
-def parse_results(text, source="results"):
-    """Splits compare's CSV output into its stamp ({key: value}, from '# key: value' lines) and rows
-    (dicts with numbers converted; blank ratios become None)."""
+class Table:
+    """One results file: its stamp ({key: value} from '# key: value' lines), columns and rows
+    (dicts of strings, as in the file)."""
+
+    def __init__(self, name, stamp, columns, rows):
+        self.name, self.stamp, self.columns, self.rows = name, stamp, columns, rows
+
+    def number(self, row, column):
+        try:
+            return float(row[column])
+        except (TypeError, ValueError):
+            raise ResultsError(f"{self.name}: column '{column}' is not a number in row {describe(row)}") from None
+
+
+def describe(row):
+    keys = [k for k in ("type", "n", "l2", "step", "metric", "loads", "footprint_bytes") if k in row]
+    return "{" + ", ".join(f"{k}={row[k]}" for k in keys) + "}" if keys else str(row)
+
+
+def parse_table(text, name):
     stamp = {}
-    data_lines = []
+    lines = []
     for line in text.splitlines():
         if line.startswith("#"):
             key, sep, value = line[1:].partition(":")
             if sep:
                 stamp[key.strip()] = value.strip()
         elif line.strip():
-            data_lines.append(line)
-    reader = csv.DictReader(data_lines)
-    if reader.fieldnames is None or any(c not in reader.fieldnames for c in CSV_COLUMNS):
-        raise ResultsError(f"{source}: expected the CSV header that compare writes: {','.join(CSV_COLUMNS)}")
+            lines.append(line)
+    if not lines:
+        raise ResultsError(f"{name}: no header and no rows")
+    first = next(csv.reader([lines[0]]))
+    if len(first) == 3 and first != NCU_COLUMNS and Path(name).name == "ncu.csv":
+        lines.insert(0, ",".join(NCU_COLUMNS))  # the profiler script writes no header
+    reader = csv.DictReader(lines)
+    columns = list(reader.fieldnames)
+    if len(set(columns)) != len(columns) or any(not c for c in columns):
+        raise ResultsError(f"{name}: the header has empty or repeated column names")
     rows = []
-    for number, record in enumerate(reader, start=2):
-        try:
-            row = dict(record)
-            for column in INT_COLUMNS:
-                row[column] = int(record[column])
-            for column in FLOAT_COLUMNS:
-                row[column] = float(record[column])
-            for column in RATIO_COLUMNS:
-                row[column] = float(record[column]) if record[column] else None
-        except (TypeError, ValueError) as error:
-            raise ResultsError(f"{source}: data line {number - 1} is malformed ({error})") from None
-        rows.append(row)
+    for number, record in enumerate(reader, start=1):
+        if None in record or any(v is None for v in record.values()):
+            raise ResultsError(f"{name}: data line {number} does not have {len(columns)} fields")
+        rows.append(record)
     if not rows:
-        raise ResultsError(f"{source}: no measurements after the header")
-    return stamp, rows
+        raise ResultsError(f"{name}: no rows after the header")
+    return Table(name, stamp, columns, rows)
 
 
-def read_results(path):
-    path = Path(path)
-    if not path.is_file():
-        raise ResultsError(f"{path} not found")
-    return parse_results(path.read_text(encoding="utf-8"), str(path))
+class Results:
+    """The results folder; each file is read once."""
+
+    def __init__(self, directory):
+        self.directory = Path(directory)
+        self._tables = {}
+
+    def has(self, name):
+        return (self.directory / name).is_file()
+
+    def table(self, name):
+        if name not in self._tables:
+            path = self.directory / name
+            if not path.is_file():
+                raise ResultsError(f"{path} not found")
+            self._tables[name] = parse_table(path.read_text(encoding="utf-8"), str(path))
+        return self._tables[name]
+
+    def compare(self, name):
+        """A file written by compare (headline, headline_cold, sweep): all of its columns are required."""
+        table = self.table(name)
+        missing = [c for c in COMPARE_COLUMNS if c not in table.columns]
+        if missing:
+            raise ResultsError(f"{table.name}: expected the CSV header that compare writes; missing "
+                               f"{','.join(missing)}")
+        return table
+
+    def text(self, name):
+        path = self.directory / name
+        if not path.is_file():
+            raise ResultsError(f"{path} not found")
+        return path.read_text(encoding="utf-8")
 
 
-def group_tables(rows):
-    """Consecutive rows of the same type, size, block and L2 mode: one table each, as compare prints."""
-    tables = []
-    for row in rows:
-        key = (row["type"], row["n"], row["block"], row["l2"])
-        if tables and tables[-1][0] == key:
-            tables[-1][1].append(row)
-        else:
-            tables.append((key, [row]))
-    return [table for _, table in tables]
+# ---------------------------------------------------------------------------------------------
+# Formatting
 
 
 def size_text(n):
     """"2^24" for powers of two, the decimal count otherwise."""
+    n = int(n)
     return f"2^{n.bit_length() - 1}" if n > 0 and n & (n - 1) == 0 else str(n)
 
 
-def table_cells(row):
-    def ratio(value):
-        return "-" if value is None else f"{value:.2f}"
-
-    return [row["step"], row["change"], f"{row['time_median_ms']:.4f}", f"{row['gbps']:.1f}",
-            f"{row['percent_of_peak']:.1f}", ratio(row["x_previous"]), ratio(row["x_step01"]), ratio(row["x_cub"]),
-            row["status"]]
+def format_value(table, row, column, fmt=None):
+    """One cell: the column's default format (or fmt), '-' where a comparison does not apply."""
+    value = row[column]
+    if value.strip() == "":
+        if column in OPTIONAL_COLUMNS:
+            return "-"
+        raise ResultsError(f"{table.name}: column '{column}' is empty in row {describe(row)}")
+    fmt = fmt or COLUMN_FORMATS.get(column)
+    if fmt:
+        return format(table.number(row, column), fmt)
+    return value
 
 
 def markdown_cell(text):
     """A '|' inside a cell would end it."""
-    return text.replace("|", "\\|")
+    return str(text).replace("|", "\\|")
 
 
-def markdown_table(rows):
-    """One table: header, alignment line, one line per row."""
+def markdown_table(headers, right_aligned, rows):
     def line(cells):
         return "|" + "".join(f" {markdown_cell(cell)} |" for cell in cells) + "\n"
 
-    alignment = "|" + "".join(" ---: |" if right else " :--- |" for right in RIGHT_ALIGNED) + "\n"
-    return line(TABLE_HEADERS) + alignment + "".join(line(table_cells(row)) for row in rows)
-
-
-def l2_text(stamp, rows):
-    mode = stamp.get("l2") or rows[0]["l2"]
-    return f"L2 {mode}"
+    alignment = "|" + "".join(" ---: |" if right else " :--- |" for right in right_aligned) + "\n"
+    return line(headers) + alignment + "".join(line(cells) for cells in rows)
 
 
 def stamp_paragraph(stamp):
@@ -149,46 +218,446 @@ def stamp_paragraph(stamp):
     parts.append(f"CUDA {stamp.get('cuda_runtime', '?')} runtime on driver API {stamp.get('cuda_driver_api', '?')}")
     parts.append(f"measured {stamp.get('date_utc', 'on an unrecorded date')}")
     parts.append(f"commit `{stamp.get('commit', 'unknown')}`")
-    parts.append(f"L2 {stamp.get('l2', 'mode not recorded')}")
+    if "l2" in stamp:
+        parts.append(f"L2 {stamp['l2']}")
+    if "timing" in stamp:
+        parts.append(f"timing: {stamp['timing']}")
     text = "; ".join(parts) + "."
     if "command" in stamp:
         text += f" Command: `{stamp['command']}`."
     return text + "\n"
 
 
-def headline_markdown(stamp, rows):
-    """headline.md, and README's course-table block: the stamp, then one table per type."""
-    out = [stamp_paragraph(stamp)]
-    for table in group_tables(rows):
-        first = table[0]
-        out.append(f"\n**{first['type']}**, n = {first['n']} ({size_text(first['n'])}), block {first['block']}, "
-                   f"L2 {first['l2']}:\n\n")
-        out.append(markdown_table(table))
-    out.append("\nx previous, x step01, x CUB: that row's median time divided by this row's "
-               "(above 1: this row is faster; x CUB below 1: slower than CUB).\n")
+def short_stamp(stamp):
+    """One line for the tables inside lessons: GPU, date, commit, command."""
+    parts = [stamp.get("gpu", "GPU not recorded"), f"measured {stamp.get('date_utc', 'on an unrecorded date')}",
+             f"commit `{stamp.get('commit', 'unknown')}`"]
+    text = "; ".join(parts)
+    if "command" in stamp:
+        text += f"; `{stamp['command']}`"
+    return text + "."
+
+
+# ---------------------------------------------------------------------------------------------
+# Selecting rows
+
+
+def parse_selector(words, context):
+    """key=value words into an ordered dict; words without '=' are an error naming them."""
+    selector = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or not key or not value:
+            raise ResultsError(f"{context}: '{word}' is not key=value")
+        if key in selector:
+            raise ResultsError(f"{context}: '{key}' is given twice")
+        selector[key] = value
+    return selector
+
+
+def select_row(table, selector, context):
+    """The one row matching every key=value of selector (max/min: the extreme of that column)."""
+    text = " ".join(f"{k}={v}" for k, v in selector.items())
+    for key in selector:
+        if key not in table.columns:
+            raise ResultsError(f"{context}: selector '{text}': {table.name} has no column '{key}' "
+                               f"(columns: {','.join(table.columns)})")
+    exact = {k: v for k, v in selector.items() if v not in ("max", "min")}
+    rows = [row for row in table.rows if all(row[k] == v for k, v in exact.items())]
+    for key, value in selector.items():
+        if value in ("max", "min") and rows:
+            pick = max if value == "max" else min
+            best = pick(table.number(row, key) for row in rows)
+            rows = [row for row in rows if table.number(row, key) == best]
+    if len(rows) != 1:
+        raise ResultsError(f"{context}: selector '{text}' matches {len(rows)} rows of {table.name}, "
+                           f"not exactly one")
+    return rows[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Blocks
+
+
+def compare_rows(table, **match):
+    return [row for row in table.rows if all(row[k] == v for k, v in match.items())]
+
+
+def course_table_markdown(table):
+    """headline.md and the top README's course table: the stamp, then one table per type (every row,
+    the read probe marked as the ceiling it is)."""
+    headers = ["step", "what changed", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x step01",
+               "x CUB", "check"]
+    right = [False, False, True, True, True, True, True, True, True, False]
+    out = [stamp_paragraph(table.stamp)]
+    groups = []
+    for row in table.rows:
+        key = (row["type"], row["op"], row["n"], row["block"], row["l2"])
+        if groups and groups[-1][0] == key:
+            groups[-1][1].append(row)
+        else:
+            groups.append((key, [row]))
+    for (type_name, op, n, block, l2), rows in groups:
+        out.append(f"\n**{type_name}** {op}, n = {n} ({size_text(n)}), block {block}, L2 {l2}:\n\n")
+        cells = []
+        for row in rows:
+            probe = row["step"] == READ_PROBE
+            cells.append([row["step"], "read ceiling: one pass over the input, no reduction" if probe else row["change"]]
+                         + [format_value(table, row, c) for c in ("time_median_ms", "gbps", "percent_of_peak",
+                                                                  "batch_gbps")]
+                         + (["-", "-", "-"] if probe else
+                            [format_value(table, row, c) for c in ("x_previous", "x_step01", "x_cub")])
+                         + [row["status"]])
+        out.append(markdown_table(headers, right, cells))
+    out.append("\nmedian ms: per call, each call timed alone behind a GPU-side wait. batch GB/s: many calls "
+               "back to back between one pair of events. x previous, x step01, x CUB: that row's median time "
+               "divided by this row's (above 1: this row is faster).\n")
     return "".join(out)
 
 
-def _marker_positions(text):
-    if text.count(BEGIN_MARKER) != 1 or text.count(END_MARKER) != 1:
-        raise MarkerError(f"README.md needs exactly one '{BEGIN_MARKER}' and one '{END_MARKER}' line "
-                          f"around the course table")
-    begin = text.index(BEGIN_MARKER) + len(BEGIN_MARKER)
-    end = text.index(END_MARKER)
-    if end < begin:
-        raise MarkerError(f"README.md: '{END_MARKER}' comes before '{BEGIN_MARKER}'")
-    return begin, end
+def render_course_table(results, args, context):
+    if args:
+        raise ResultsError(f"{context}: course-table takes no arguments")
+    content = course_table_markdown(results.compare("headline.csv"))
+    if results.has("headline_cold.csv"):
+        content += "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n"
+        content += course_table_markdown(results.compare("headline_cold.csv"))
+    return content
 
 
-def replace_block(text, content):
-    """text with everything between the markers replaced by content; the rest is left byte for byte."""
-    begin, end = _marker_positions(text)
-    body = content if content.endswith("\n") else content + "\n"
-    return text[:begin] + "\n" + body + text[end:]
+def previous_step(table, step, context):
+    steps = [s for s in dict.fromkeys(row["step"] for row in table.rows) if s not in NOT_STEPS]
+    if step not in steps:
+        raise ResultsError(f"{context}: {table.name} has no rows for step '{step}'")
+    index = steps.index(step)
+    return steps[index - 1] if index > 0 else None
 
 
-def block_is_current(text, content):
-    return replace_block(text, content) == text
+def render_step_table(results, args, context):
+    if len(args) != 1:
+        raise ResultsError(f"{context}: step-table takes one step name")
+    step = args[0]
+    headers = ["type", "L2", "step", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x CUB"]
+    right = [False, False, False, True, True, True, True, True, True]
+    names = ["headline.csv"] + (["headline_cold.csv"] if results.has("headline_cold.csv") else [])
+    cells = []
+    first = None
+    for name in names:
+        table = results.compare(name)
+        first = first or table
+        previous = previous_step(table, step, context)
+        for type_name in ("int32", "float32"):
+            shown = [s for s in (previous, step, CUB_STEP) if s]
+            for shown_step in shown:
+                rows = compare_rows(table, type=type_name, step=shown_step)
+                if len(rows) != 1:
+                    raise ResultsError(f"{context}: {table.name} has {len(rows)} rows for type={type_name} "
+                                       f"step={shown_step}, not exactly one")
+                row = rows[0]
+                label = f"**{shown_step}**" if shown_step == step else shown_step
+                cells.append([type_name, row["l2"], label]
+                             + [format_value(table, row, c) for c in ("time_median_ms", "gbps", "percent_of_peak",
+                                                                      "batch_gbps", "x_previous", "x_cub")])
+    n = first.rows[0]["n"]
+    head = (f"n = {size_text(n)}, block {first.rows[0]['block']}, every row verified. "
+            f"{short_stamp(first.stamp)}\n\n")
+    return head + markdown_table(headers, right, cells)
+
+
+# Nsight Compute metrics the lessons quote: a short name, how to show the value, what it means.
+NCU_METRICS = [
+    ("gpu__time_duration.sum", "duration, us", lambda v: f"{v / 1000:.1f}",
+     "time of this one launch, under the profiler's locked clocks and flushed caches"),
+    ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak", lambda v: f"{v:.1f}",
+     "how busy the memory was over the launch's whole duration"),
+    ("smsp__inst_executed.sum", "warp instructions, millions", lambda v: f"{v / 1e6:.2f}",
+     "instructions issued, counted once per warp (32 threads)"),
+    ("smsp__thread_inst_executed_per_inst_executed.ratio", "active threads per warp instruction",
+     lambda v: f"{v:.2f}", "32 when every lane of every instruction works; lower means idle lanes"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared-memory load bank conflicts",
+     lambda v: f"{v:,.0f}", "extra shared-memory cycles because lanes of one load hit the same bank"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared-memory store bank conflicts",
+     lambda v: f"{v:,.0f}", "the same for stores"),
+    ("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy, %", lambda v: f"{v:.1f}",
+     "resident warps as % of the SM's maximum (64), averaged over the cycles the SM was busy"),
+    ("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "warps waiting at a barrier, per issue",
+     lambda v: f"{v:.2f}",
+     "warp-cycles spent waiting at __syncthreads(), divided by the cycles in which the scheduler issued"),
+    ("smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
+     "warps waiting for a global load, per issue", lambda v: f"{v:.2f}",
+     "warp-cycles spent waiting for global memory, divided by the cycles in which the scheduler issued"),
+]
+
+
+def render_ncu(results, args, context):
+    if len(args) not in (1, 2):
+        raise ResultsError(f"{context}: ncu takes a step and, optionally, the step to compare it with")
+    step, previous = args[0], args[-1]
+    table = results.table("ncu.csv")
+    values = {}
+    for row in table.rows:
+        values[(row["step"], row["metric"])] = row
+    for name in (step, previous):
+        if not any(s == name for s, _ in values):
+            raise ResultsError(f"{context}: {table.name} has no counters for '{name}'")
+    cells = []
+    for metric, label, show, meaning in NCU_METRICS:
+        shown_steps = (previous, step) if previous != step else (step,)
+        have = [(name, metric) in values for name in shown_steps]
+        if not any(have):
+            continue
+        if not all(have):
+            missing = previous if not have[0] else step
+            raise ResultsError(f"{context}: {table.name} has {metric} for one step but not for '{missing}'")
+        shown = [show(table.number(values[(name, metric)], "value")) for name in shown_steps]
+        cells.append([label] + shown + [meaning])
+    if not cells:
+        raise ResultsError(f"{context}: {table.name} has none of the counters this table shows")
+    return markdown_table(["counter", *shown_steps, "what it counts"],
+                          [False] + [True] * len(shown_steps) + [False], cells)
+
+
+def render_csv(results, args, context):
+    if not args:
+        raise ResultsError(f"{context}: csv takes a file name")
+    table = results.table(args[0])
+    options = parse_selector(args[1:], context)
+    columns = table.columns
+    if "cols" in options:
+        columns = options.pop("cols").split(",")
+        for column in columns:
+            if column not in table.columns:
+                raise ResultsError(f"{context}: {table.name} has no column '{column}'")
+    if options:
+        raise ResultsError(f"{context}: csv understands only cols=, not {', '.join(options)}")
+    right = []
+    for column in columns:
+        right.append(all(_is_number(row[column]) for row in table.rows))
+    cells = [[size_text(row[c]) if c == "n" else format_value(table, row, c) for c in columns] for row in table.rows]
+    return short_stamp(table.stamp) + "\n\n" + markdown_table(columns, right, cells)
+
+
+def _is_number(text):
+    try:
+        float(text)
+        return True
+    except ValueError:
+        return False
+
+
+def render_quote(results, args, context):
+    if len(args) != 1:
+        raise ResultsError(f"{context}: quote takes one file name")
+    text = results.text(args[0])
+    if not text.strip():
+        raise ResultsError(f"{context}: {args[0]} is empty")
+    return "```\n" + text.rstrip("\n") + "\n```\n"
+
+
+def _steps(rows):
+    return [s for s in dict.fromkeys(row["step"] for row in rows) if s not in NOT_STEPS]
+
+
+def sweep_facts(table):
+    """Per type: for each step, the smallest n from which it is faster than the step before it at every
+    larger measured size too (None: not even at the largest), and the smaller sizes where it is not."""
+    facts = {}
+    for type_name in dict.fromkeys(row["type"] for row in table.rows):
+        rows = [row for row in table.rows if row["type"] == type_name]
+        times = {(row["step"], int(row["n"])): table.number(row, "time_median_ms") for row in rows}
+        sizes = sorted({int(row["n"]) for row in rows})
+        steps = _steps(rows)
+        wins = []
+        for previous, step in zip(steps, steps[1:]):
+            start = None
+            for n in reversed(sizes):
+                if (step, n) in times and (previous, n) in times and times[(step, n)] < times[(previous, n)]:
+                    start = n
+                else:
+                    break
+            losses = [n for n in sizes if start is not None and n < start and (step, n) in times
+                      and (previous, n) in times and times[(step, n)] >= times[(previous, n)]]
+            wins.append((previous, step, start, losses))
+        facts[type_name] = (sizes, steps, times, wins)
+    return facts
+
+
+def render_sweep_claims(results, args, context):
+    if args:
+        raise ResultsError(f"{context}: sweep-claims takes no arguments")
+    table = results.compare("sweep.csv")
+    facts = sweep_facts(table)
+    types = list(facts)
+    out = []
+    # Where each step overtakes the one before it for good.
+    starts = {}
+    for type_name in types:
+        for previous, step, start, losses in facts[type_name][3]:
+            starts.setdefault(step, {})[type_name] = (previous, start, losses)
+    if starts:
+        found = [start for per_type in starts.values() for _, start, _ in per_type.values()]
+        if all(start is not None for start in found):
+            out.append(f"From n = {size_text(max(found))} up, every step is faster than the one before it at "
+                       f"every measured size, for {' and '.join(types)}. Where each step becomes faster for "
+                       f"good:\n\n")
+        else:
+            out.append("Not every step is faster than the one before it at the largest size measured. Where "
+                       "each step becomes faster for good:\n\n")
+        cells = []
+        for step, per_type in starts.items():
+            row = [step, next(iter(per_type.values()))[0]]
+            for type_name in types:
+                if type_name not in per_type:
+                    row.append("not measured")
+                    continue
+                _, start, losses = per_type[type_name]
+                if start is None:
+                    row.append(f"not at {size_text(facts[type_name][0][-1])}")
+                elif start == facts[type_name][0][0]:
+                    row.append("every size")
+                else:
+                    row.append(f"{size_text(start)} (slower or equal at {len(losses)} smaller sizes)")
+            cells.append(row)
+        out.append(markdown_table(["step", "faster than"] + [f"{t}: from n =" for t in types],
+                                  [False, False] + [True] * len(types), cells))
+    # The last step against CUB at large n.
+    last = {t: facts[t][1][-1] for t in types if facts[t][1]}
+    sizes = [n for n in (1 << 24, 1 << 26, 1 << 28)
+             if all((last[t], n) in facts[t][2] and (CUB_STEP, n) in facts[t][2] for t in last)]
+    if last and sizes:
+        name = next(iter(last.values()))
+        out.append(f"\n{name} against CUB: CUB's time divided by {name}'s (above 1: {name} is faster).\n\n")
+        cells = [[size_text(n)] + [f"{facts[t][2][(CUB_STEP, n)] / facts[t][2][(last[t], n)]:.3f}" for t in last]
+                 for n in sizes]
+        out.append(markdown_table(["n"] + list(last), [False] + [True] * len(last), cells))
+    # The smallest and the largest size.
+    for type_name in last:
+        sizes_t, steps, times, _ = facts[type_name]
+        small = [times[(s, sizes_t[0])] * 1000 for s in steps + [CUB_STEP] if (s, sizes_t[0]) in times]
+        top = sizes_t[-1]
+        rows = {row["step"]: row for row in table.rows if row["type"] == type_name and int(row["n"]) == top}
+        text = (f"\n{type_name}: at n = {size_text(sizes_t[0])} every version takes between {min(small):.1f} and "
+                f"{max(small):.1f} us per call.")
+        if last[type_name] in rows and CUB_STEP in rows:
+            text += (f" At n = {size_text(top)}, {last[type_name]} reaches "
+                     f"{format_value(table, rows[last[type_name]], 'gbps')} GB/s "
+                     f"({format_value(table, rows[last[type_name]], 'percent_of_peak')} % of peak) and CUB "
+                     f"{format_value(table, rows[CUB_STEP], 'gbps')} GB/s.")
+        out.append(text + "\n")
+    return "".join(out)
+
+
+BLOCK_KINDS = {
+    "course-table": render_course_table,
+    "step-table": render_step_table,
+    "ncu": render_ncu,
+    "csv": render_csv,
+    "sweep-claims": render_sweep_claims,
+    "quote": render_quote,
+}
+
+BLOCK = re.compile(r"<!-- results:(?!end -->)(?P<spec>[^\n]*?) -->\n(?P<body>.*?)<!-- results:end -->", re.S)
+INLINE = re.compile(r"<!--(?P<form>[vr]) (?P<spec>[^\n]*?)-->(?P<value>[^\n]*?)<!--/(?P=form)-->")
+
+
+def line_of(text, position):
+    return text.count("\n", 0, position) + 1
+
+
+def render_inline(results, form, spec, context):
+    words = spec.split()
+    if not words:
+        raise ResultsError(f"{context}: no file named")
+    table = results.table(words[0])
+    if form == "v":
+        selector = parse_selector(words[1:], context)
+        column = selector.pop("col", None)
+        fmt = selector.pop("fmt", None)
+        scale = selector.pop("scale", None)
+        if column is None:
+            raise ResultsError(f"{context}: col=COLUMN is missing")
+        if column not in table.columns:
+            raise ResultsError(f"{context}: {table.name} has no column '{column}'")
+        row = select_row(table, selector, context)
+        if scale is not None:
+            try:
+                factor = float(scale)
+            except ValueError:
+                raise ResultsError(f"{context}: scale={scale} is not a number") from None
+            return format(table.number(row, column) * factor, fmt or ".4g")
+        if column == "n" and not fmt:
+            return size_text(row[column])
+        return format_value(table, row, column, fmt)
+    if words.count("/") != 1:
+        raise ResultsError(f"{context}: a ratio needs two selectors separated by ' / '")
+    split = words.index("/")
+    first = parse_selector(words[1:split], context)
+    column = first.pop("col", None)
+    fmt = first.pop("fmt", None) or RATIO_FORMAT
+    if column is None:
+        raise ResultsError(f"{context}: col=COLUMN is missing")
+    if column not in table.columns:
+        raise ResultsError(f"{context}: {table.name} has no column '{column}'")
+    second_words = parse_selector(words[split + 1:], context)
+    fmt = second_words.pop("fmt", None) or fmt  # fmt= may stand on either side of the '/'
+    second = dict(first, **second_words)
+    a = table.number(select_row(table, first, context), column)
+    b = table.number(select_row(table, second, context), column)
+    if column.endswith("_ms"):
+        a, b = b, a  # times: the first row is faster when its time is smaller
+    if b == 0 or not math.isfinite(a / b):
+        raise ResultsError(f"{context}: the ratio divides by zero")
+    return format(a / b, fmt)
+
+
+def with_context(context, function, *args):
+    """function(*args), its errors (a missing file, say) prefixed with where the marker is."""
+    try:
+        return function(*args)
+    except ResultsError as error:
+        if str(error).startswith(context):
+            raise
+        raise ResultsError(f"{context}: {error}") from None
+
+
+def render_text(text, results, name):
+    """text with every block and inline value rewritten; also the list of what changed (for --check)."""
+    changes = []
+    for match in re.finditer(r"<!-- results:", text):
+        if not BLOCK.match(text, match.start()) and not text.startswith("<!-- results:end -->", match.start()):
+            raise ResultsError(f"{name} line {line_of(text, match.start())}: a results block marker without "
+                               f"a matching '<!-- results:end -->' (or not alone on its line)")
+
+    def block(match):
+        spec = match.group("spec").split()
+        context = f"{name} line {line_of(valued, match.start())}, block '{match.group('spec')}'"
+        if not spec or spec[0] not in BLOCK_KINDS:
+            raise ResultsError(f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")
+        body = with_context(context, BLOCK_KINDS[spec[0]], results, spec[1:], context)
+        body = body if body.endswith("\n") else body + "\n"
+        if body != match.group("body"):
+            changes.append(f"{context} differs from what the results give")
+        return f"<!-- results:{match.group('spec')} -->\n{body}<!-- results:end -->"
+
+    def inline(match):
+        context = f"{name} line {line_of(text, match.start())}, value '<!--{match.group('form')} {match.group('spec')}-->'"
+        value = with_context(context, render_inline, results, match.group("form"), match.group("spec"), context)
+        if value != match.group("value"):
+            changes.append(f"{context} reads '{match.group('value')}', the results give '{value}'")
+        return f"<!--{match.group('form')} {match.group('spec')}-->{value}<!--/{match.group('form')}-->"
+
+    valued = INLINE.sub(inline, text)  # inline values first: they never span lines, so block lines stay put
+    return BLOCK.sub(block, valued), changes
+
+
+def readme_files(root):
+    """The top README and every step's lesson, in order."""
+    files = [root / "README.md"] + sorted(root.glob("step*/README.md"))
+    return [path for path in files if path.is_file()]
+
+
+# ---------------------------------------------------------------------------------------------
+# Charts
 
 
 def load_pyplot():
@@ -202,51 +671,42 @@ def load_pyplot():
     return plt
 
 
-def _steps_in_order(rows):
-    steps = []
-    for row in rows:
-        if row["step"] not in steps:
-            steps.append(row["step"])
-    return steps
-
-
 def _chart_size(n):
     """2^k as a superscript on charts (matplotlib mathtext), the decimal count otherwise."""
     text = size_text(n)
     return f"$2^{{{text[2:]}}}$" if text.startswith("2^") else text
 
 
-def _peak(rows):
-    return max(row["peak_gbps"] for row in rows)
-
-
-def plot_sweep(plt, stamp, rows, type_name, path):
-    """GB/s against n on a log2 axis: one line per step, CUB dashed, the theoretical peak flat."""
-    rows = [row for row in rows if row["type"] == type_name]
+def plot_sweep(plt, table, type_name, path):
+    """GB/s against n on a log2 axis: one line per step, CUB dashed, the read probe and the peak flat-ish."""
+    rows = [row for row in table.rows if row["type"] == type_name]
     figure, axes = plt.subplots(figsize=(10, 6))
-    steps = _steps_in_order(rows)
+    steps = _steps(rows)
     colours = plt.get_cmap("viridis")
-    course = [step for step in steps if step != CUB_STEP]
-    for index, step in enumerate(steps):
-        points = sorted((row["n"], row["gbps"]) for row in rows if row["step"] == step)
+    for index, step in enumerate(steps + [CUB_STEP, READ_PROBE]):
+        points = sorted((int(row["n"]), table.number(row, "gbps")) for row in rows if row["step"] == step)
+        if not points:
+            continue
         xs, ys = zip(*points)
         if step == CUB_STEP:
             axes.plot(xs, ys, "k--", linewidth=2, label="CUB")
+        elif step == READ_PROBE:
+            axes.plot(xs, ys, color="grey", linestyle="-.", linewidth=1.5, label="read probe (ceiling)")
         else:
-            axes.plot(xs, ys, marker="o", markersize=3, color=colours(index / max(1, len(course) - 1) * 0.9),
+            axes.plot(xs, ys, marker="o", markersize=3, color=colours(index / max(1, len(steps) - 1) * 0.9),
                       label=step)
-    peak = _peak(rows)
+    peak = max(table.number(row, "peak_gbps") for row in rows)
     axes.axhline(peak, color="red", linestyle=":", label=f"theoretical peak {peak:.0f} GB/s")
-    sizes = sorted({row["n"] for row in rows})
+    sizes = sorted({int(row["n"]) for row in rows})
     axes.set_xscale("log", base=2)
     every = 1 if len(sizes) <= 12 else 2
     axes.set_xticks(sizes)
     axes.set_xticklabels([_chart_size(n) if i % every == 0 else "" for i, n in enumerate(sizes)])
     axes.minorticks_off()
     axes.set_xlabel("n (elements)")
-    axes.set_ylabel("GB/s (input bytes / median time)")
+    axes.set_ylabel("GB/s (input bytes / median time per call)")
     axes.set_ylim(bottom=0)
-    axes.set_title(f"{type_name} sum, {stamp.get('gpu', 'GPU')}, {l2_text(stamp, rows)}")
+    axes.set_title(f"{type_name} sum, {table.stamp.get('gpu', 'GPU')}, L2 {rows[0]['l2']}")
     axes.grid(True, alpha=0.3)
     axes.legend(fontsize="small", loc="upper left")
     figure.tight_layout()
@@ -254,26 +714,26 @@ def plot_sweep(plt, stamp, rows, type_name, path):
     plt.close(figure)
 
 
-def plot_headline(plt, stamp, rows, path):
-    """Grouped bars: GB/s of every step and CUB, one bar per type, and the theoretical peak."""
-    steps = _steps_in_order(rows)
-    types = []
-    for row in rows:
-        if row["type"] not in types:
-            types.append(row["type"])
+def plot_headline(plt, table, path):
+    """Grouped bars: GB/s of every step and CUB, one bar per type; the read probe and the peak as lines."""
+    steps = _steps(table.rows) + ([CUB_STEP] if any(r["step"] == CUB_STEP for r in table.rows) else [])
+    types = list(dict.fromkeys(row["type"] for row in table.rows))
     width = 0.8 / len(types)
     figure, axes = plt.subplots(figsize=(10, 6))
     for t, type_name in enumerate(types):
-        by_step = {row["step"]: row["gbps"] for row in rows if row["type"] == type_name}
+        by_step = {row["step"]: table.number(row, "gbps") for row in table.rows if row["type"] == type_name}
         xs = [i + (t - (len(types) - 1) / 2) * width for i, step in enumerate(steps) if step in by_step]
         axes.bar(xs, [by_step[step] for step in steps if step in by_step], width, label=type_name)
-    peak = _peak(rows)
+    probes = [table.number(row, "gbps") for row in table.rows if row["step"] == READ_PROBE]
+    if probes:
+        axes.axhline(max(probes), color="grey", linestyle="-.", label=f"read probe {max(probes):.0f} GB/s")
+    peak = max(table.number(row, "peak_gbps") for row in table.rows)
     axes.axhline(peak, color="red", linestyle=":", label=f"theoretical peak {peak:.0f} GB/s")
     axes.set_xticks(range(len(steps)))
     axes.set_xticklabels(steps, rotation=30, ha="right")
-    axes.set_ylabel("GB/s (input bytes / median time)")
-    n = rows[0]["n"]
-    axes.set_title(f"Sum of n = {_chart_size(n)}, {stamp.get('gpu', 'GPU')}, {l2_text(stamp, rows)}")
+    axes.set_ylabel("GB/s (input bytes / median time per call)")
+    n = int(table.rows[0]["n"])
+    axes.set_title(f"Sum of n = {_chart_size(n)}, {table.stamp.get('gpu', 'GPU')}, L2 {table.rows[0]['l2']}")
     axes.grid(True, axis="y", alpha=0.3)
     axes.legend(fontsize="small")
     figure.tight_layout()
@@ -281,62 +741,75 @@ def plot_headline(plt, stamp, rows, path):
     plt.close(figure)
 
 
-def render_charts(plt, results_dir, headline_stamp, headline_rows):
-    """headline.png and sweep_<type>.png; returns the files written."""
-    written = [results_dir / "headline.png"]
-    plot_headline(plt, headline_stamp, headline_rows, written[0])
-    sweep_stamp, sweep_rows = read_results(results_dir / "sweep.csv")
-    for type_name in dict.fromkeys(row["type"] for row in sweep_rows):
-        written.append(results_dir / f"sweep_{type_name}.png")
-        plot_sweep(plt, sweep_stamp, sweep_rows, type_name, written[-1])
+def render_charts(plt, results):
+    """headline.png and sweep_<type>.png (each where its CSV exists); returns the files written."""
+    written = []
+    if results.has("headline.csv"):
+        written.append(results.directory / "headline.png")
+        plot_headline(plt, results.compare("headline.csv"), written[-1])
+    if results.has("sweep.csv"):
+        sweep = results.compare("sweep.csv")
+        for type_name in dict.fromkeys(row["type"] for row in sweep.rows):
+            written.append(results.directory / f"sweep_{type_name}.png")
+            plot_sweep(plt, sweep, type_name, written[-1])
     return written
+
+
+# ---------------------------------------------------------------------------------------------
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("results_dir", type=Path, help="folder with headline.csv and sweep.csv, e.g. results/h100")
+    parser.add_argument("results_dir", type=Path, help="the results folder, e.g. results/h100")
     parser.add_argument("--check", action="store_true",
-                        help="only verify that README's course table matches the results; exit 1 if not")
-    parser.add_argument("--readme", type=Path, default=Path(__file__).resolve().parent.parent / "README.md",
-                        help="the README whose marked block is rewritten (default: the repository's)")
+                        help="write nothing; exit 1 naming every README block or value that differs")
+    parser.add_argument("--root", type=Path, default=REPO_ROOT,
+                        help="the folder holding README.md and step*/README.md (default: the repository)")
     args = parser.parse_args(argv)
 
+    results = Results(args.results_dir)
+    updates = []
     try:
-        stamp, rows = read_results(args.results_dir / "headline.csv")
-        content = headline_markdown(stamp, rows)
-        cold = args.results_dir / "headline_cold.csv"  # compare --type all --csv --flush-l2, if measured
-        if cold.is_file():
-            content += "\nThe same table with the L2 flushed before every repetition (inputs read from DRAM):\n\n"
-            content += headline_markdown(*read_results(cold))
-        if not args.readme.is_file():
-            raise MarkerError(f"{args.readme} not found")
-        readme = args.readme.read_text(encoding="utf-8")
-        updated = replace_block(readme, content)  # checks the markers before anything is written
+        if not args.results_dir.is_dir():
+            raise ResultsError(f"{args.results_dir} is not a folder")
+        files = readme_files(args.root)
+        if not files:
+            raise ResultsError(f"no README.md under {args.root}")
+        for path in files:
+            name = str(path.relative_to(args.root))
+            text = path.read_text(encoding="utf-8")
+            updated, changes = render_text(text, results, name)
+            updates.append((path, text, updated, changes))
+        headline = None
+        if results.has("headline.csv"):
+            headline = render_course_table(results, [], "headline.md")
     except ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    except MarkerError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 1
 
     if args.check:
-        if updated == readme:
-            return 0
-        print(f"error: {args.readme}'s course table differs from {args.results_dir}/headline.csv; "
-              f"run: python3 bench/render_results.py {args.results_dir}", file=sys.stderr)
-        return 1
+        stale = [change for _, _, _, changes in updates for change in changes]
+        for change in stale:
+            print(f"error: {change}", file=sys.stderr)
+        if stale:
+            print(f"run: python3 bench/render_results.py {args.results_dir}", file=sys.stderr)
+            return 1
+        return 0
 
-    (args.results_dir / "headline.md").write_text(content, encoding="utf-8")
-    if updated != readme:
-        args.readme.write_text(updated, encoding="utf-8")
-    print(f"wrote {args.results_dir / 'headline.md'} and the course table in {args.readme}")
+    for path, text, updated, _ in updates:
+        if updated != text:
+            path.write_text(updated, encoding="utf-8")
+            print(f"wrote {path}")
+    if headline is not None:
+        (args.results_dir / "headline.md").write_text(headline, encoding="utf-8")
+        print(f"wrote {args.results_dir / 'headline.md'}")
 
     plt = load_pyplot()
     if plt is None:
         print("matplotlib is not installed: pip install matplotlib", file=sys.stderr)
         return 3
     try:
-        for path in render_charts(plt, args.results_dir, stamp, rows):
+        for path in render_charts(plt, results):
             print(f"wrote {path}")
     except ResultsError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -3,8 +3,10 @@
 
     python3 tests/bench/test_render_results.py
 
-The Markdown, the README block and --check run everywhere; the charts only where matplotlib is
-installed (otherwise that part says it is skipped)."""
+The fixture holds every kind of results file (compare's headline, headline_cold and sweep CSVs,
+ncu.csv, an ablation CSV, a latency CSV, a quoted text file) and two READMEs that use every kind
+of block and inline value. The charts are tested only where matplotlib is installed (otherwise
+that test says it is skipped)."""
 
 import contextlib
 import importlib.util
@@ -17,6 +19,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "bench"
+RESULT_FILES = ["headline.csv", "headline_cold.csv", "sweep.csv", "ncu.csv", "step07_loads.csv", "dram_latency.csv",
+                "race_demo.txt"]
+LESSON = Path("step02_fixture") / "README.md"
 
 
 def load_renderer():
@@ -37,137 +42,269 @@ def run_main(*args):
     return code, out.getvalue(), err.getvalue()
 
 
-class ReadResults(unittest.TestCase):
-    def test_stamp_lines_become_the_stamp_and_rows_are_typed(self):
-        stamp, rows = render.read_results(FIXTURE / "headline.csv")
-        self.assertEqual(stamp["gpu"], "Fixture GPU")
-        self.assertEqual(stamp["commit"], "0123abc")
-        self.assertEqual(stamp["l2"], "warm")
-        self.assertEqual(len(rows), 8)
-        self.assertEqual(rows[0]["n"], 1 << 20)
-        self.assertIsNone(rows[0]["x_previous"])          # the first row has no previous one
-        self.assertIsNone(rows[3]["x_previous"])          # nor has CUB
-        self.assertAlmostEqual(rows[1]["x_previous"], 2.0)
-        self.assertEqual(rows[0]["change"], "interleaved addressing, divergent branch")  # quoted comma
+def render_fixture(text, name="README.md"):
+    return render.render_text(text, render.Results(FIXTURE), name)
 
-    def test_a_file_without_compare_header_is_rejected(self):
+
+class ReadResults(unittest.TestCase):
+    def test_stamp_lines_become_the_stamp(self):
+        table = render.Results(FIXTURE).compare("headline.csv")
+        self.assertEqual(table.stamp["gpu"], "Fixture GPU")
+        self.assertEqual(table.stamp["commit"], "0123abc")
+        self.assertEqual(table.stamp["l2"], "warm")
+        self.assertEqual(len(table.rows), 10)
+        self.assertEqual(table.rows[0]["change"], "interleaved addressing, divergent branch")  # quoted comma
+
+    def test_a_file_without_compare_header_is_rejected_where_compare_output_is_needed(self):
         with self.assertRaises(render.ResultsError):
-            render.parse_results("# gpu: x\na,b,c\n1,2,3\n")
+            render.Results(FIXTURE).compare("step07_loads.csv")
         with self.assertRaises(render.ResultsError):
-            render.parse_results("# gpu: x\n" + ",".join(render.CSV_COLUMNS) + "\n")  # no rows
+            render.parse_table("# gpu: x\na,b,c\n", "x.csv")  # no rows
+        with self.assertRaises(render.ResultsError):
+            render.parse_table("a,b,c\n1,2\n", "x.csv")  # a short line
+
+    def test_ncu_csv_without_header_gets_step_metric_value(self):
+        table = render.Results(FIXTURE).table("ncu.csv")
+        self.assertEqual(table.columns, ["step", "metric", "value"])
+        self.assertEqual(table.rows[0]["step"], "step01_interleaved")
 
     def test_size_text(self):
         self.assertEqual(render.size_text(1 << 24), "2^24")
-        self.assertEqual(render.size_text(1000), "1000")
+        self.assertEqual(render.size_text("1000"), "1000")
 
 
-class Markdown(unittest.TestCase):
-    def setUp(self):
-        self.stamp, self.rows = render.read_results(FIXTURE / "headline.csv")
-        self.text = render.headline_markdown(self.stamp, self.rows)
+class Blocks(unittest.TestCase):
+    def block(self, spec):
+        text = f"<!-- results:{spec} -->\n<!-- results:end -->\n"
+        updated, changes = render_fixture(text)
+        self.assertEqual(len(changes), 1)
+        return updated.split("\n", 1)[1].rsplit("<!-- results:end -->", 1)[0]
 
-    def table_lines(self):
-        return [line for line in self.text.splitlines() if line.startswith("|")]
-
-    def test_one_table_per_type_with_every_column(self):
-        self.assertEqual(len(render.group_tables(self.rows)), 2)
-        self.assertIn("**int32**, n = 1048576 (2^20), block 256, L2 warm", self.text)
-        self.assertIn("**float32**", self.text)
-        lines = self.table_lines()
-        self.assertEqual(len(lines), 2 * (2 + 4))  # header, alignment and 4 rows, twice
-        for line in lines:
-            self.assertEqual(line.count("|"), len(render.TABLE_HEADERS) + 1, line)
-        self.assertEqual(lines[0], "| step | what changed | median ms | GB/s | % of peak | x previous | x step01 "
-                                   "| x CUB | check |")
-
-    def test_cells_are_formatted_like_compare_text_table(self):
-        lines = self.table_lines()
-        self.assertEqual(lines[2], "| step01_interleaved | interleaved addressing, divergent branch | 0.0800 | 52.4 "
-                                   "| 5.2 | - | 1.00 | 0.07 | PASS |")
-        self.assertTrue(lines[5].startswith("| cub | cub::DeviceReduce::Sum (CUDA Toolkit) |"))
-        self.assertIn("| - | 13.33 | 1.00 | PASS |", lines[5])  # CUB: no "x previous"
-
-    def test_stamp_names_gpu_driver_cuda_date_commit_and_l2(self):
-        paragraph = self.text.split("\n\n")[0]
+    def test_course_table_has_warm_and_cold_tables_with_every_row(self):
+        body = self.block("course-table")
+        self.assertIn("**int32** sum, n = 1048576 (2^20), block 256, L2 warm:", body)
+        self.assertIn("**float32** sum, n = 1048576 (2^20), block 256, L2 flushed:", body)
+        rows = [line for line in body.splitlines() if line.startswith("| step01_interleaved")]
+        self.assertEqual(len(rows), 4)
+        self.assertEqual(rows[0], "| step01_interleaved | interleaved addressing, divergent branch | 0.0800 | 52.4 "
+                                  "| 5.2 | 65.5 | - | 1.00 | 0.07 | PASS |")
         for part in ("Fixture GPU", "580.00.00", "CUDA 13.0", "2025-01-01T00:00:00Z", "0123abc", "L2 warm"):
-            self.assertIn(part, paragraph)
+            self.assertIn(part, body)
 
-    def test_a_pipe_in_a_cell_is_escaped(self):
-        row = dict(self.rows[0], change="a | b")
-        self.assertIn("a \\| b", render.markdown_table([row]))
+    def test_read_probe_is_the_ceiling_not_a_step(self):
+        body = self.block("course-table")
+        probe = [line for line in body.splitlines() if line.startswith("| read_probe")][0]
+        self.assertIn("read ceiling", probe)
+        self.assertTrue(probe.endswith("| - | - | - | - |"), probe)
+
+    def test_no_table_cell_is_empty(self):
+        for spec in ("course-table", "step-table step02_nondivergent", "ncu step02_nondivergent step01_interleaved",
+                     "csv step07_loads.csv"):
+            for line in self.block(spec).splitlines():
+                if line.startswith("|"):
+                    self.assertNotIn("|  |", line, f"{spec}: {line}")
+
+    def test_step_table_shows_previous_step_and_cub_warm_and_cold(self):
+        body = self.block("step-table step02_nondivergent")
+        lines = [line for line in body.splitlines() if line.startswith("| int32") or line.startswith("| float32")]
+        self.assertEqual(len(lines), 12)  # 3 rows x 2 types x 2 L2 modes
+        self.assertEqual(lines[1], "| int32 | warm | **step02_nondivergent** | 0.0400 | 104.9 | 10.5 | 131.1 | 2.00 "
+                                   "| 0.15 |")
+
+    def test_step_table_of_the_first_step_has_no_previous(self):
+        body = self.block("step-table step01_interleaved")
+        self.assertEqual(len([line for line in body.splitlines() if line.startswith("| int32")]), 4)
+
+    def test_ncu_table_scales_and_explains_each_counter(self):
+        body = self.block("ncu step02_nondivergent step01_interleaved")
+        self.assertIn("| duration, us | 80.0 | 40.0 |", body)
+        self.assertIn("| warp instructions, millions | 1.23 | 0.65 |", body)
+        self.assertIn("per issue | 2.50 | 3.12 | warp-cycles", body)
+
+    def test_ncu_table_of_one_step(self):
+        body = self.block("ncu step01_interleaved")
+        self.assertIn("| counter | step01_interleaved | what it counts |", body)
+
+    def test_csv_block_takes_any_columns(self):
+        body = self.block("csv step07_loads.csv")
+        self.assertIn("| type | n | loads | time_median_ms | gbps | percent_of_peak |", body)
+        self.assertIn("| int32 | 2^28 | 4 | 1.1000 | 976.1 | 97.6 |", body)
+        some = self.block("csv step07_loads.csv cols=loads,gbps")
+        self.assertIn("| loads | gbps |", some)
+
+    def test_sweep_claims_say_where_each_step_wins(self):
+        body = self.block("sweep-claims")
+        self.assertIn("From n = 2^22 up, every step is faster than the one before it", body)
+        self.assertIn("| step02_nondivergent | step01_interleaved | 2^22 (slower or equal at 1 smaller sizes) |", body)
+        self.assertIn("| step07_multi_level | step02_nondivergent | every size | every size |", body)
+        self.assertIn("| 2^24 | 1.016 | 1.016 |", body)
+        self.assertIn("| 2^28 | 1.017 | 1.017 |", body)
+        self.assertIn("At n = 2^28, step07_multi_level reaches 697.2 GB/s (69.7 % of peak) and CUB 685.8 GB/s.", body)
+
+    def test_sweep_claims_say_when_a_step_never_wins(self):
+        text = (FIXTURE / "sweep.csv").read_text(encoding="utf-8")
+        table = render.parse_table(text.replace(",1.540000,", ",99.000000,"), "sweep.csv")  # step07 at 2^28, int32
+        results = render.Results(FIXTURE)
+        results._tables["sweep.csv"] = table
+        body = render.render_sweep_claims(results, [], "here")
+        self.assertIn("Not every step is faster", body)
+        self.assertIn("| step07_multi_level | step02_nondivergent | not at 2^28 | every size |", body)
+
+    def test_quote_is_verbatim_in_a_code_block(self):
+        body = self.block("quote race_demo.txt")
+        self.assertEqual(body, "```\n" + (FIXTURE / "race_demo.txt").read_text(encoding="utf-8") + "```\n")
+
+    def test_bad_blocks_are_errors_naming_file_line_and_block(self):
+        for spec in ("no-such-kind", "step-table step99_none", "ncu step02_nondivergent step99", "csv missing.csv",
+                     "quote missing.txt", "csv step07_loads.csv cols=nope"):
+            with self.assertRaises(render.ResultsError, msg=spec) as caught:
+                render_fixture(f"text\n<!-- results:{spec} -->\n<!-- results:end -->\n", "lesson.md")
+            self.assertTrue(str(caught.exception).startswith("lesson.md line 2, block"), str(caught.exception))
+
+    def test_a_block_without_end_is_an_error(self):
+        with self.assertRaises(render.ResultsError) as caught:
+            render_fixture("<!-- results:course-table -->\nno end\n", "lesson.md")
+        self.assertIn("lesson.md line 1", str(caught.exception))
+
+    def test_only_the_blocks_change_and_twice_changes_nothing(self):
+        text = (FIXTURE / "README.md").read_text(encoding="utf-8")
+        once, changes = render_fixture(text)
+        self.assertTrue(changes)
+        self.assertNotIn("stale", once)
+        self.assertTrue(once.startswith("# Fixture README\n\nText above the course table stays exactly as it is.\n"))
+        self.assertIn("Text between blocks stays too: | pipes, `code`, trailing spaces   \n", once)
+        twice, changes = render_fixture(once)
+        self.assertEqual(twice, once)
+        self.assertEqual(changes, [])
 
 
-class ReadmeBlock(unittest.TestCase):
-    def setUp(self):
-        self.readme = (FIXTURE / "README.md").read_text(encoding="utf-8")
+class InlineValues(unittest.TestCase):
+    def value(self, spec, form="v"):
+        updated, _ = render_fixture(f"x <!--{form} {spec}-->?<!--/{form}--> y\n", "lesson.md")
+        return updated.split("-->", 1)[1].split("<!--", 1)[0]
 
-    def test_only_the_marked_block_changes(self):
-        updated = render.replace_block(self.readme, "new table\n")
-        before, _, rest = self.readme.partition(render.BEGIN_MARKER)
-        _, _, after = rest.partition(render.END_MARKER)
-        self.assertTrue(updated.startswith(before + render.BEGIN_MARKER + "\nnew table\n" + render.END_MARKER))
-        self.assertTrue(updated.endswith(render.END_MARKER + after))
-        self.assertNotIn("stale", updated)
+    def test_value_with_the_column_default_format(self):
+        self.assertEqual(self.value("headline.csv type=int32 step=step07_multi_level col=gbps"), "599.2")
+        self.assertEqual(self.value("headline.csv type=int32 step=step07_multi_level col=time_median_ms"), "0.0070")
+        self.assertEqual(self.value("headline.csv type=int32 step=step07_multi_level col=n"), "2^20")
+        self.assertEqual(self.value("ncu.csv step=step01_interleaved metric=smsp__inst_executed.sum col=value"),
+                         "1234567")
 
-    def test_replacing_twice_changes_nothing(self):
-        once = render.replace_block(self.readme, "table\n")
-        self.assertEqual(render.replace_block(once, "table\n"), once)
-        self.assertTrue(render.block_is_current(once, "table\n"))
-        self.assertFalse(render.block_is_current(once, "other table\n"))
+    def test_fmt_overrides_and_max_picks_the_extreme_row(self):
+        self.assertEqual(self.value("headline.csv type=int32 step=cub col=gbps fmt=.0f"), "699")
+        self.assertEqual(self.value("dram_latency.csv footprint_bytes=max col=latency_ns"), "612")
+        self.assertEqual(self.value("dram_latency.csv footprint_bytes=min col=latency_ns fmt=.1f"), "250.5")
 
-    def test_missing_or_misordered_markers_are_errors(self):
-        with self.assertRaises(render.MarkerError):
-            render.replace_block("# no markers\n", "table\n")
-        with self.assertRaises(render.MarkerError):
-            render.replace_block(render.END_MARKER + "\n" + render.BEGIN_MARKER + "\n", "table\n")
-        with self.assertRaises(render.MarkerError):
-            render.replace_block(self.readme + self.readme, "table\n")  # two blocks: which one?
+    def test_scale_multiplies_first(self):
+        spec = "ncu.csv step=step01_interleaved metric=smsp__inst_executed.sum col=value scale=1e-6 fmt=.1f"
+        self.assertEqual(self.value(spec), "1.2")
+        with self.assertRaises(render.ResultsError):
+            self.value("ncu.csv step=step01_interleaved metric=smsp__inst_executed.sum col=value scale=x")
+
+    def test_ratio_of_times_reads_as_times_faster(self):
+        spec = "headline.csv col=time_median_ms type=int32 step=step07_multi_level / step=step01_interleaved"
+        self.assertEqual(self.value(spec, "r"), "11.43")
+        spec = "headline.csv col=gbps fmt=.3f type=int32 step=step07_multi_level / step=cub"
+        self.assertEqual(self.value(spec, "r"), "0.857")
+
+    def test_selector_errors_name_the_selector(self):
+        cases = {
+            "headline.csv type=int32 col=gbps": "matches 5 rows",
+            "headline.csv type=int64 step=cub col=gbps": "matches 0 rows",
+            "headline.csv type=int32 step=cub colour=red col=gbps": "no column 'colour'",
+            "headline.csv type=int32 step=cub": "col=COLUMN is missing",
+            "headline.csv type=int32 step=cub col=nothing": "no column 'nothing'",
+            "headline.csv type=int32 step col=gbps": "'step' is not key=value",
+            "missing.csv type=int32 col=gbps": "missing.csv not found",
+        }
+        for spec, message in cases.items():
+            with self.assertRaises(render.ResultsError, msg=spec) as caught:
+                self.value(spec)
+            self.assertIn(message, str(caught.exception), spec)
+            self.assertIn("lesson.md line 1", str(caught.exception), spec)
+
+    def test_an_empty_value_is_an_error_not_a_blank(self):
+        table = render.parse_table("step,gbps,x_cub\nstep01,,\n", "t.csv")
+        with self.assertRaises(render.ResultsError) as caught:
+            render.format_value(table, table.rows[0], "gbps")
+        self.assertIn("column 'gbps' is empty", str(caught.exception))
+        self.assertEqual(render.format_value(table, table.rows[0], "x_cub"), "-")  # nothing to compare with
+
+    def test_a_ratio_needs_two_selectors(self):
+        with self.assertRaises(render.ResultsError):
+            self.value("headline.csv col=gbps type=int32 step=cub", "r")
 
 
 class CommandLine(unittest.TestCase):
-    """main() on a temporary copy of the fixture: results folder and README."""
+    """main() on a temporary copy of the fixture: a results folder and a tree of READMEs."""
 
     def setUp(self):
         self.temp = tempfile.TemporaryDirectory()
         self.dir = Path(self.temp.name)
         self.results = self.dir / "results"
         self.results.mkdir()
-        for name in ("headline.csv", "sweep.csv"):
+        for name in RESULT_FILES:
             shutil.copy(FIXTURE / name, self.results / name)
-        self.readme = self.dir / "README.md"
-        shutil.copy(FIXTURE / "README.md", self.readme)
+        self.root = self.dir / "repo"
+        (self.root / LESSON.parent).mkdir(parents=True)
+        shutil.copy(FIXTURE / "README.md", self.root / "README.md")
+        shutil.copy(FIXTURE / LESSON, self.root / LESSON)
 
     def tearDown(self):
         self.temp.cleanup()
 
-    def test_writes_headline_md_and_readme_then_check_passes(self):
-        self.assertEqual(run_main(self.results, "--readme", self.readme, "--check")[0], 1)  # stale block
-        code, _, err = run_main(self.results, "--readme", self.readme)
-        self.assertIn(code, (0, 3), err)  # 3: matplotlib missing, after the Markdown was written
-        headline = (self.results / "headline.md").read_text(encoding="utf-8")
-        readme = self.readme.read_text(encoding="utf-8")
-        self.assertIn(render.BEGIN_MARKER + "\n" + headline + render.END_MARKER, readme)
-        self.assertEqual(run_main(self.results, "--readme", self.readme, "--check")[0], 0)
+    def main(self, *extra):
+        return run_main(self.results, "--root", self.root, *extra)
+
+    def test_writes_every_readme_then_check_passes(self):
+        self.assertEqual(self.main("--check")[0], 1)  # stale blocks
+        code, _, err = self.main()
+        self.assertIn(code, (0, 3), err)  # 3: matplotlib missing, after the READMEs were written
+        lesson = (self.root / LESSON).read_text(encoding="utf-8")
+        self.assertIn("| int32 | 2^28 | 4 | 1.1000 | 976.1 | 97.6 |", lesson)
+        self.assertTrue((self.results / "headline.md").is_file())
+        self.assertEqual(self.main("--check"), (0, "", ""))
+
+    def test_check_fails_on_a_hand_edited_number_and_names_file_and_block(self):
+        self.main()
+        lesson = self.root / LESSON
+        text = lesson.read_text(encoding="utf-8")
+        lesson.write_text(text.replace("| 976.1 |", "| 977.0 |"), encoding="utf-8")
+        code, _, err = self.main("--check")
+        self.assertEqual(code, 1)
+        self.assertRegex(err, r"step02_fixture/README.md line \d+, block 'csv step07_loads.csv' differs")
+        lesson.write_text(text.replace("-->612<!--", "-->600<!--"), encoding="utf-8")
+        code, _, err = self.main("--check")
+        self.assertEqual(code, 1)
+        self.assertIn("reads '600', the results give '612'", err)
 
     def test_check_writes_nothing(self):
-        before = self.readme.read_text(encoding="utf-8")
-        run_main(self.results, "--readme", self.readme, "--check")
-        self.assertEqual(self.readme.read_text(encoding="utf-8"), before)
+        before = (self.root / "README.md").read_text(encoding="utf-8")
+        self.main("--check")
+        self.assertEqual((self.root / "README.md").read_text(encoding="utf-8"), before)
         self.assertFalse((self.results / "headline.md").exists())
 
-    def test_readme_without_markers_exits_1_untouched(self):
-        self.readme.write_text("# README without markers\n", encoding="utf-8")
-        code, _, err = run_main(self.results, "--readme", self.readme)
+    def test_new_step_lessons_are_found_by_glob(self):
+        extra = self.root / "step99_new" / "README.md"
+        extra.parent.mkdir()
+        extra.write_text("<!--v headline.csv type=float32 step=cub col=gbps-->1<!--/v-->\n", encoding="utf-8")
+        code, _, err = self.main("--check")
         self.assertEqual(code, 1)
-        self.assertIn("course-table:begin", err)
-        self.assertEqual(self.readme.read_text(encoding="utf-8"), "# README without markers\n")
-        self.assertFalse((self.results / "headline.md").exists())
+        self.assertIn("step99_new/README.md line 1", err)
 
-    def test_missing_headline_csv_exits_2(self):
-        (self.results / "headline.csv").unlink()
-        code, _, err = run_main(self.results, "--readme", self.readme)
+    def test_missing_csv_exits_2_and_writes_nothing(self):
+        (self.results / "step07_loads.csv").unlink()
+        before = (self.root / "README.md").read_text(encoding="utf-8")
+        code, _, err = self.main()
         self.assertEqual(code, 2)
-        self.assertIn("headline.csv not found", err)
+        self.assertIn("step07_loads.csv not found", err)
+        self.assertEqual((self.root / "README.md").read_text(encoding="utf-8"), before)
+
+    def test_bad_selector_exits_2(self):
+        (self.root / LESSON).write_text("<!--v headline.csv type=int32 col=gbps-->1<!--/v-->\n", encoding="utf-8")
+        code, _, err = self.main("--check")
+        self.assertEqual(code, 2)
+        self.assertIn("selector 'type=int32' matches 5 rows", err)
 
 
 class Charts(unittest.TestCase):
@@ -178,9 +315,9 @@ class Charts(unittest.TestCase):
             self.skipTest("matplotlib is not installed")
         with tempfile.TemporaryDirectory() as temp:
             results = Path(temp)
-            shutil.copy(FIXTURE / "sweep.csv", results / "sweep.csv")
-            stamp, rows = render.read_results(FIXTURE / "headline.csv")
-            written = render.render_charts(plt, results, stamp, rows)
+            for name in ("headline.csv", "sweep.csv"):
+                shutil.copy(FIXTURE / name, results / name)
+            written = render.render_charts(plt, render.Results(results))
             self.assertEqual(sorted(p.name for p in written),
                              ["headline.png", "sweep_float32.png", "sweep_int32.png"])
             for path in written:
@@ -188,5 +325,5 @@ class Charts(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    result = unittest.main(exit=False, verbosity=2).result
+    result = unittest.main(exit=False, verbosity=1).result
     sys.exit(0 if result.wasSuccessful() else 1)
