@@ -50,7 +50,7 @@ __global__ void reduce_template_kernel(const T* in, std::size_t n, T* partials) 
     sdata[tid] = sum;
     __syncthreads();
 
-// solution-begin: the tree written with the compile-time Block instead of blockDim.x, so that the compiler unrolls it completely
+    // solution-begin: the tree written with the compile-time Block instead of blockDim.x, so that the compiler unrolls it completely
 #pragma unroll  // Block is a constant: the loop disappears
     for (unsigned int s = Block / 2; s > 32; s >>= 1) {
         if (tid < s) sdata[tid] += sdata[tid + s];  // a warp reads 32 consecutive words
