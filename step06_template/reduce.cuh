@@ -64,7 +64,7 @@ __global__ void reduce_template_kernel(const T* in, std::size_t n, T* partials) 
         warp_level(sdata, tid, 2);
         warp_level(sdata, tid, 1);
     }
-// solution-end
+    // solution-end
     if (tid == 0) partials[blockIdx.x] = sdata[0];
 }
 
