@@ -13,6 +13,7 @@ trap 'rm -rf "$work"' EXIT
 
 fail() { echo "exercises: FAIL: $*" >&2; exit 1; }
 
+python3 "$tree/tools/test_classroom_tools.py" || fail "the classroom tools' host tests"
 "$tree/tools/grade_thresholds.py" --check || fail "tools/grade_thresholds.csv is out of date"
 
 # The tools must refuse bad requests with exit 2 and one line saying why.
