@@ -73,8 +73,8 @@ def solution_lines(text):
 
 
 def distinctive_solution_lines(text):
-    """Solution lines that appear nowhere outside the marked regions: if one of them is found in an
-    assignment's reduce.cuh, the stub still holds the solution."""
+    """Solution lines that appear nowhere outside the marked regions nor in a stub line: if one of
+    them is found in an assignment's reduce.cuh, the stub still holds the solution."""
     outside, inside = set(), False
     for line in text.splitlines():
         if BEGIN.match(line):
@@ -83,4 +83,5 @@ def distinctive_solution_lines(text):
             inside = False
         elif not inside:
             outside.add(line.strip())
+    outside.update(line.strip() for _, _, stub, _ in regions(text) for line in stub)
     return [line for line in solution_lines(text) if line not in outside and len(line) > 2]
