@@ -31,10 +31,12 @@ __global__ void reduce_sequential_kernel(const T* in, std::size_t n, T* partials
     sdata[tid] = i < n ? in[i] : T(0);  // past the end, 0 changes no sum
     __syncthreads();
 
+    // solution-begin: sequential addressing: fold the upper half of the active values onto the lower half, halving s each round
     for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
         if (tid < s) sdata[tid] += sdata[tid + s];  // a warp reads 32 consecutive words
         __syncthreads();  // outside the if: every thread of the block must reach it
     }
+    // solution-end
     if (tid == 0) partials[blockIdx.x] = sdata[0];
 }
 

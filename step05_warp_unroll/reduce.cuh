@@ -25,6 +25,7 @@ namespace step05 {
 inline constexpr const char* name = "step05_warp_unroll";
 inline constexpr const char* change = "last warp unrolled, __syncwarp() instead of __syncthreads()";
 
+// solution-begin: a helper for one level of the last warp's tree: lanes below offset add the value offset slots above, with __syncwarp() between reads and writes
 // One level of the last warp's tree: lanes below `offset` add the value `offset` slots above.
 // Reads and writes are separated: the first __syncwarp() orders every read of this level before
 // any write, the second every write before the next level's reads. (Since lanes >= offset stay
@@ -38,6 +39,7 @@ __device__ __forceinline__ void warp_level(T* sdata, unsigned int tid, unsigned 
     if (tid < offset) sdata[tid] = sum;
     __syncwarp();
 }
+// solution-end
 
 // Two elements per thread; one partial sum per block in partials[blockIdx.x].
 template <class T>
@@ -51,6 +53,7 @@ __global__ void reduce_warp_unroll_kernel(const T* in, std::size_t n, T* partial
     sdata[tid] = sum;
     __syncthreads();
 
+    // solution-begin: the tree: __syncthreads() rounds while more than one warp works, then warp 0 finishes the last 64 values with __syncwarp() only
     for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
         if (tid < s) sdata[tid] += sdata[tid + s];  // a warp reads 32 consecutive words
         __syncthreads();  // outside the if: every thread of the block must reach it
@@ -63,6 +66,7 @@ __global__ void reduce_warp_unroll_kernel(const T* in, std::size_t n, T* partial
         warp_level(sdata, tid, 2);
         warp_level(sdata, tid, 1);
     }
+    // solution-end
     if (tid == 0) partials[blockIdx.x] = sdata[0];
 }
 

@@ -50,6 +50,7 @@ __global__ void reduce_template_kernel(const T* in, std::size_t n, T* partials) 
     sdata[tid] = sum;
     __syncthreads();
 
+    // solution-begin: the tree written with the compile-time Block instead of blockDim.x, so that the compiler unrolls it completely
 #pragma unroll  // Block is a constant: the loop disappears
     for (unsigned int s = Block / 2; s > 32; s >>= 1) {
         if (tid < s) sdata[tid] += sdata[tid + s];  // a warp reads 32 consecutive words
@@ -63,6 +64,7 @@ __global__ void reduce_template_kernel(const T* in, std::size_t n, T* partials) 
         warp_level(sdata, tid, 2);
         warp_level(sdata, tid, 1);
     }
+    // solution-end
     if (tid == 0) partials[blockIdx.x] = sdata[0];
 }
 
@@ -90,6 +92,9 @@ using Kernel = void (*)(const T*, std::size_t, T*);
 // The runtime block size picks its compile-time instantiation.
 template <class T>
 Kernel<T> kernel_for_block(int block) {
+    // solution-begin: return the kernel instantiated for this block size (32 to 1024), and reject any other
+    // solution-stub: (void)block;
+    // solution-stub: throw std::invalid_argument("step06: kernel_for_block is not written yet");
     switch (block) {
         case 32: return reduce_template_kernel<32, T>;
         case 64: return reduce_template_kernel<64, T>;
@@ -99,6 +104,7 @@ Kernel<T> kernel_for_block(int block) {
         case 1024: return reduce_template_kernel<1024, T>;
         default: throw std::invalid_argument("step06: block must be 32, 64, 128, 256, 512 or 1024");
     }
+    // solution-end
 }
 
 template <class T>

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Writes tools/grade_thresholds.csv, the speed each step must reach over the previous one to pass
+tools/grade, from the measured gains in results/h100/headline.csv.
+
+usage: tools/grade_thresholds.py [HEADLINE_CSV] [OUT_CSV]      (defaults: the H100 results, tools/)
+       tools/grade_thresholds.py --check                        (exit 1 when the CSV is out of date)
+
+The rule, for a measured gain g = previous step's time / this step's time (int32, n = 2^24, L2
+warm, the x_previous column):
+  - g >= 1.15: threshold = 1 + (g - 1) / 2. Half of the measured gain, so that another GPU, another
+    run or a slightly different but sound implementation still passes, while the previous step's
+    approach (gain 1.0) or a half-done change fails.
+  - g < 1.15: threshold = 0.97. The idea gains less than the spread between runs and between
+    correct implementations, so the check only asks that the step is not slower than the previous
+    one by more than the timing noise.
+Steps without a measured gain (step01, or steps without results yet) get no row, and the grader
+says it cannot check their speed.
+"""
+
+import csv
+import io
+import sys
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+DEFAULT_HEADLINE = TOOLS.parent / "results" / "h100" / "headline.csv"
+DEFAULT_OUT = TOOLS / "grade_thresholds.csv"
+SMALL_GAIN = 1.15
+FLOOR = 0.97
+
+
+def threshold_for(gain):
+    return 1 + (gain - 1) / 2 if gain >= SMALL_GAIN else FLOOR
+
+
+def read_headline(path):
+    """(comment lines, rows as dicts) of a results CSV: '#' lines are metadata."""
+    text = Path(path).read_text()
+    comments = [line for line in text.splitlines() if line.startswith("#")]
+    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
+    return comments, list(csv.DictReader(io.StringIO(body)))
+
+
+def render(headline_path):
+    comments, rows = read_headline(headline_path)
+    meta = {c[1:].split(":", 1)[0].strip(): c[1:].split(":", 1)[1].strip() for c in comments if ":" in c}
+    out = io.StringIO()
+    out.write("# Speed thresholds of tools/grade: a step passes when previous time / its time >= threshold.\n")
+    out.write("# Written by tools/grade_thresholds.py from results/h100/headline.csv (int32, n = 2^24, "
+              f"L2 {meta.get('l2', '?')}; {meta.get('gpu', '?')}, commit {meta.get('commit', '?')}).\n")
+    out.write(f"# Rule: measured gain g >= {SMALL_GAIN}: threshold = 1 + (g - 1) / 2; "
+              f"g < {SMALL_GAIN}: threshold = {FLOOR} (not slower than the previous step).\n")
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["step", "measured_gain", "threshold"])
+    for row in rows:
+        if row.get("type") != "int32" or not row.get("step", "").startswith("step"):
+            continue
+        if row.get("op", "sum") not in ("sum", ""):  # results of other operators, where there are any
+            continue
+        gain_text = (row.get("x_previous") or "").strip()
+        if not gain_text:
+            continue
+        gain = float(gain_text)
+        writer.writerow([row["step"], f"{gain:.4f}", f"{threshold_for(gain):.3f}"])
+    return out.getvalue()
+
+
+def main(argv):
+    if argv[:1] == ["--check"]:
+        wanted = render(DEFAULT_HEADLINE)
+        if DEFAULT_OUT.read_text() != wanted:
+            print(f"{DEFAULT_OUT} is out of date with {DEFAULT_HEADLINE}: run tools/grade_thresholds.py",
+                  file=sys.stderr)
+            return 1
+        return 0
+    headline = Path(argv[0]) if argv else DEFAULT_HEADLINE
+    out_path = Path(argv[1]) if len(argv) > 1 else DEFAULT_OUT
+    try:
+        text = render(headline)
+    except (OSError, KeyError, ValueError) as error:
+        print(f"grade_thresholds: cannot read {headline}: {error}", file=sys.stderr)
+        return 2
+    out_path.write_text(text)
+    print(f"wrote {out_path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
