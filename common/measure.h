@@ -94,13 +94,18 @@ struct Measurement {
     Ratios ratios;
 };
 
+// Device bytes a step needs besides its input: scratch and the one output value.
+inline std::size_t step_working_bytes(const StepApi& step, ElementType type, std::size_t n, int block) {
+    return step.scratch_bytes(type, n, block) + type_size(type);
+}
+
 // Device bytes to measure `steps` one after another on one input of n elements: the input, the
 // largest step's scratch and output, and the L2 flush buffer (0 when the L2 stays warm).
 inline std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
                                        int block, std::size_t flush_bytes) {
     std::size_t working = 0;
     for (const StepApi* step : steps)
-        working = std::max(working, step->scratch_bytes(type, n, block) + type_size(type));
+        working = std::max(working, step_working_bytes(*step, type, n, block));
     return n * type_size(type) + working + flush_bytes;
 }
 
