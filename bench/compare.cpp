@@ -8,16 +8,12 @@
 
 #include "cuda_check.h"
 #include "device_info.h"
-#include "errors.h"
 #include "exit_codes.h"
 #include "input.h"
-#include "main_guard.h"
 #include "options.h"
 #include "report.h"
 
 #include <cstdio>
-#include <cstdlib>
-#include <ctime>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -25,130 +21,70 @@
 namespace reduction::bench {
 namespace {
 
-std::string command_line(int argc, const char* const* argv) {
-    std::string text;
-    for (int i = 0; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const bool plain = !arg.empty() && arg.find_first_of(" \t'\"$\\") == std::string::npos;
-        text += (i ? " " : "") + (plain ? arg : "'" + arg + "'");
-    }
-    return text;
-}
-
-std::string utc_now() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
-std::string env_or(const char* name, const std::string& fallback) {
-    const char* value = std::getenv(name);
-    return value && *value ? value : fallback;
-}
-
-// Where, when and how: the lines above a CSV header, read back by bench/render_results.py.
-Stamp make_stamp(const DeviceInfo& device, const Options& options, int argc, const char* const* argv) {
-    char peak[32];
-    std::snprintf(peak, sizeof peak, "%.1f", device.peak_gbps);
-    Stamp stamp = {
-        {"gpu", device.name},
-        {"compute_capability", std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor)},
-        {"sms", std::to_string(device.sm_count)},
-        {"l2_mib", std::to_string(device.l2_bytes >> 20)},
-        {"peak_gbps", peak},
-        {"cuda_driver_api", cuda_version_text(device.driver_version)},
-        {"cuda_runtime", cuda_version_text(device.runtime_version)},
-    };
-    // The driver's own version (e.g. 580.65.06) is not in the CUDA runtime API; the script that
-    // collects results passes what nvidia-smi reports.
-    if (const std::string driver = env_or("REDUCTION_NVIDIA_DRIVER", ""); !driver.empty())
-        stamp.push_back({"nvidia_driver", driver});
-    stamp.push_back({"date_utc", utc_now()});
-    stamp.push_back({"commit", env_or("REDUCTION_COMMIT", "unknown")});
-    stamp.push_back({"command", command_line(argc, argv)});
-    stamp.push_back({"l2", options.flush_l2 ? "flushed" : "warm"});
-    if (options.input_path.empty()) {
-        stamp.push_back({"pattern", pattern_name(options.pattern)});
-        stamp.push_back({"seed", std::to_string(*options.seed)});
-    } else {
-        stamp.push_back({"input", options.input_path});
-    }
-    stamp.push_back({"block", std::to_string(options.block)});
-    stamp.push_back({"iters", std::to_string(options.iters) + " timed, " + std::to_string(options.warmup) + " warm-up"});
-    return stamp;
-}
-
-bool all_pass(const std::vector<RatedRow>& rows) {
-    for (const RatedRow& rated : rows)
-        if (!rated.row.pass) return false;
+// A row that is only timed (status "-") neither passes nor fails the run.
+bool all_pass(const std::vector<Measurement>& rows) {
+    for (const Measurement& row : rows)
+        if (row.verified && !row.verdict.pass) return false;
     return true;
 }
 
-void print_text(const std::vector<TypeRun>& runs, const std::vector<ElementType>& types, const Options& options,
+void print_text(const std::vector<std::vector<Measurement>>& tables, const ComparePlan& plan, const Options& options,
                 const DeviceInfo& device) {
     std::string type_list;
     std::size_t widest = 0;
-    for (ElementType type : types) {
+    for (ElementType type : plan.types) {
         type_list += (type_list.empty() ? "" : ", ") + std::string(type_name(type));
         widest = std::max(widest, type_size(type));
     }
-    const std::size_t n = runs.front().n;
     std::cout << "Course table: every step and CUB on the same device buffer, each verified\n"
               << "  device   " << describe(device) << "\n"
-              << "  input    " << count_text(n) << " elements of " << type_list << "; "
-              << footprint_text(n * widest, device.l2_bytes) << "\n"
-              << "  values   " << runs.front().input_description << "\n"
+              << "  input    " << count_text(plan.n) << " elements of " << type_list << "; "
+              << footprint_text(plan.n * widest, device.l2_bytes) << "\n"
+              << "  values   " << input_description(options) << "\n"
               << "  block    " << options.block << " threads (CUB picks its own)\n"
-              << "  timing   median of " << options.iters << " repetitions after " << options.warmup << " warm-up, "
-              << l2_text(options.flush_l2) << "\n";
-    for (const TypeRun& run : runs) {
-        std::cout << "\n" << run.rows.front().type << ", " << l2_text(options.flush_l2) << "\n"
-                  << text_table(rate_table(run.rows));
-    }
-    std::cout << "\nx previous, x step01, x CUB: that row's median time / this row's (above 1: this row is faster)\n";
+              << "  timing   " << timing_text(options) << "\n";
+    for (const auto& rows : tables)
+        std::cout << "\n" << type_name(rows.front().type) << ", " << l2_text(options.flush_l2) << "\n" << text_table(rows);
+    std::cout << "\nms/call: per-call median; batch ms: per call with no event between calls;\n"
+              << "x previous, x step01, x CUB: that row's per-call median / this row's (above 1: this row is faster)\n";
 }
 
 // One size, every selected type: text (default), CSV or JSON.
-int run_table(const std::vector<const StepApi*>& steps, const std::vector<ElementType>& types, const Options& options,
-              const DeviceInfo& device, int argc, const char* const* argv) {
-    std::vector<TypeRun> runs;
-    std::vector<RatedRow> rated;
-    for (ElementType type : types) {
-        runs.push_back(measure_steps(steps, type, options, device));
-        for (RatedRow& row : rate_table(runs.back().rows)) rated.push_back(std::move(row));
+int run_table(const ComparePlan& plan, const Options& options, const DeviceInfo& device, int argc,
+              const char* const* argv) {
+    std::vector<std::vector<Measurement>> tables;
+    std::vector<Measurement> all;
+    for (ElementType type : plan.types) {
+        tables.push_back(measure_steps(plan.steps, type, options, device));
+        all.insert(all.end(), tables.back().begin(), tables.back().end());
     }
     switch (options.format) {
-        case OutputFormat::text: print_text(runs, types, options, device); break;
+        case OutputFormat::text: print_text(tables, plan, options, device); break;
         case OutputFormat::csv:
             std::cout << stamp_lines(make_stamp(device, options, argc, argv)) << csv_header() << "\n";
-            for (const RatedRow& row : rated) std::cout << csv_row(row) << "\n";
+            for (const Measurement& row : all) std::cout << csv_row(row) << "\n";
             break;
-        case OutputFormat::json: std::cout << json_array(rated) << "\n"; break;
+        case OutputFormat::json: std::cout << json_document(make_stamp(device, options, argc, argv), all) << "\n"; break;
     }
-    return all_pass(rated) ? exit_ok : exit_wrong_result;
+    return all_pass(all) ? exit_ok : exit_wrong_result;
 }
 
 // Every size 2^10 .. 2^30 that fits, for every selected type; CSV rows are written as each size
 // finishes, so an interrupted sweep keeps what it measured.
-int run_sweep(const std::vector<const StepApi*>& steps, const std::vector<ElementType>& types, const Options& options,
-              const DeviceInfo& device, int argc, const char* const* argv) {
+int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo& device, int argc,
+              const char* const* argv) {
     std::size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    std::vector<SweepPlan> plans;
+    std::vector<SweepPlan> sweeps;
     std::size_t total = 0;
-    for (ElementType type : types) {
-        plans.push_back(plan_sweep(free_bytes, [&](std::size_t n) {
-            return device_bytes_needed(steps, type, n, options, device);
-        }));
-        total += plans.back().sizes.size();
-        for (std::size_t n : plans.back().skipped) {
+    for (ElementType type : plan.types) {
+        const auto bytes_needed = [&](std::size_t n) { return compare_bytes_needed(plan.steps, type, n, options, device); };
+        sweeps.push_back(plan_sweep(free_bytes, bytes_needed));
+        total += sweeps.back().sizes.size();
+        for (std::size_t n : sweeps.back().skipped) {
             char text[256];
             std::snprintf(text, sizeof text, "sweep: skipping %s n=%s: needs %.2f GiB plus a 10%% margin, %.2f GiB free\n",
-                          type_name(type), size_text(n).c_str(),
-                          device_bytes_needed(steps, type, n, options, device) / 1073741824.0,
+                          type_name(type), size_text(n).c_str(), bytes_needed(n) / 1073741824.0,
                           free_bytes / 1073741824.0);
             std::cerr << text;
         }
@@ -158,16 +94,16 @@ int run_sweep(const std::vector<const StepApi*>& steps, const std::vector<Elemen
     std::cout << stamp_lines(make_stamp(device, options, argc, argv)) << csv_header() << "\n" << std::flush;
     bool pass = true;
     std::size_t done = 0;
-    for (std::size_t t = 0; t < types.size(); ++t) {
-        for (std::size_t n : plans[t].sizes) {
-            std::cerr << "[" << ++done << "/" << total << "] " << type_name(types[t]) << " n=" << size_text(n)
+    for (std::size_t t = 0; t < plan.types.size(); ++t) {
+        for (std::size_t n : sweeps[t].sizes) {
+            std::cerr << "[" << ++done << "/" << total << "] " << type_name(plan.types[t]) << " n=" << size_text(n)
                       << " ...\n";
             Options at = options;
             at.n = n;
-            const std::vector<RatedRow> rated = rate_table(measure_steps(steps, types[t], at, device).rows);
-            for (const RatedRow& row : rated) std::cout << csv_row(row) << "\n";
+            const std::vector<Measurement> rows = measure_steps(plan.steps, plan.types[t], at, device);
+            for (const Measurement& row : rows) std::cout << csv_row(row) << "\n";
             std::cout << std::flush;
-            pass = pass && all_pass(rated);
+            pass = pass && all_pass(rows);
         }
     }
     return pass ? exit_ok : exit_wrong_result;
@@ -182,19 +118,13 @@ int compare_main(int argc, const char* const* argv) {
                   << "REDUCTION_COMMIT and REDUCTION_NVIDIA_DRIVER in the environment add the commit and driver.\n";
         return static_cast<int>(exit_ok);
     }
-    // Everything that is the user's mistake is reported before the GPU is looked for.
-    const std::vector<const StepApi*> steps = selected_steps(options);
-    const std::vector<ElementType> types = selected_types(options);
-    if (!options.input_path.empty() && types.size() > 1)
-        throw UsageError("--input holds values of one type; name it with --type int32, float32 or float64, not all");
-    if (options.sweep && options.format == OutputFormat::json)
-        throw UsageError("--sweep writes CSV; drop --json");
+    // Everything that is the user's mistake, --input included, is reported before the GPU is looked for.
+    const ComparePlan plan = plan_compare(options);
     // One seed for every type and size, so that the stamp can name it and a run can be replayed.
     if (options.input_path.empty() && !options.seed) options.seed = fresh_seed();
 
     const DeviceInfo device = open_device(options.device);
-    return options.sweep ? run_sweep(steps, types, options, device, argc, argv)
-                         : run_table(steps, types, options, device, argc, argv);
+    return options.sweep ? run_sweep(plan, options, device, argc, argv) : run_table(plan, options, device, argc, argv);
 }
 
 }  // namespace

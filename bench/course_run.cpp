@@ -1,11 +1,10 @@
 #include "course_run.h"
 
 #include "course_steps.h"
-#include "device_input.h"
-#include "errors.h"
-#include "measure.h"
+#include "course_table.h"
+#include "exit_codes.h"
+#include "input.h"
 
-#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -19,50 +18,44 @@ std::string valid_step_keys() {
     return keys + cub_step().name + " (a full name such as " + course_steps().front().name + " works too)";
 }
 
-Row to_row(const Measurement& m, const DeviceInfo& device) {
-    Row row;
-    row.type = type_name(m.type);
-    row.n = m.n;
-    row.block = m.block;
-    row.step = m.step;
-    row.change = m.change;
-    row.median_ms = m.time.median_ms;
-    row.min_ms = m.time.min_ms;
-    row.gbps = m.gbps;
-    row.percent_of_peak = m.percent_of_peak;
-    row.peak_gbps = device.peak_gbps;
-    row.l2_flushed = m.l2_flushed;
-    row.pass = m.verdict.pass;
-    return row;
-}
-
 template <class T>
-TypeRun measure_typed(const std::vector<const StepApi*>& steps, const Options& options, const DeviceInfo& device) {
-    InputPlan<T> plan(options);
-    const std::size_t n = plan.n();
-    require_device_memory(device_bytes_needed(steps, element_type_of<T>(), n, options, device),
-                          "the course table on " + std::to_string(n) + " " + type_name(element_type_of<T>()));
+std::vector<Measurement> measure_typed(const std::vector<const StepApi*>& steps, const Options& options,
+                                       const DeviceInfo& device) {
+    const ElementType type = element_type_of<T>();
+    const std::size_t n = input_count(options, type);
+    require_device_memory(compare_bytes_needed(steps, type, n, options, device),
+                          "the course table on " + std::to_string(n) + " " + type_name(type));
 
-    const DeviceInput<T> input = upload_input(plan);
-    const std::unique_ptr<L2Flusher> flusher = l2_flusher(options, device);
-    const MeasureSettings settings = measure_settings(options);
+    const DeviceInput<T> input = upload_input<T>(options);
+    const std::unique_ptr<L2Flusher> flusher = options.flush_l2 ? std::make_unique<L2Flusher>(device.l2_bytes) : nullptr;
+    const MeasureSettings settings{options.block, options.warmup, options.iters};
 
-    TypeRun run;
-    run.input_description = input.description;
-    run.n = n;
+    std::vector<Measurement> rows;
     for (const StepApi* step : steps) {
-        const Measurement m =
-            measure_step(*step, input.values.get(), n, input.reference, settings, device, flusher.get(), cudaStream_t{});
-        if (!m.verdict.pass)
+        Measurement m = measure_step(*step, input.values.get(), n, input.reference, settings, device, flusher.get(),
+                                     cudaStream_t{});
+        if (m.verified && !m.verdict.pass)
             std::cerr << step->name << ": verification FAILED on " << n << " " << type_name(m.type) << ": "
                       << m.verdict.note << " (result " << m.verdict.result << ", expected " << m.verdict.expected
                       << ")\n";
-        run.rows.push_back(to_row(m, device));
+        rows.push_back(std::move(m));
     }
-    return run;
+    rate_table(rows);
+    return rows;
 }
 
 }  // namespace
+
+ComparePlan plan_compare(const Options& options) {
+    ComparePlan plan;
+    plan.steps = selected_steps(options);
+    plan.types = selected_types(options);
+    if (!options.input_path.empty() && plan.types.size() > 1)
+        throw UsageError("--input holds values of one type; name it with --type int32, float32 or float64, not all");
+    if (options.sweep && options.format == OutputFormat::json) throw UsageError("--sweep writes CSV; drop --json");
+    if (!options.sweep) plan.n = input_count(options, plan.types.front());  // reads the file's size, nothing more
+    return plan;
+}
 
 std::vector<const StepApi*> selected_steps(const Options& options) {
     const std::vector<StepApi>& course = course_steps();
@@ -89,13 +82,13 @@ std::vector<ElementType> selected_types(const Options& options) {
     return {options.type};
 }
 
-std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
-                                const Options& options, const DeviceInfo& device) {
-    return reduction::device_bytes_needed(steps, type, n, options.block, options.flush_l2 ? 2 * device.l2_bytes : 0);
+std::size_t compare_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
+                                 const Options& options, const DeviceInfo& device) {
+    return device_bytes_needed(steps, type, n, options.block, options.flush_l2 ? 2 * device.l2_bytes : 0);
 }
 
-TypeRun measure_steps(const std::vector<const StepApi*>& steps, ElementType type, const Options& options,
-                      const DeviceInfo& device) {
+std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps, ElementType type,
+                                       const Options& options, const DeviceInfo& device) {
     return dispatch_type(type, [&](auto zero) { return measure_typed<decltype(zero)>(steps, options, device); });
 }
 

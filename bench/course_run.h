@@ -1,11 +1,10 @@
 // What compare measures: the selected steps (course order, CUB last) and types, each run on one
-// device buffer per (type, size) through the harness's measure_step, turned into table rows.
+// device buffer per (type, size) through the harness's measure_step.
 #pragma once
-
-#include "course_table.h"
 
 #include "device_info.h"
 #include "element_type.h"
+#include "measure.h"
 #include "options.h"
 #include "step_api.h"
 
@@ -14,6 +13,15 @@
 #include <vector>
 
 namespace reduction::bench {
+
+// What the command line asks compare to do, every user mistake already rejected (UsageError):
+// checked before any GPU is looked for, so that a bad --input file is exit 2 on any machine.
+struct ComparePlan {
+    std::vector<const StepApi*> steps;  // course order, CUB last
+    std::vector<ElementType> types;
+    std::size_t n = 0;                  // --n, or the --input file's element count (0 for --sweep)
+};
+ComparePlan plan_compare(const Options& options);
 
 // --steps resolved with find_step, in course order with CUB last whatever order they were named
 // in, so that "x previous" always compares a step with the one before it. Default: every step
@@ -25,19 +33,13 @@ std::vector<ElementType> selected_types(const Options& options);
 
 // Device memory for one (type, size): the input, the largest step's scratch and output, and the
 // L2 flush buffer (twice the L2, as L2Flusher allocates) when --flush-l2 is on.
-std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
-                                const Options& options, const DeviceInfo& device);
+std::size_t compare_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
+                                 const Options& options, const DeviceInfo& device);
 
-struct TypeRun {
-    std::vector<Row> rows;          // one per step, in the order of `steps`
-    std::string input_description; // "pattern random, seed 42" or "file 'x.bin'"
-    std::size_t n = 0;
-};
-
-// Prepares the input the options describe (n from --n or the file), checks device memory, uploads
-// it once and measures every step on that buffer. A failed verification is reported on stderr
-// and shows as a FAIL row; it does not stop the others.
-TypeRun measure_steps(const std::vector<const StepApi*>& steps, ElementType type, const Options& options,
-                      const DeviceInfo& device);
+// Uploads the input the options describe once, after checking device memory, and measures every
+// step on that buffer; the rows come back rated (course_table.h). A failed verification is
+// reported on stderr and shows as a FAIL row; it does not stop the others.
+std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps, ElementType type,
+                                       const Options& options, const DeviceInfo& device);
 
 }  // namespace reduction::bench

@@ -10,9 +10,6 @@ namespace reduction {
 
 enum class ElementType { int32, float32, float64 };
 
-const char* type_name(ElementType type);                      // "int32", "float32", "float64"
-std::size_t type_size(ElementType type);                      // bytes per element
-std::optional<ElementType> parse_type(const std::string& text);
 inline constexpr const char* accepted_types = "int32, float32, float64";
 
 template <class T> constexpr ElementType element_type_of();
@@ -29,6 +26,25 @@ decltype(auto) dispatch_type(ElementType type, F&& f) {
         case ElementType::float64: break;
     }
     return f(double{});
+}
+
+inline const char* type_name(ElementType type) {  // "int32", "float32", "float64"
+    switch (type) {
+        case ElementType::int32: return "int32";
+        case ElementType::float32: return "float32";
+        case ElementType::float64: return "float64";
+    }
+    return "?";
+}
+
+inline std::size_t type_size(ElementType type) {  // bytes per element
+    return dispatch_type(type, [](auto zero) { return sizeof(zero); });
+}
+
+inline std::optional<ElementType> parse_type(const std::string& text) {
+    for (ElementType t : {ElementType::int32, ElementType::float32, ElementType::float64})
+        if (text == type_name(t)) return t;
+    return std::nullopt;
 }
 
 }  // namespace reduction

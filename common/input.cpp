@@ -1,13 +1,16 @@
 #include "input.h"
 
-#include "errors.h"
+#include "cuda_check.h"
+#include "exit_codes.h"
+#include "options.h"
 #include "parallel.h"
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
 #include <system_error>
+#include <type_traits>
 
 namespace reduction {
 namespace {
@@ -70,8 +73,7 @@ std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed
     return values;
 }
 
-template <class T>
-std::vector<T> read_input_file(const std::string& path) {
+std::size_t input_file_count(const std::string& path, ElementType type) {
     std::error_code error;
     if (std::filesystem::is_directory(path, error)) throw UsageError("--input: '" + path + "' is a directory, not a file");
     std::ifstream file(path, std::ios::binary | std::ios::ate);
@@ -79,23 +81,21 @@ std::vector<T> read_input_file(const std::string& path) {
     const std::streamoff bytes = file.tellg();
     if (bytes < 0) throw UsageError("--input: cannot read the size of '" + path + "'");
     if (bytes == 0) throw UsageError("--input: '" + path + "' is empty; a reduction needs at least one element");
-    if (bytes % static_cast<std::streamoff>(sizeof(T)) != 0)
+    const auto element = static_cast<std::streamoff>(type_size(type));
+    if (bytes % element != 0)
         throw UsageError("--input: '" + path + "' has " + std::to_string(bytes) + " bytes, not a multiple of " +
-                         std::to_string(sizeof(T)) + " (the size of one element of --type)");
-    std::vector<T> values(static_cast<std::size_t>(bytes) / sizeof(T));
-    file.seekg(0);
-    // the course's targets are little-endian (x86-64, AArch64), so the raw bytes are the values
-    if (!file.read(reinterpret_cast<char*>(values.data()), bytes))
-        throw UsageError("--input: reading '" + path + "' stopped early");
-    return values;
+                         std::to_string(element) + " (the size of one " + type_name(type) + " element of --type)");
+    return static_cast<std::size_t>(bytes / element);
 }
 
 template <class T>
-void write_input_file(const std::string& path, const std::vector<T>& values) {
-    std::ofstream file(path, std::ios::binary | std::ios::trunc);
-    file.write(reinterpret_cast<const char*>(values.data()),
-               static_cast<std::streamsize>(values.size() * sizeof(T)));
-    if (!file) throw std::system_error(errno, std::generic_category(), "writing " + path);
+std::vector<T> read_input_file(const std::string& path) {
+    std::vector<T> values(input_file_count(path, element_type_of<T>()));
+    std::ifstream file(path, std::ios::binary);
+    // the course's targets are little-endian (x86-64, AArch64), so the raw bytes are the values
+    if (!file.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(T))))
+        throw UsageError("--input: reading '" + path + "' stopped early");
+    return values;
 }
 
 std::uint64_t fresh_seed() {
@@ -103,10 +103,32 @@ std::uint64_t fresh_seed() {
     return (std::uint64_t{device()} << 32) ^ device();
 }
 
-#define REDUCTION_INSTANTIATE_INPUT(T)                                                 \
-    template std::vector<T> generate_input<T>(std::size_t, Pattern, std::uint64_t);   \
-    template std::vector<T> read_input_file<T>(const std::string&);                   \
-    template void write_input_file<T>(const std::string&, const std::vector<T>&);
+std::size_t input_count(const Options& options, ElementType type) {
+    return options.input_path.empty() ? options.n : input_file_count(options.input_path, type);
+}
+
+std::string input_description(const Options& options) {
+    if (!options.input_path.empty()) return "file '" + options.input_path + "'";
+    return std::string("pattern ") + pattern_name(options.pattern) + ", seed " + std::to_string(options.seed.value_or(0));
+}
+
+template <class T>
+DeviceInput<T> upload_input(const Options& options) {
+    const std::vector<T> values = options.input_path.empty()
+                                      ? generate_input<T>(options.n, options.pattern, options.seed.value())
+                                      : read_input_file<T>(options.input_path);
+    DeviceInput<T> input;
+    input.n = values.size();
+    input.reference = compute_reference(values);
+    input.values = DeviceBuffer<T>(input.n);
+    CUDA_CHECK(cudaMemcpy(input.values.get(), values.data(), input.n * sizeof(T), cudaMemcpyHostToDevice));
+    return input;
+}
+
+#define REDUCTION_INSTANTIATE_INPUT(T)                                               \
+    template std::vector<T> generate_input<T>(std::size_t, Pattern, std::uint64_t); \
+    template std::vector<T> read_input_file<T>(const std::string&);                 \
+    template DeviceInput<T> upload_input<T>(const Options&);
 REDUCTION_INSTANTIATE_INPUT(std::int32_t)
 REDUCTION_INSTANTIATE_INPUT(float)
 REDUCTION_INSTANTIATE_INPUT(double)

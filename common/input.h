@@ -1,5 +1,10 @@
-// The values to sum: generated from a seed, or read from a raw file.
+// The values to sum: generated from a seed or read from a raw file, then put on the device with
+// their reference. Every problem with --input is found before any GPU is looked for.
 #pragma once
+
+#include "device_buffer.h"
+#include "element_type.h"
+#include "reference.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -8,6 +13,8 @@
 #include <vector>
 
 namespace reduction {
+
+struct Options;
 
 enum class Pattern {
     random,       // signed uniform values: int32 in [-1000, 1000], floats in [-1, 1)
@@ -25,14 +32,32 @@ std::optional<Pattern> parse_pattern(const std::string& text);
 template <class T>
 std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed);
 
-// Raw little-endian values of T; the element count is the file size / sizeof(T).
-// A missing, unreadable, empty or wrong-sized file throws UsageError naming the problem.
+// The element count of a raw --input file of `type`, from its size alone (nothing is read):
+// a missing, unreadable, empty or wrong-sized file throws UsageError naming the problem.
+std::size_t input_file_count(const std::string& path, ElementType type);
+
+// Raw little-endian values of T; checked as input_file_count does, then read whole.
 template <class T>
 std::vector<T> read_input_file(const std::string& path);
 
-template <class T>
-void write_input_file(const std::string& path, const std::vector<T>& values);
-
 std::uint64_t fresh_seed();  // from std::random_device: a new input every run, printed for replay
+
+// The element count the options ask for: --n, or the --input file's (checked as above).
+std::size_t input_count(const Options& options, ElementType type);
+
+// "pattern random, seed 42" or "file 'data.bin'". Generated input needs options.seed set.
+std::string input_description(const Options& options);
+
+template <class T>
+struct DeviceInput {
+    std::size_t n = 0;
+    Reference reference;
+    DeviceBuffer<T> values;
+};
+
+// Generates (or reads) the values the options ask for, computes their reference, copies them to
+// the device and frees the host copy: big inputs are not held twice. Check device memory first.
+template <class T>
+DeviceInput<T> upload_input(const Options& options);
 
 }  // namespace reduction

@@ -1,4 +1,5 @@
-// Running one step on a device buffer: once to verify, then timed, then verified again.
+// Running one step on a device buffer: once to verify, then timed (timer.h), then verified again.
+// The result is one Measurement, the record that every report (text, CSV, JSON) is written from.
 #pragma once
 
 #include "cuda_check.h"
@@ -8,7 +9,10 @@
 #include "step_api.h"
 #include "timer.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,9 +22,12 @@ namespace reduction {
 template <class T>
 class StepRun {
 public:
+    // Allocates the scratch and zero-fills it once (step_api.h's contract), outside any timing.
     StepRun(const StepApi& step, const T* device_input, std::size_t n, int block)
         : step_(step), input_(device_input), n_(n), block_(block),
-          scratch_(step.scratch_bytes(element_type_of<T>(), n, block)), output_(1) {}
+          scratch_(step.scratch_bytes(element_type_of<T>(), n, block)), output_(1) {
+        if (scratch_.bytes() > 0) CUDA_CHECK(cudaMemset(scratch_.get(), 0, scratch_.bytes()));
+    }
 
     // The whole reduction, every launch; what the timer measures.
     void launch(cudaStream_t stream) {
@@ -57,34 +64,78 @@ struct MeasureSettings {
     int block = 256;
     int warmup = 5;
     int iters = 100;
-    bool flush_l2 = false;
 };
 
+// Speed-ups as ratios of per-call medians (other's / this row's): above 1, this row is faster.
+// Unset where there is nothing to compare with; a step's own output leaves them all unset.
+struct Ratios {
+    std::optional<double> previous;
+    std::optional<double> step01;
+    std::optional<double> cub;
+};
+
+// One measured row: what ran, on what, how fast, and whether it was right.
 struct Measurement {
+    std::string op = "sum";
     std::string step;
     std::string change;
     ElementType type = ElementType::int32;
     std::size_t n = 0;
     int block = 0;
-    std::size_t depth = 0;
-    TimingStats time;
-    double gbps = 0;
+    std::size_t depth = 0;          // addition_depth, for the float tolerance
+    Timing time;
+    double gbps = 0;                // from the per-call median
     double percent_of_peak = 0;
+    double batch_gbps = NAN;        // from the batch time; NaN when there is none
+    double peak_gbps = 0;
     bool l2_flushed = false;
-    Verdict verdict;            // the first run's, or the timed runs' if only those failed
+    bool verified = true;           // false: timed only, never checked (status "-")
+    Verdict verdict;                // the first run's, or the timed runs' if only those failed
+    Ratios ratios;
 };
 
 // Device bytes a step needs besides its input: scratch and the one output value.
-std::size_t step_working_bytes(const StepApi& step, ElementType type, std::size_t n, int block);
+inline std::size_t step_working_bytes(const StepApi& step, ElementType type, std::size_t n, int block) {
+    return step.scratch_bytes(type, n, block) + type_size(type);
+}
 
 // Device bytes to measure `steps` one after another on one input of n elements: the input, the
 // largest step's scratch and output, and the L2 flush buffer (0 when the L2 stays warm).
-std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n, int block,
-                                std::size_t flush_bytes);
+inline std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
+                                       int block, std::size_t flush_bytes) {
+    std::size_t working = 0;
+    for (const StepApi* step : steps)
+        working = std::max(working, step_working_bytes(*step, type, n, block));
+    return n * type_size(type) + working + flush_bytes;
+}
 
 template <class T>
 Measurement measure_step(const StepApi& step, const T* device_input, std::size_t n, const Reference& reference,
                          const MeasureSettings& settings, const DeviceInfo& device, L2Flusher* flusher,
-                         cudaStream_t stream);
+                         cudaStream_t stream) {
+    StepRun<T> run(step, device_input, n, settings.block);
+    Measurement m;
+    m.step = step.name;
+    m.change = step.change;
+    m.type = element_type_of<T>();
+    m.n = n;
+    m.block = settings.block;
+    m.depth = run.addition_depth();
+    m.l2_flushed = flusher != nullptr;
+    m.peak_gbps = device.peak_gbps;
+
+    const Verdict first = verify(run.run_once(stream), reference, m.depth);
+    m.time = time_on_device([&](cudaStream_t s) { run.launch(s); }, settings.warmup, settings.iters, stream, flusher);
+    // the last timed repetition's result must be right too: a race can hide in the first run
+    const Verdict after_timing = verify(run.read_result(stream), reference, m.depth);
+    m.verdict = first.pass ? after_timing : first;
+    if (first.pass && !after_timing.pass) m.verdict.note = "right on the first run, wrong after timing: " + after_timing.note;
+
+    const std::size_t bytes = n * sizeof(T);
+    m.gbps = bandwidth_gbps(bytes, m.time.per_call.median_ms);
+    m.percent_of_peak = device.peak_gbps > 0 ? 100.0 * m.gbps / device.peak_gbps : 0.0;
+    if (std::isfinite(m.time.batch_ms)) m.batch_gbps = bandwidth_gbps(bytes, m.time.batch_ms);
+    return m;
+}
 
 }  // namespace reduction

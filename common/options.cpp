@@ -168,7 +168,8 @@ std::string usage(const char* program, Tool tool) {
         out << "  --steps LIST     comma-separated subset, e.g. 01,05,07,cub (default: every step and cub)\n"
             << "  --sweep          every size 2^10 .. 2^30 that fits, CSV on stdout, progress on stderr\n";
     out << "  --help           this text\n\n"
-        << "exit codes: 0 verified, 1 wrong result, 2 bad command line or input file, 3 no usable GPU\n";
+        << "exit codes: 0 verified, 1 wrong result, 2 bad command line or input file,\n"
+        << "            3 no usable GPU or not enough device memory, 4 a CUDA error while running\n";
     return out.str();
 }
 

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "element_type.h"
-#include "errors.h"
+#include "exit_codes.h"
 #include "input.h"
 
 #include <cstddef>

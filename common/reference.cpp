@@ -31,6 +31,8 @@ std::string exact_text(T value) {
     char text[64];
     if constexpr (std::is_integral_v<T>)
         std::snprintf(text, sizeof text, "%lld", static_cast<long long>(value));
+    else if constexpr (std::is_same_v<T, long double>)  // an exact sum, possibly past DBL_MAX
+        std::snprintf(text, sizeof text, "%.21Lg", value);
     else
         std::snprintf(text, sizeof text, "%.*g", std::numeric_limits<T>::max_digits10, static_cast<double>(value));
     return text;
@@ -57,23 +59,43 @@ Reference compute_reference(const std::vector<T>& values) {
         ref.exact = static_cast<std::int64_t>(total);
         ref.sum = static_cast<long double>(ref.exact);
     } else {
-        std::vector<CompensatedSum> partial(chunks);
-        std::vector<long double> partial_abs(chunks, 0);
+        // Each chunk sums its finite terms and notes its non-finite ones; chunks are joined in order,
+        // so the first non-finite index is the first chunk's that has one.
+        struct Chunk {
+            CompensatedSum sum;
+            long double abs = 0, positive = 0, negative = 0;  // all terms of one sign: plain sums are fine
+            bool nan = false, plus_inf = false, minus_inf = false;
+            std::size_t first_non_finite = Reference::no_index;
+        };
+        std::vector<Chunk> partial(chunks);
         for_each_chunk(values.size(), chunks, [&](unsigned c, std::size_t begin, std::size_t end) {
-            CompensatedSum s;
-            long double a = 0;  // all terms positive: plain summation's relative error is tiny here
+            Chunk k;
             for (std::size_t i = begin; i < end; ++i) {
-                s.add(values[i]);
-                a += std::fabs(static_cast<long double>(values[i]));
+                const T x = values[i];
+                if (!std::isfinite(x)) {
+                    if (k.first_non_finite == Reference::no_index) k.first_non_finite = i;
+                    if (std::isnan(x)) k.nan = true;
+                    else if (x > 0) k.plus_inf = true;
+                    else k.minus_inf = true;
+                    continue;
+                }
+                k.sum.add(x);
+                k.abs += std::fabs(static_cast<long double>(x));
+                (x > 0 ? k.positive : k.negative) += x;
             }
-            partial[c] = s;
-            partial_abs[c] = a;
+            partial[c] = k;
         });
         CompensatedSum total;
-        for (unsigned c = 0; c < chunks; ++c) {
-            total.add(partial[c].sum);
-            total.add(partial[c].carry);
-            ref.abs_sum += partial_abs[c];
+        for (const Chunk& k : partial) {
+            total.add(k.sum.sum);
+            total.add(k.sum.carry);
+            ref.abs_sum += k.abs;
+            ref.positive_sum += k.positive;
+            ref.negative_sum += k.negative;
+            ref.has_nan = ref.has_nan || k.nan;
+            ref.has_plus_inf = ref.has_plus_inf || k.plus_inf;
+            ref.has_minus_inf = ref.has_minus_inf || k.minus_inf;
+            if (ref.first_non_finite == Reference::no_index) ref.first_non_finite = k.first_non_finite;
         }
         ref.sum = total.value();
     }
@@ -104,23 +126,53 @@ Verdict verify(T result, const Reference& reference, std::size_t depth) {
     if constexpr (std::is_integral_v<T>) {
         const bool fits = reference.exact >= std::numeric_limits<std::int32_t>::min() &&
                           reference.exact <= std::numeric_limits<std::int32_t>::max();
-        // two's complement wrap-around: what 32-bit adders produce when the true sum does not fit
+        // the kernels add uint32, which wraps modulo 2^32 by definition; read back as int32
         const auto wrapped = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(reference.exact)));
         v.expected = exact_text(wrapped);
         v.error = std::fabs(static_cast<double>(static_cast<std::int64_t>(result) - wrapped));
         v.pass = result == wrapped;
         if (!fits)
-            v.note = "the exact sum " + std::to_string(reference.exact) + " overflows int32; compared modulo 2^32";
+            v.note = "the exact sum " + std::to_string(reference.exact) +
+                     " is outside the int32 range; the int32 sum is defined modulo 2^32 (unsigned addition)";
     } else {
-        v.expected = exact_text(static_cast<T>(reference.sum));
+        constexpr T inf = std::numeric_limits<T>::infinity();
         v.tolerance = tolerance_for(reference, depth);
-        if (!std::isfinite(result)) {
-            v.error = std::numeric_limits<double>::infinity();
-            v.pass = false;
-            v.note = "the GPU returned " + v.result + ", which is never a valid sum of finite inputs";
+        if (reference.first_non_finite != Reference::no_index) {
+            // NaN and infinities in the input: the IEEE result is the same for every order
+            const bool nan = reference.has_nan || (reference.has_plus_inf && reference.has_minus_inf);
+            const T expected = nan ? std::numeric_limits<T>::quiet_NaN() : reference.has_plus_inf ? inf : -inf;
+            v.expected = exact_text(expected);
+            v.pass = nan ? std::isnan(result) : result == expected;
+            v.error = v.pass ? 0.0 : std::numeric_limits<double>::infinity();
+            v.note = "input element " + std::to_string(reference.first_non_finite) +
+                     " is the first non-finite one; with " +
+                     (reference.has_nan ? std::string("a NaN among the inputs")
+                      : nan            ? std::string("both +inf and -inf among the inputs")
+                                       : std::string("an infinity among the inputs")) +
+                     " the sum is " + v.expected;
         } else {
-            v.error = static_cast<double>(std::fabs(static_cast<long double>(result) - reference.sum));
-            v.pass = v.error <= v.tolerance;
+            const long double max = std::numeric_limits<T>::max();
+            const long double growth = 1 + static_cast<long double>(gamma_bound(reference.type, depth));
+            const bool can_overflow_up = reference.positive_sum * growth > max;
+            const bool can_overflow_down = -reference.negative_sum * growth > max;
+            const bool overflows = std::fabs(reference.sum) > max;
+            v.expected = overflows ? exact_text(reference.sum > 0 ? inf : -inf) : exact_text(static_cast<T>(reference.sum));
+            if (std::isfinite(result)) {
+                v.error = static_cast<double>(std::fabs(static_cast<long double>(result) - reference.sum));
+                v.pass = v.error <= v.tolerance;
+            } else {
+                v.error = std::numeric_limits<double>::infinity();
+                v.pass = std::isnan(result) ? can_overflow_up && can_overflow_down
+                                            : (result > 0 ? can_overflow_up : can_overflow_down);
+                if (!v.pass && !can_overflow_up && !can_overflow_down)
+                    v.note = "the GPU returned " + v.result + ", which is never a sum of these finite inputs";
+                else if (!v.pass)
+                    v.note = "the GPU returned " + v.result + ", which no order of these inputs can produce";
+            }
+            if (overflows)
+                v.note = (v.note.empty() ? "" : v.note + "; ") + "the exact sum " + exact_text(reference.sum) +
+                         " overflows " + type_name(reference.type) +
+                         ", so the sum is " + v.expected + " (or a finite value within the tolerance)";
         }
     }
     if (!v.pass && v.note.empty()) v.note = "outside the tolerance";

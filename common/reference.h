@@ -10,6 +10,24 @@
 // where u is the unit roundoff of T (2^-24 for float, 2^-53 for double) and d is the longest chain
 // of additions from any input to the result. Each step reports its d (addition_depth), so the
 // tolerance follows from the algorithm and not from a constant picked until the tests pass.
+//
+// int32 sums are computed modulo 2^32: the kernels add uint32 (step_api.h), where wrapping is
+// defined, so an exact sum outside the int32 range is expected as that sum modulo 2^32, read as
+// int32 (two's complement).
+//
+// Non-finite values. IEEE addition gives NaN when any term is NaN or when +inf meets -inf, and an
+// infinity otherwise if any term is one, whatever the order; so the expected result is exact:
+//   a NaN among the inputs, or both +inf and -inf      -> NaN
+//   +inf (or -inf) and otherwise finite inputs          -> +inf (or -inf)
+// Finite inputs whose sum leaves the type's range (|exact| > FLT_MAX or DBL_MAX): a partial sum
+// that rounds past the largest finite value becomes an infinity, and adding finite values cannot
+// bring it back, so an order-independent expectation is only possible from the terms' signs.
+// A partial sum can exceed max only if all the positive terms together (times 1 + gamma_d for
+// rounding) exceed it, and likewise below -max. So a result passes if it is
+//   finite and within the tolerance of the exact sum (rounding can keep a sum just past max finite),
+//   +inf and the positive terms can overflow, -inf and the negative terms can,
+//   NaN and both can (an order that overflows each way, then adds the two infinities).
+// For inputs whose exact sum overflows only one way, that is exactly "the infinity of its sign".
 #pragma once
 
 #include "element_type.h"
@@ -27,6 +45,13 @@ struct Reference {
     std::int64_t exact = 0;     // integers: the exact sum (exact for fewer than 2^32 elements)
     long double sum = 0;        // floating point: the compensated sum
     long double abs_sum = 0;    // floating point: sum of |x_i|, the scale of the error bound
+    long double positive_sum = 0;  // floating point: sum of the positive finite terms
+    long double negative_sum = 0;  // floating point: sum of the negative finite terms (<= 0)
+    bool has_nan = false;       // floating point: some input is NaN
+    bool has_plus_inf = false;  // ... is +inf
+    bool has_minus_inf = false; // ... is -inf
+    std::size_t first_non_finite = no_index;  // index of the first NaN or infinity, if any
+    static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
 };
 
 template <class T>

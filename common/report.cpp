@@ -1,13 +1,89 @@
 #include "report.h"
 
-#include "text_format.h"
+#include "input.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <ostream>
 
 namespace reduction {
+namespace {
 
-const char* status_text(const Measurement& m) { return m.verdict.pass ? "PASS" : "FAIL"; }
+std::string command_line(int argc, const char* const* argv) {
+    std::string text;
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool plain = !arg.empty() && arg.find_first_of(" \t'\"$\\") == std::string::npos;
+        text += (i ? " " : "") + (plain ? arg : "'" + arg + "'");
+    }
+    return text;
+}
+
+std::string utc_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+std::string env_or(const char* name, const std::string& fallback) {
+    const char* value = std::getenv(name);
+    return value && *value ? value : fallback;
+}
+
+// A blank cell (CSV) or null (JSON) for "no value".
+std::string csv_number(double value, const char* fmt) { return std::isfinite(value) ? format_number(fmt, value) : ""; }
+std::string csv_ratio(const std::optional<double>& value) { return value ? format_number("%.4f", *value) : ""; }
+std::string json_ratio(const std::optional<double>& value) { return value ? json_number(*value, "%.4f") : "null"; }
+
+}  // namespace
+
+std::string format_number(const char* fmt, double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, fmt, value);
+    return text;
+}
+
+std::string json_string(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];  // %x needs an unsigned, not the double format_number takes
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+std::string json_number(double value, const char* fmt) { return std::isfinite(value) ? format_number(fmt, value) : "null"; }
+
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string size_text(std::size_t n) {
+    if (n == 0 || (n & (n - 1)) != 0) return std::to_string(n);
+    int log2 = 0;
+    while ((std::size_t{1} << log2) < n) ++log2;
+    return "2^" + std::to_string(log2);
+}
 
 std::string count_text(std::size_t n) {
     const std::string power = size_text(n);
@@ -21,6 +97,105 @@ std::string footprint_text(std::size_t bytes, std::size_t l2_bytes) {
                                                          : ", larger than the " + l2);
 }
 
+const char* status_text(const Measurement& m) {
+    if (!m.verified) return "-";
+    return m.verdict.pass ? "PASS" : "FAIL";
+}
+
+const char* l2_word(bool flushed) { return flushed ? "flushed" : "warm"; }
+
+std::string timing_text(const Options& options) {
+    return "per call: median and min of " + std::to_string(options.iters) +
+           " calls queued behind a gate kernel, one event pair each; batch: " + std::to_string(options.iters) +
+           " calls between one event pair / count" + (options.flush_l2 ? " (none with --flush-l2)" : "") +
+           "; idle: median with the stream synchronised before each call; " + std::to_string(options.warmup) +
+           " warm-up calls first; L2 " + (options.flush_l2 ? "flushed before each timed call" : "warm");
+}
+
+Stamp make_stamp(const DeviceInfo& device, const Options& options, int argc, const char* const* argv) {
+    Stamp stamp = {
+        {"gpu", device.name},
+        {"compute_capability", std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor)},
+        {"sms", std::to_string(device.sm_count)},
+        {"l2_mib", std::to_string(device.l2_bytes >> 20)},
+        {"peak_gbps", format_number("%.1f", device.peak_gbps)},
+        {"cuda_driver_api", cuda_version_text(device.driver_version)},
+        {"cuda_runtime", cuda_version_text(device.runtime_version)},
+    };
+    // The driver's own version (e.g. 580.65.06) is not in the CUDA runtime API; the script that
+    // collects results passes what nvidia-smi reports.
+    if (const std::string driver = env_or("REDUCTION_NVIDIA_DRIVER", ""); !driver.empty())
+        stamp.push_back({"nvidia_driver", driver});
+    stamp.push_back({"date_utc", utc_now()});
+    stamp.push_back({"commit", env_or("REDUCTION_COMMIT", "unknown")});
+    stamp.push_back({"command", command_line(argc, argv)});
+    stamp.push_back({"l2", l2_word(options.flush_l2)});
+    stamp.push_back({"timing", timing_text(options)});
+    if (options.input_path.empty()) {
+        stamp.push_back({"pattern", pattern_name(options.pattern)});
+        stamp.push_back({"seed", std::to_string(options.seed.value_or(0))});
+    } else {
+        stamp.push_back({"input", options.input_path});
+    }
+    stamp.push_back({"block", std::to_string(options.block)});
+    stamp.push_back({"iters", std::to_string(options.iters) + " timed, " + std::to_string(options.warmup) + " warm-up"});
+    return stamp;
+}
+
+std::string stamp_lines(const Stamp& stamp) {
+    std::string out;
+    for (const auto& [key, value] : stamp) {
+        std::string flat = value;
+        std::replace(flat.begin(), flat.end(), '\n', ' ');
+        std::replace(flat.begin(), flat.end(), '\r', ' ');
+        out += "# " + key + ": " + flat + "\n";
+    }
+    return out;
+}
+
+std::string csv_header() {
+    return "type,op,n,block,step,change,time_median_ms,time_min_ms,gbps,percent_of_peak,batch_ms,batch_gbps,idle_ms,"
+           "peak_gbps,x_previous,x_step01,x_cub,l2,status";
+}
+
+std::string csv_row(const Measurement& m) {
+    return std::string(type_name(m.type)) + "," + csv_field(m.op) + "," + std::to_string(m.n) + "," +
+           std::to_string(m.block) + "," + csv_field(m.step) + "," + csv_field(m.change) + "," +
+           csv_number(m.time.per_call.median_ms, "%.6f") + "," + csv_number(m.time.per_call.min_ms, "%.6f") + "," +
+           csv_number(m.gbps, "%.2f") + "," + csv_number(m.percent_of_peak, "%.2f") + "," +
+           csv_number(m.time.batch_ms, "%.6f") + "," + csv_number(m.batch_gbps, "%.2f") + "," +
+           csv_number(m.time.idle.median_ms, "%.6f") + "," + csv_number(m.peak_gbps, "%.1f") + "," +
+           csv_ratio(m.ratios.previous) + "," + csv_ratio(m.ratios.step01) + "," + csv_ratio(m.ratios.cub) + "," +
+           l2_word(m.l2_flushed) + "," + status_text(m);
+}
+
+std::string json_record(const Measurement& m) {
+    return std::string("{") + "\"type\": " + json_string(type_name(m.type)) + ", \"op\": " + json_string(m.op) +
+           ", \"n\": " + std::to_string(m.n) + ", \"block\": " + std::to_string(m.block) +
+           ", \"step\": " + json_string(m.step) + ", \"change\": " + json_string(m.change) +
+           ", \"time_median_ms\": " + json_number(m.time.per_call.median_ms, "%.6f") +
+           ", \"time_min_ms\": " + json_number(m.time.per_call.min_ms, "%.6f") +
+           ", \"gbps\": " + json_number(m.gbps, "%.2f") + ", \"percent_of_peak\": " + json_number(m.percent_of_peak, "%.2f") +
+           ", \"batch_ms\": " + json_number(m.time.batch_ms, "%.6f") + ", \"batch_gbps\": " + json_number(m.batch_gbps, "%.2f") +
+           ", \"idle_ms\": " + json_number(m.time.idle.median_ms, "%.6f") +
+           ", \"peak_gbps\": " + json_number(m.peak_gbps, "%.1f") + ", \"x_previous\": " + json_ratio(m.ratios.previous) +
+           ", \"x_step01\": " + json_ratio(m.ratios.step01) + ", \"x_cub\": " + json_ratio(m.ratios.cub) +
+           ", \"l2\": " + json_string(l2_word(m.l2_flushed)) + ", \"status\": " + json_string(status_text(m)) +
+           ", \"iters\": " + std::to_string(m.time.per_call.count) + ", \"result\": " + json_string(m.verdict.result) +
+           ", \"expected\": " + json_string(m.verdict.expected) + ", \"error\": " + json_number(m.verdict.error) +
+           ", \"tolerance\": " + json_number(m.verdict.tolerance) + ", \"addition_depth\": " + std::to_string(m.depth) +
+           ", \"note\": " + json_string(m.verdict.note) + "}";
+}
+
+std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows) {
+    std::string out = "{\"stamp\": {";
+    for (std::size_t i = 0; i < stamp.size(); ++i)
+        out += (i ? ", " : "") + json_string(stamp[i].first) + ": " + json_string(stamp[i].second);
+    out += "},\n \"results\": [";
+    for (std::size_t i = 0; i < rows.size(); ++i) out += (i == 0 ? "\n  " : ",\n  ") + json_record(rows[i]);
+    return out + (rows.empty() ? "]}" : "\n ]}");
+}
+
 void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& device, const std::string& input_description) {
     const std::size_t bytes = m.n * type_size(m.type);
     out << m.step << ": " << m.change << "\n"
@@ -32,42 +207,22 @@ void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& devic
     if (m.type == ElementType::int32)
         out << ", exact comparison";
     else
-        out << ", error " << format_number("%.3g", m.verdict.error) << " <= tolerance " << format_number("%.3g", m.verdict.tolerance)
-            << " = gamma_d * sum|x| with d = " << m.depth << " additions";
+        out << ", error " << format_number("%.3g", m.verdict.error) << " <= tolerance "
+            << format_number("%.3g", m.verdict.tolerance) << " = gamma_d * sum|x| with d = " << m.depth << " additions";
     out << "  " << status_text(m) << "\n";
     if (!m.verdict.note.empty()) out << "  note       " << m.verdict.note << "\n";
-    out << "  time       " << format_number("%.4f", m.time.median_ms) << " ms median, " << format_number("%.4f", m.time.min_ms)
-        << " ms min over " << m.time.count << " repetitions, L2 " << (m.l2_flushed ? "flushed before each" : "warm")
+    out << "  per call   " << format_number("%.4f", m.time.per_call.median_ms) << " ms median, "
+        << format_number("%.4f", m.time.per_call.min_ms) << " ms min over " << m.time.per_call.count
+        << " calls queued back to back, L2 " << (m.l2_flushed ? "flushed before each" : "warm") << "\n"
+        << "  batch      "
+        << (std::isfinite(m.time.batch_ms) ? format_number("%.4f", m.time.batch_ms) + " ms per call, " +
+                                                 format_number("%.1f", m.batch_gbps) + " GB/s, with no event between calls"
+                                           : std::string("none: a flush between calls would be timed"))
         << "\n"
-        << "  bandwidth  " << format_number("%.1f", m.gbps) << " GB/s = " << format_number("%.1f", m.percent_of_peak) << "% of the "
-        << format_number("%.0f", device.peak_gbps) << " GB/s peak\n";
-}
-
-std::string csv_header() {
-    return "step,type,n,block,time_median_ms,time_min_ms,gbps,percent_of_peak,l2,result,expected,error,tolerance,status";
-}
-
-std::string csv_row(const Measurement& m) {
-    return m.step + "," + type_name(m.type) + "," + std::to_string(m.n) + "," + std::to_string(m.block) + "," +
-           format_number("%.6f", m.time.median_ms) + "," + format_number("%.6f", m.time.min_ms) + "," + format_number("%.2f", m.gbps) + "," +
-           format_number("%.2f", m.percent_of_peak) + "," + (m.l2_flushed ? "flushed" : "warm") + "," + m.verdict.result + "," +
-           m.verdict.expected + "," + format_number("%.6g", m.verdict.error) + "," + format_number("%.6g", m.verdict.tolerance) + "," +
-           status_text(m);
-}
-
-std::string json_record(const Measurement& m, const DeviceInfo& device, const std::string& input_description) {
-    return std::string("{") + "\"step\": " + json_string(m.step) + ", \"type\": " + json_string(type_name(m.type)) +
-           ", \"n\": " + std::to_string(m.n) + ", \"block\": " + std::to_string(m.block) +
-           ", \"time_median_ms\": " + json_number(m.time.median_ms) + ", \"time_min_ms\": " + json_number(m.time.min_ms) +
-           ", \"iters\": " + std::to_string(m.time.count) + ", \"gbps\": " + json_number(m.gbps) +
-           ", \"percent_of_peak\": " + json_number(m.percent_of_peak) + ", \"peak_gbps\": " + json_number(device.peak_gbps) +
-           ", \"l2\": " + json_string(m.l2_flushed ? "flushed" : "warm") + ", \"result\": " + json_string(m.verdict.result) +
-           ", \"expected\": " + json_string(m.verdict.expected) + ", \"error\": " + json_number(m.verdict.error) +
-           ", \"tolerance\": " + json_number(m.verdict.tolerance) + ", \"addition_depth\": " + std::to_string(m.depth) +
-           ", \"status\": " + json_string(status_text(m)) + ", \"note\": " + json_string(m.verdict.note) +
-           ", \"input\": " + json_string(input_description) + ", \"device\": " + json_string(device.name) +
-           ", \"driver\": " + json_string(cuda_version_text(device.driver_version)) +
-           ", \"runtime\": " + json_string(cuda_version_text(device.runtime_version)) + "}";
+        << "  idle GPU   " << format_number("%.4f", m.time.idle.median_ms)
+        << " ms median per call when the GPU waits for it (launch latency included)\n"
+        << "  bandwidth  " << format_number("%.1f", m.gbps) << " GB/s per call = " << format_number("%.1f", m.percent_of_peak)
+        << "% of the " << format_number("%.0f", device.peak_gbps) << " GB/s peak\n";
 }
 
 }  // namespace reduction

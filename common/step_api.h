@@ -10,6 +10,17 @@
 //                                  cudaStream_t stream);
 // reduce() sums in[0..n) into *out on the device: any n >= 1, no allocation, no host
 // synchronisation, no copy, so that the caller can time it.
+//
+// Scratch: the caller allocates scratch_elements(n, block) elements once and fills them with zero
+// bytes once, before the first call and outside any timing. A step may keep a counter in its
+// scratch (a single-pass step's "last block" ticket) only if every call leaves it at zero again
+// when it returns; everything else in scratch is the step's to overwrite.
+//
+// int32: the table's int32 entry calls the step's reduce<std::uint32_t> on the same bytes. int32
+// and uint32 share their representation (two's complement, C++20 and every CUDA target), and
+// unsigned addition wraps modulo 2^32 by definition, whereas signed overflow is undefined
+// behaviour. So an int32 sum that leaves the int32 range is defined: the exact sum modulo 2^32,
+// read back as int32. The kernels stay templates on T and never see a signed type.
 #pragma once
 
 #include "element_type.h"
@@ -18,11 +29,25 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace reduction {
 
 template <class T>
 using ReduceFn = void (*)(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream);
+
+// The type a kernel adds for elements of type T: the same type, except int32 -> uint32 (above).
+template <class T> struct KernelType { using type = T; };
+template <> struct KernelType<std::int32_t> { using type = std::uint32_t; };
+template <class T> using kernel_type_t = typename KernelType<T>::type;
+
+// ReduceFn<T> that runs `reduce` (a step's reduce<kernel_type_t<T>>) on the same bytes.
+template <class T, ReduceFn<kernel_type_t<T>> reduce>
+void reduce_as_kernel_type(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
+    using K = kernel_type_t<T>;
+    static_assert(sizeof(K) == sizeof(T) && alignof(K) == alignof(T), "the kernel type must share T's layout");
+    reduce(reinterpret_cast<const K*>(in), n, reinterpret_cast<K*>(out), reinterpret_cast<K*>(scratch), block, stream);
+}
 
 struct StepApi {
     const char* name;
@@ -44,11 +69,13 @@ ReduceFn<T> reduce_fn(const StepApi& step) {
 }  // namespace reduction
 
 // The StepApi of the step in namespace `ns`, e.g. REDUCTION_STEP_API(step01).
-#define REDUCTION_STEP_API(ns)                                                                  \
-    ::reduction::StepApi {                                                                      \
-        ns::name, ns::change,                                                                   \
-        [](::reduction::ElementType type, std::size_t n, int block) {                           \
-            return ns::scratch_elements(n, block) * ::reduction::type_size(type);               \
-        },                                                                                      \
-        &ns::addition_depth, &ns::reduce<std::int32_t>, &ns::reduce<float>, &ns::reduce<double> \
+#define REDUCTION_STEP_API(ns)                                                                                 \
+    ::reduction::StepApi {                                                                                     \
+        ns::name, ns::change,                                                                                  \
+        [](::reduction::ElementType type, std::size_t n, int block) {                                          \
+            return ns::scratch_elements(n, block) * ::reduction::type_size(type);                              \
+        },                                                                                                     \
+        &ns::addition_depth,                                                                                   \
+        &::reduction::reduce_as_kernel_type<std::int32_t, &ns::reduce<::reduction::kernel_type_t<std::int32_t>>>, \
+        &ns::reduce<float>, &ns::reduce<double>                                                                \
     }

@@ -1,15 +1,34 @@
-// Timing of device work with CUDA events.
+// Timing of device work with CUDA events, three ways, so that the figures mean what they say.
 //
-// Each repetition gets its own pair of events around the whole reduction (every launch until one
-// value is on the device), so the host's own work between launches is never timed. Warm-up runs
-// first (module load, first-touch of the pages); the median and the minimum over the repetitions
-// are reported: the median is the honest number, the minimum what the hardware can do.
+// per call (the headline: median and min)
+//   Before the timed repetitions the stream is held by a tiny "gate" kernel that spins until the
+//   host releases it. Every repetition (its own pair of events around the whole reduction, every
+//   launch until one value is on the device) is queued behind the gate, then the gate is opened.
+//   So the GPU runs the repetitions back to back from a full queue: no repetition waits for the
+//   host, at any n. What a repetition's interval still holds: the GPU's own gap between launches
+//   of one reduction, and the event at each end. With --flush-l2 the flush sits between the stop
+//   event of one repetition and the start event of the next, outside every interval.
+// batch
+//   `iters` calls back to back between one pair of events (also behind a gate), divided by the
+//   count: throughput when nothing separates the calls, not even an event. Without a flush only:
+//   a flush between the calls would be inside the interval, so with --flush-l2 there is no batch.
+// idle
+//   The stream is synchronised before each repetition, so the GPU is idle when the call is made:
+//   what one isolated call costs a program that waits for its result. It includes the launch
+//   latency (the host enqueues the first kernel while the GPU waits), so it is the largest figure
+//   at small n and the three agree once the GPU's work dwarfs a few microseconds.
+//
+// Queue the gate, then at most gate_chunk repetitions: CUDA's launch queue is finite, and a host
+// blocked on a full queue while the GPU waits for the host would deadlock. The gate also gives up
+// after gate_timeout_ns; the host then reports the timing as failed instead of hanging.
 #pragma once
 
 #include "cuda_check.h"
 #include "device_buffer.h"
 
+#include <cmath>
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace reduction {
@@ -23,6 +42,12 @@ struct TimingStats {
 // Median (mean of the two middle values for an even count) and minimum. Throws on no samples.
 TimingStats summarize(std::vector<double> samples_ms);
 
+struct Timing {
+    TimingStats per_call;     // behind a gate, one event pair per call
+    double batch_ms = NAN;    // per call, `iters` calls between one event pair; NaN with an L2 flush
+    TimingStats idle;         // GPU idle before each call
+};
+
 // Evicts the L2 by writing a buffer twice its size, so the next read comes from DRAM ("cold").
 class L2Flusher {
 public:
@@ -30,50 +55,20 @@ public:
     void flush(cudaStream_t stream) {
         CUDA_CHECK(cudaMemsetAsync(buffer_.get(), ++value_ & 0xFF, buffer_.bytes(), stream));
     }
-    std::size_t bytes() const { return buffer_.bytes(); }
 
 private:
     DeviceBuffer<unsigned char> buffer_;
     int value_ = 0;
 };
 
-// Runs run(stream) `warmup` times untimed, then `iters` times each between two events.
-// With a flusher, the L2 is flushed before every repetition, outside the events.
-template <class Run>
-TimingStats time_on_device(Run&& run, int warmup, int iters, cudaStream_t stream, L2Flusher* flusher = nullptr) {
-    for (int i = 0; i < warmup; ++i) {
-        if (flusher) flusher->flush(stream);
-        run(stream);
-    }
-    std::vector<cudaEvent_t> starts(iters), stops(iters);
-    struct Events {  // destroys whatever was created, on every exit path
-        std::vector<cudaEvent_t>& a;
-        std::vector<cudaEvent_t>& b;
-        ~Events() {
-            for (auto e : a) if (e) cudaEventDestroy(e);
-            for (auto e : b) if (e) cudaEventDestroy(e);
-        }
-    } guard{starts, stops};
-    for (int i = 0; i < iters; ++i) {
-        starts[i] = stops[i] = nullptr;
-        CUDA_CHECK(cudaEventCreate(&starts[i]));
-        CUDA_CHECK(cudaEventCreate(&stops[i]));
-    }
-    for (int i = 0; i < iters; ++i) {
-        if (flusher) flusher->flush(stream);
-        CUDA_CHECK(cudaEventRecord(starts[i], stream));
-        run(stream);
-        CUDA_CHECK(cudaEventRecord(stops[i], stream));
-    }
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    std::vector<double> samples(iters);
-    for (int i = 0; i < iters; ++i) {
-        float ms = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, starts[i], stops[i]));
-        samples[i] = ms;
-    }
-    return summarize(std::move(samples));
-}
+inline constexpr int gate_chunk = 64;                                  // repetitions queued behind one gate
+inline constexpr unsigned long long gate_timeout_ns = 5'000'000'000ull;  // the gate opens itself after 5 s
+
+using DeviceWork = std::function<void(cudaStream_t)>;
+
+// Runs work(stream) `warmup` times untimed, then measures it `iters` times in each of the three
+// ways above. With a flusher, the L2 is flushed before every timed call, outside the events.
+Timing time_on_device(const DeviceWork& work, int warmup, int iters, cudaStream_t stream, L2Flusher* flusher);
 
 // Bytes read / time, in GB/s (10^9 bytes per second, as memory datasheets count).
 inline double bandwidth_gbps(std::size_t bytes, double milliseconds) {

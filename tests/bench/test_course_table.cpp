@@ -1,113 +1,63 @@
-// The course table's arithmetic and writers: rows are filled by hand, nothing here touches a GPU.
+// compare's arithmetic without a GPU: ratios, the text table, the sweep's sizes, and the checks of
+// the command line that must come before any GPU is looked for.
 #include "../catch.h"
+#include "../host/host_test_support.h"
+#include "course_run.h"
 #include "course_table.h"
+#include "report.h"
 
 #include <cmath>
 #include <cstddef>
-#include <sstream>
+#include <cstdint>
 #include <string>
 #include <vector>
 
+using namespace reduction;
 using namespace reduction::bench;
-using reduction::size_text;  // from common/text_format.h
 
 namespace {
 
-Row make_row(const std::string& step, double median_ms, const std::string& type = "int32") {
-    Row row;
-    row.type = type;
+Measurement make_row(const std::string& step, double median_ms) {
+    Measurement row;
+    row.type = ElementType::int32;
     row.n = std::size_t{1} << 24;
     row.block = 256;
     row.step = step;
-    row.change = "change of " + step + ", with a comma";
-    row.median_ms = median_ms;
-    row.min_ms = median_ms * 0.9;
+    row.change = "change of " + step;
+    row.time.per_call = {median_ms, median_ms * 0.9, 100};
+    row.time.batch_ms = median_ms * 0.8;
     row.gbps = 67.108864 / median_ms;
     row.percent_of_peak = 100.0 * row.gbps / 3352.3;
     row.peak_gbps = 3352.3;
-    row.pass = true;
+    row.verdict.pass = true;
     return row;
 }
 
 // step01 4 ms, step02 2 ms, step07 0.5 ms, CUB 0.25 ms.
-std::vector<Row> sample_table(const std::string& type = "int32") {
-    return {make_row("step01_interleaved", 4.0, type), make_row("step02_nondivergent", 2.0, type),
-            make_row("step07_multi_level", 0.5, type), make_row("cub", 0.25, type)};
+std::vector<Measurement> sample_table() {
+    return {make_row("step01_interleaved", 4.0), make_row("step02_nondivergent", 2.0),
+            make_row("step07_multi_level", 0.5), make_row("cub", 0.25)};
+}
+
+std::vector<Measurement> rate(std::vector<Measurement> rows) {
+    rate_table(rows);
+    return rows;
 }
 
 bool near(const std::optional<double>& value, double expected) {
     return value && std::fabs(*value - expected) < 1e-12;
 }
 
-// Splits one CSV line into fields, honouring RFC 4180 quotes.
-std::vector<std::string> csv_fields(const std::string& line) {
-    std::vector<std::string> fields(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char c = line[i];
-        if (quoted) {
-            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-                fields.back() += '"';
-                ++i;
-            } else if (c == '"') {
-                quoted = false;
-            } else {
-                fields.back() += c;
-            }
-        } else if (c == '"') {
-            quoted = true;
-        } else if (c == ',') {
-            fields.emplace_back();
-        } else {
-            fields.back() += c;
-        }
-    }
-    return fields;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> lines;
-    std::stringstream stream(text);
-    std::string line;
-    while (std::getline(stream, line)) lines.push_back(line);
-    return lines;
-}
-
-std::size_t count_of(const std::string& text, const std::string& part) {
-    std::size_t count = 0;
-    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + part.size())) ++count;
-    return count;
-}
-
-// Brackets and braces balance outside strings, strings close, and nothing JSON cannot spell
-// (nan, inf, a trailing comma) appears: the basics of well-formed JSON without a parser.
-bool json_balanced(const std::string& text) {
-    std::string stack;
-    bool in_string = false;
-    char last = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') in_string = false;
-            continue;
-        }
-        if (c == ' ' || c == '\n') continue;
-        if (c == '"') in_string = true;
-        else if (c == '[' || c == '{') stack += c;
-        else if (c == ']' || c == '}') {
-            if (stack.empty() || stack.back() != (c == ']' ? '[' : '{') || last == ',') return false;
-            stack.pop_back();
-        }
-        last = c;
-    }
-    return stack.empty() && !in_string;
+Options compare_options(const std::vector<std::string>& args) {
+    std::vector<const char*> argv{"compare"};
+    for (const std::string& arg : args) argv.push_back(arg.c_str());
+    return parse_options(static_cast<int>(argv.size()), argv.data(), Tool::compare);
 }
 
 }  // namespace
 
 TEST_CASE("ratios compare each row's median time with the previous row, step01 and CUB", "[bench]") {
-    const std::vector<RatedRow> rated = rate_table(sample_table());
+    const std::vector<Measurement> rated = rate(sample_table());
     REQUIRE(rated.size() == 4);
 
     SECTION("x previous: the row above's time over this one's; none for the first row and for CUB") {
@@ -130,118 +80,85 @@ TEST_CASE("ratios compare each row's median time with the previous row, step01 a
 
 TEST_CASE("ratio columns are blank when step01 or CUB was not measured", "[bench]") {
     SECTION("no CUB") {
-        std::vector<Row> rows = sample_table();
+        std::vector<Measurement> rows = sample_table();
         rows.pop_back();
-        for (const RatedRow& rated : rate_table(rows)) CHECK_FALSE(rated.ratios.cub.has_value());
+        for (const Measurement& rated : rate(rows)) CHECK_FALSE(rated.ratios.cub.has_value());
     }
     SECTION("no step01") {
-        std::vector<Row> rows = sample_table();
+        std::vector<Measurement> rows = sample_table();
         rows.erase(rows.begin());
-        const std::vector<RatedRow> rated = rate_table(rows);
-        for (const RatedRow& r : rated) CHECK_FALSE(r.ratios.step01.has_value());
+        const std::vector<Measurement> rated = rate(rows);
+        for (const Measurement& r : rated) CHECK_FALSE(r.ratios.step01.has_value());
         CHECK_FALSE(rated[0].ratios.previous.has_value());  // step02 is now the first row
         CHECK(near(rated[1].ratios.previous, 4.0));
     }
     SECTION("a zero time gives no ratio rather than infinity") {
-        std::vector<Row> rows = sample_table();
-        rows[0].median_ms = 0;
-        const std::vector<RatedRow> rated = rate_table(rows);
+        std::vector<Measurement> rows = sample_table();
+        rows[0].time.per_call.median_ms = 0;
+        const std::vector<Measurement> rated = rate(rows);
         CHECK_FALSE(rated[1].ratios.previous.has_value());
         CHECK_FALSE(rated[1].ratios.step01.has_value());
         CHECK_FALSE(rated[0].ratios.cub.has_value());
     }
     SECTION("blanks print as '-' in the readable table") {
-        std::vector<Row> rows = sample_table();
+        std::vector<Measurement> rows = sample_table();
         rows.pop_back();
-        const std::vector<std::string> cells = table_cells(rate_table(rows)[0]);
-        REQUIRE(cells.size() == table_headers().size());
-        CHECK(cells[5] == "-");  // x previous
-        CHECK(cells[6] == "1.00");
-        CHECK(cells[7] == "-");  // x CUB
+        const std::string table = text_table(rate(rows));
+        const std::string first_line = table.substr(table.find('\n') + 1, table.find('\n', table.find('\n') + 1) - table.find('\n') - 1);
+        INFO(table);
+        CHECK(test::contains(first_line, "step01_interleaved"));
+        CHECK(test::contains(first_line, "  -  "));   // x previous and x CUB
+        CHECK(test::contains(first_line, "1.00"));    // x step01
+        CHECK(test::contains(first_line, "3.2000"));  // the batch figure: 0.8 * 4 ms
     }
 }
 
-TEST_CASE("rate_tables rates each type on its own", "[bench]") {
-    std::vector<Row> rows = sample_table("int32");
-    for (const Row& row : sample_table("float32")) rows.push_back(row);
-    rows[4].median_ms = 8.0;  // float32's step01
-    const auto tables = rate_tables(rows);
-    REQUIRE(tables.size() == 2);
-    CHECK(tables[0].size() == 4);
-    REQUIRE(tables[1].size() == 4);
-    CHECK_FALSE(tables[1][0].ratios.previous.has_value());  // not compared with int32's CUB
-    CHECK(near(tables[1][3].ratios.step01, 32.0));          // float32's step01, not int32's
+TEST_CASE("the text table aligns its columns and shows per-call and batch times", "[bench]") {
+    const std::string table = text_table(rate(sample_table()));
+    INFO(table);
+    CHECK(test::contains(table, "ms/call"));
+    CHECK(test::contains(table, "batch ms"));
+    CHECK(test::contains(table, "PASS"));
+    Measurement probe = make_row("read_probe", 0.2);
+    probe.verified = false;  // a row that is only timed shows '-' as its check
+    std::vector<Measurement> rows = sample_table();
+    rows.push_back(probe);
+    CHECK(test::contains(text_table(rate(rows)), "-\n"));
 }
 
-TEST_CASE("CSV: the header and every row have the same fields", "[bench]") {
-    const std::vector<std::string> header = csv_fields(csv_header());
-    REQUIRE(header.size() == 15);
-    CHECK(header.front() == "type");
-    CHECK(header.back() == "status");
-
-    std::vector<Row> rows = sample_table();
-    rows[1].change = "has \"quotes\", and commas";
-    rows[2].pass = false;
-    rows[2].l2_flushed = true;
-    const std::vector<RatedRow> rated = rate_table(rows);
-    for (const RatedRow& r : rated) {
-        const std::vector<std::string> fields = csv_fields(csv_row(r));
-        REQUIRE(fields.size() == header.size());
-        CHECK(fields[3] == r.row.step);
-        CHECK(fields[4] == r.row.change);  // quoted on the way out, intact on the way back
+TEST_CASE("compare rejects every user mistake before looking for a GPU", "[bench]") {
+    const test::TempDir dir;
+    SECTION("a missing --input file") {
+        const auto options = compare_options({"--input", dir.file("missing.bin")});
+        const std::string message = test::usage_error_message([&] { plan_compare(options); });
+        CHECK(test::contains(message, "cannot open"));
     }
-    const std::vector<std::string> first = csv_fields(csv_row(rated[0]));
-    CHECK(first[10].empty());  // x_previous blank
-    CHECK(first[11] == "1.0000");
-    CHECK(first[12] == "0.0625");
-    CHECK(first[13] == "warm");
-    const std::vector<std::string> failed = csv_fields(csv_row(rated[2]));
-    CHECK(failed[13] == "flushed");
-    CHECK(failed[14] == "FAIL");
-}
-
-TEST_CASE("the Markdown table has a header, an alignment line and one line per row", "[bench]") {
-    std::vector<Row> rows = sample_table();
-    rows[1].change = "a | inside a cell";
-    const std::string table = markdown_table(rate_table(rows));
-    const std::vector<std::string> lines = lines_of(table);
-    REQUIRE(lines.size() == 2 + rows.size());
-    const std::size_t columns = table_headers().size();
-    for (const std::string& line : lines) {
-        CHECK(line.front() == '|');
-        CHECK(line.back() == '|');
-        CHECK(count_of(line, "|") - count_of(line, "\\|") == columns + 1);
+    SECTION("a --input file that is not a whole number of elements") {
+        const auto path = dir.write_bytes("six.bin", std::vector<unsigned char>(6, 0));
+        const auto options = compare_options({"--input", path, "--type", "float64"});
+        CHECK(test::contains(test::usage_error_message([&] { plan_compare(options); }), "not a multiple of 8"));
     }
-    CHECK(lines[0].find("x CUB") != std::string::npos);
-    CHECK(count_of(lines[1], "---") == columns);
-    CHECK(lines[2].find("step01_interleaved") != std::string::npos);
-    CHECK(lines.back().find("| cub |") != std::string::npos);
-}
-
-TEST_CASE("the text table aligns its columns", "[bench]") {
-    const std::vector<std::string> lines = lines_of(text_table(rate_table(sample_table())));
-    REQUIRE(lines.size() == 5);
-    // the numbers are right-aligned: every line's "check" column starts at the same place
-    const std::size_t at = lines[0].find("check");
-    REQUIRE(at != std::string::npos);
-    for (std::size_t i = 1; i < lines.size(); ++i) CHECK(lines[i].substr(at, 4) == "PASS");
-}
-
-TEST_CASE("JSON: one array of flat records, null for blanks", "[bench]") {
-    std::vector<Row> rows = sample_table();
-    rows[1].change = "quote \" backslash \\ tab \t";
-    rows[2].gbps = std::nan("");
-    const std::string json = json_array(rate_table(rows));
-    CHECK(json.front() == '[');
-    CHECK(json.back() == ']');
-    CHECK(json_balanced(json));
-    CHECK(count_of(json, "{") == rows.size());
-    CHECK(count_of(json, "\"x_previous\": null") == 2);  // step01 and CUB
-    CHECK(count_of(json, "\"gbps\": null") == 1);        // NaN is not JSON
-    CHECK(json.find("nan") == std::string::npos);
-    CHECK(json.find("\\\"") != std::string::npos);
-    CHECK(json.find("\\u0009") != std::string::npos);
-    CHECK(json_array({}) == "[]");
+    SECTION("--input with --type all") {
+        const auto path = dir.write_values("ok.bin", std::vector<std::int32_t>{1, 2, 3});
+        const auto options = compare_options({"--input", path, "--type", "all"});
+        CHECK(test::contains(test::usage_error_message([&] { plan_compare(options); }), "one type"));
+    }
+    SECTION("--sweep with --json, and an unknown step") {
+        CHECK(test::contains(test::usage_error_message([&] { plan_compare(compare_options({"--sweep", "--json"})); }),
+                             "--sweep writes CSV"));
+        CHECK(test::contains(test::usage_error_message([&] { plan_compare(compare_options({"--steps", "01,99"})); }),
+                             "'99'"));
+    }
+    SECTION("a good file gives n from its size; steps in course order, CUB last") {
+        const auto path = dir.write_values("ok.bin", std::vector<float>(1000, 1.0f));
+        const ComparePlan plan = plan_compare(compare_options({"--input", path, "--type", "float32", "--steps", "cub,03,01"}));
+        CHECK(plan.n == 1000);
+        REQUIRE(plan.steps.size() == 3);
+        CHECK(std::string(plan.steps[0]->name).rfind("step01", 0) == 0);
+        CHECK(std::string(plan.steps[2]->name) == "cub");
+        REQUIRE(plan.types.size() == 1);
+        CHECK(plan.types[0] == ElementType::float32);
+    }
 }
 
 TEST_CASE("sweep sizes run from 2^10 to 2^30 and stop where memory runs out", "[bench]") {
@@ -278,12 +195,10 @@ TEST_CASE("sweep sizes run from 2^10 to 2^30 and stop where memory runs out", "[
     }
 }
 
-TEST_CASE("size_text, l2_text and stamp lines", "[bench]") {
+TEST_CASE("size_text and l2_text", "[bench]") {
     CHECK(size_text(4096) == "2^12");
     CHECK(size_text(1) == "2^0");
     CHECK(size_text(1000) == "1000");
     CHECK(l2_text(false) == "L2 warm");
     CHECK(l2_text(true) == "L2 flushed");
-    const std::string stamp = stamp_lines({{"gpu", "NVIDIA H100"}, {"command", "compare\n--sweep"}});
-    CHECK(stamp == "# gpu: NVIDIA H100\n# command: compare --sweep\n");
 }

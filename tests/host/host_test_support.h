@@ -2,7 +2,7 @@
 // messages are checked by catching the exception (CHECK_THROWS_WITH's matcher forms differ).
 #pragma once
 
-#include "errors.h"
+#include "exit_codes.h"
 
 #include <cerrno>
 #include <cmath>
@@ -57,13 +57,20 @@ public:
 
     std::string file(const std::string& name) const { return (path_ / name).string(); }
 
-    // Writes exactly these bytes: files whose size or layout write_input_file would never produce.
+    // Writes exactly these bytes, well-formed or not.
     std::string write_bytes(const std::string& name, const std::vector<unsigned char>& bytes) const {
         const std::string path = file(name);
         std::ofstream out(path, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
         if (!out) throw std::system_error(errno, std::generic_category(), "writing " + path);
         return path;
+    }
+
+    // Writes raw values, as an --input file holds them.
+    template <class T>
+    std::string write_values(const std::string& name, const std::vector<T>& values) const {
+        const auto* first = reinterpret_cast<const unsigned char*>(values.data());
+        return write_bytes(name, std::vector<unsigned char>(first, first + values.size() * sizeof(T)));
     }
 
 private:

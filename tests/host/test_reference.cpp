@@ -106,7 +106,7 @@ void check_non_finite_results_fail() {
         INFO("result " << v.result);
         CHECK_FALSE(v.pass);
         CHECK(std::isinf(v.error));
-        CHECK(contains(v.note, "never a valid sum"));
+        CHECK(contains(v.note, "never a sum of these finite inputs"));
     }
 }
 
@@ -321,4 +321,69 @@ TEST_CASE("result and expected strings are exact", "[reference]") {
         const Verdict v = verify(0.0f, reference, 1);
         CHECK(read_back<float>(v.expected) == static_cast<float>(reference.sum));
     }
+}
+
+// Non-finite inputs: the IEEE result does not depend on the order, so it is expected exactly.
+template <class T>
+void check_non_finite_inputs() {
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    const auto verdict_for = [](const std::vector<T>& values, T result) {
+        return verify(result, compute_reference(values), values.size() - 1);
+    };
+    SECTION("a NaN input: NaN expected, and the first non-finite index named") {
+        const std::vector<T> values{T(1), T(2), nan, T(3), inf};
+        const Verdict v = verdict_for(values, nan);
+        INFO(v.note);
+        CHECK(v.pass);
+        CHECK(contains(v.note, "input element 2"));
+        CHECK_FALSE(verdict_for(values, inf).pass);
+        CHECK_FALSE(verdict_for(values, T(6)).pass);
+    }
+    SECTION("+inf and -inf: NaN expected") {
+        const std::vector<T> values{T(1), -inf, T(2), inf};
+        CHECK(verdict_for(values, nan).pass);
+        CHECK(contains(verdict_for(values, nan).note, "input element 1"));
+        CHECK_FALSE(verdict_for(values, inf).pass);
+        CHECK_FALSE(verdict_for(values, -inf).pass);
+    }
+    SECTION("only +inf, or only -inf: that infinity expected") {
+        const std::vector<T> plus{T(1), T(2), inf, T(-5)};
+        CHECK(verdict_for(plus, inf).pass);
+        CHECK(verdict_for(plus, inf).expected == "inf");
+        CHECK_FALSE(verdict_for(plus, -inf).pass);
+        CHECK_FALSE(verdict_for(plus, nan).pass);
+        CHECK_FALSE(verdict_for(plus, T(-2)).pass);
+        const std::vector<T> minus{-inf, T(1)};
+        CHECK(verdict_for(minus, -inf).pass);
+        CHECK(contains(verdict_for(minus, -inf).note, "input element 0"));
+        CHECK_FALSE(verdict_for(minus, inf).pass);
+    }
+    SECTION("finite inputs whose exact sum overflows: the infinity of its sign") {
+        const T max = std::numeric_limits<T>::max();
+        const std::vector<T> up{max, max / 2, T(1)};
+        const Verdict v = verdict_for(up, inf);
+        INFO(v.note);
+        CHECK(v.pass);
+        CHECK(v.expected == "inf");
+        CHECK(contains(v.note, "overflows"));
+        CHECK_FALSE(verdict_for(up, -inf).pass);
+        CHECK_FALSE(verdict_for(up, nan).pass);  // only the positive terms can overflow
+        CHECK_FALSE(verdict_for(up, T(1)).pass);
+        const std::vector<T> down{-max, -max};
+        CHECK(verdict_for(down, -inf).pass);
+        CHECK_FALSE(verdict_for(down, inf).pass);
+    }
+    SECTION("both signs can overflow: an order may meet +inf and -inf, so NaN is a valid result") {
+        const T max = std::numeric_limits<T>::max();
+        const std::vector<T> both{-max, -max, max, max, max, max};  // exact sum 2 max; pairwise: -inf + inf
+        CHECK(verdict_for(both, inf).pass);
+        CHECK(verdict_for(both, nan).pass);
+        CHECK(verdict_for(both, -inf).pass);
+    }
+}
+
+TEST_CASE("non-finite inputs and overflowing sums have a known right result", "[reference]") {
+    SECTION("float32") { check_non_finite_inputs<float>(); }
+    SECTION("float64") { check_non_finite_inputs<double>(); }
 }

@@ -26,7 +26,6 @@ DeviceInfo sample_device() {
     device.cc_minor = 0;
     device.sm_count = 132;
     device.l2_bytes = std::size_t{50} << 20;
-    device.total_memory = std::size_t{80} << 30;
     device.peak_gbps = 3352.32;
     device.driver_version = 13000;
     device.runtime_version = 12040;
@@ -41,7 +40,11 @@ Measurement passing_int32() {
     m.n = std::size_t{1} << 24;
     m.block = 256;
     m.depth = 24;
-    m.time = {0.125, 0.1, 100};
+    m.time.per_call = {0.125, 0.1, 100};
+    m.time.batch_ms = 0.12;
+    m.time.idle = {0.14, 0.13, 100};
+    m.batch_gbps = 559.24;
+    m.peak_gbps = 3352.32;
     m.gbps = 536.87;
     m.percent_of_peak = 16.0;
     m.verdict.pass = true;
@@ -55,6 +58,8 @@ Measurement failing_float() {
     Measurement m = passing_int32();
     m.type = ElementType::float32;
     m.l2_flushed = true;
+    m.time.batch_ms = NAN;  // none with a flush
+    m.batch_gbps = NAN;
     m.verdict.pass = false;
     m.verdict.result = "nan";
     m.verdict.expected = "12.5";
@@ -199,36 +204,76 @@ TEST_CASE("footprint_text says whether the input fits in L2", "[report]") {
     CHECK(footprint_text(std::size_t{3} << 19, l2).rfind("1.5 MiB", 0) == 0);
 }
 
-TEST_CASE("CSV: the header has the 14 documented columns and every row as many fields", "[report]") {
-    const std::vector<std::string> columns{"step",  "type",   "n",        "block", "time_median_ms",
-                                           "time_min_ms", "gbps", "percent_of_peak", "l2", "result",
-                                           "expected", "error", "tolerance", "status"};
+TEST_CASE("CSV: the header has the 19 documented columns and every row as many fields", "[report]") {
+    const std::vector<std::string> columns{"type", "op", "n", "block", "step", "change", "time_median_ms",
+                                           "time_min_ms", "gbps", "percent_of_peak", "batch_ms", "batch_gbps",
+                                           "idle_ms", "peak_gbps", "x_previous", "x_step01", "x_cub", "l2", "status"};
     CHECK(split(csv_header(), ',') == columns);
 
-    const auto pass = split(csv_row(passing_int32()), ',');
+    Measurement rated = passing_int32();
+    rated.change = "plain words";  // a comma would be quoted and split() here is naive
+    rated.ratios.step01 = 2.5;
+    const auto pass = split(csv_row(rated), ',');
     REQUIRE(pass.size() == columns.size());
-    CHECK(pass[0] == "step01_interleaved");
-    CHECK(pass[1] == "int32");
+    CHECK(pass[0] == "int32");
+    CHECK(pass[1] == "sum");
     CHECK(pass[2] == "16777216");
     CHECK(pass[3] == "256");
-    CHECK(std::strtod(pass[4].c_str(), nullptr) == 0.125);
-    CHECK(std::strtod(pass[5].c_str(), nullptr) == 0.1);
-    CHECK(pass[8] == "warm");
-    CHECK(pass[9] == "-123456");
-    CHECK(pass[10] == "-123456");
-    CHECK(pass[13] == "PASS");
+    CHECK(pass[4] == "step01_interleaved");
+    CHECK(std::strtod(pass[6].c_str(), nullptr) == 0.125);
+    CHECK(std::strtod(pass[7].c_str(), nullptr) == 0.1);
+    CHECK(std::strtod(pass[10].c_str(), nullptr) == 0.12);
+    CHECK(std::strtod(pass[11].c_str(), nullptr) == 559.24);
+    CHECK(std::strtod(pass[12].c_str(), nullptr) == 0.14);
+    CHECK(pass[14].empty());  // no ratio: blank, not 0 or nan
+    CHECK(std::strtod(pass[15].c_str(), nullptr) == 2.5);
+    CHECK(pass[16].empty());
+    CHECK(pass[17] == "warm");
+    CHECK(pass[18] == "PASS");
 
-    const auto fail = split(csv_row(failing_float()), ',');
+    Measurement fail_row = failing_float();
+    fail_row.change = "plain words";
+    const auto fail = split(csv_row(fail_row), ',');
     REQUIRE(fail.size() == columns.size());
-    CHECK(fail[1] == "float32");
-    CHECK(fail[8] == "flushed");
-    CHECK(fail[13] == "FAIL");
+    CHECK(fail[0] == "float32");
+    CHECK(fail[10].empty());  // no batch with a flushed L2
+    CHECK(fail[11].empty());
+    CHECK(fail[17] == "flushed");
+    CHECK(fail[18] == "FAIL");
+
+    Measurement unchecked = passing_int32();
+    unchecked.verified = false;
+    CHECK(status_text(unchecked) == std::string("-"));
+}
+
+TEST_CASE("CSV: a change with a comma is quoted as one field", "[report]") {
+    const std::string row = csv_row(passing_int32());
+    CHECK(contains(row, "\"one thread per pair, interleaved addressing\""));
+}
+
+TEST_CASE("stamp lines: one '# key: value' line each, newlines flattened", "[report]") {
+    const std::string lines = stamp_lines({{"gpu", "H100"}, {"command", "compare\n--csv"}});
+    CHECK(lines == "# gpu: H100\n# command: compare --csv\n");
+    Options options;
+    options.seed = 7;
+    const char* argv[] = {"compare", "--csv"};
+    const Stamp stamp = make_stamp(sample_device(), options, 2, argv);
+    std::map<std::string, std::string> keys(stamp.begin(), stamp.end());
+    for (const char* key : {"gpu", "compute_capability", "sms", "l2_mib", "peak_gbps", "cuda_driver_api", "cuda_runtime",
+                            "date_utc", "commit", "command", "l2", "timing", "seed"}) {
+        INFO("key " << key);
+        CHECK(keys.count(key) == 1);
+    }
+    CHECK(keys.at("seed") == "7");
+    CHECK(keys.at("command") == "compare --csv");
+    CHECK(contains(keys.at("timing"), "gate kernel"));
 }
 
 TEST_CASE("JSON: one well-formed record with every field", "[report]") {
-    const auto fields = parse_json(json_record(passing_int32(), sample_device(), "pattern random, seed 42"));
-    for (const char* key : {"step", "type", "n", "block", "time_median_ms", "time_min_ms", "gbps", "percent_of_peak",
-                            "result", "expected", "error", "tolerance", "status"}) {
+    const auto fields = parse_json(json_record(passing_int32()));
+    for (const char* key : {"type", "op", "n", "block", "step", "change", "time_median_ms", "time_min_ms", "gbps",
+                            "percent_of_peak", "batch_ms", "batch_gbps", "idle_ms", "peak_gbps", "x_previous",
+                            "x_step01", "x_cub", "l2", "status", "result", "expected", "error", "tolerance"}) {
         INFO("key " << key);
         CHECK(fields.count(key) == 1);
     }
@@ -240,39 +285,39 @@ TEST_CASE("JSON: one well-formed record with every field", "[report]") {
     CHECK(std::strtod(fields.at("time_median_ms").c_str(), nullptr) == 0.125);
     CHECK(fields.at("result") == "\"-123456");
     CHECK(fields.at("status") == "\"PASS");
-    CHECK(fields.at("device") == "\"NVIDIA H100 80GB HBM3");
-    CHECK(fields.at("driver") == "\"13.0");
-    CHECK(fields.at("runtime") == "\"12.4");
-    CHECK(fields.at("input") == "\"pattern random, seed 42");
+    CHECK(fields.at("x_cub") == "null");
+    CHECK(std::strtod(fields.at("idle_ms").c_str(), nullptr) == 0.14);
 }
 
 TEST_CASE("JSON: quotes, backslashes and control characters are escaped", "[report]") {
     // parse_json throws, failing the REQUIRE, if anything is left unescaped or escaped wrongly
-    SECTION("a quote and a backslash in the device name") {
-        DeviceInfo device = sample_device();
-        device.name = "GPU \"quoted\" C:\\path";
-        const std::string record = json_record(passing_int32(), device, "pattern random, seed 42");
+    SECTION("a quote and a backslash in the change") {
+        Measurement m = passing_int32();
+        m.change = "GPU \"quoted\" C:\\path";
+        const std::string record = json_record(m);
         INFO(record);
         std::map<std::string, std::string> fields;
         REQUIRE_NOTHROW(fields = parse_json(record));
-        CHECK(fields.at("device") == "\"" + device.name);
+        CHECK(fields.at("change") == "\"" + m.change);
     }
-    SECTION("a newline and a tab in the input description (a file name may hold them)") {
-        const std::string input = "file 'odd\nname\t.bin'";
-        const std::string record = json_record(passing_int32(), sample_device(), input);
+    SECTION("a newline and a tab in the note (a file name may hold them)") {
+        Measurement m = passing_int32();
+        m.verdict.note = "file 'odd\nname\t.bin'";
+        const std::string record = json_record(m);
         INFO(record);
         CHECK((contains(record, "odd\\u000aname\\u0009.bin") || contains(record, "odd\\nname\\t.bin")));
         std::map<std::string, std::string> fields;
         REQUIRE_NOTHROW(fields = parse_json(record));
-        CHECK(fields.at("input") == "\"" + input);
+        CHECK(fields.at("note") == "\"" + m.verdict.note);
     }
 }
 
 TEST_CASE("JSON: an infinite error is written as null, not inf", "[report]") {
-    const std::string record = json_record(failing_float(), sample_device(), "pattern random, seed 1");
+    const std::string record = json_record(failing_float());
     INFO(record);
     const auto fields = parse_json(record);
     CHECK(fields.at("error") == "null");
+    CHECK(fields.at("batch_ms") == "null");
     CHECK(fields.at("status") == "\"FAIL");
     CHECK(fields.at("result") == "\"nan");
     CHECK(contains(fields.at("note"), "never a valid sum"));
@@ -280,7 +325,7 @@ TEST_CASE("JSON: an infinite error is written as null, not inf", "[report]") {
 
     Measurement nan_error = failing_float();
     nan_error.verdict.error = std::numeric_limits<double>::quiet_NaN();
-    CHECK(parse_json(json_record(nan_error, sample_device(), "")).at("error") == "null");
+    CHECK(parse_json(json_record(nan_error)).at("error") == "null");
 }
 
 TEST_CASE("the text block shows the verdict, the bandwidth and the share of the peak", "[report]") {
@@ -302,6 +347,9 @@ TEST_CASE("the text block shows the verdict, the bandwidth and the share of the 
     CHECK(contains(pass, "% of the"));
     CHECK(contains(pass, "536.9 GB/s"));
     CHECK(contains(pass, "3352 GB/s peak"));
+    CHECK(contains(pass, "0.1250 ms median"));
+    CHECK(contains(pass, "0.1200 ms per call"));  // the batch figure
+    CHECK(contains(pass, "0.1400 ms median per call when the GPU waits"));
     CHECK_FALSE(contains(pass, "note"));  // nothing to say when it passed
 
     const std::string fail = text_of(failing_float());
@@ -312,4 +360,5 @@ TEST_CASE("the text block shows the verdict, the bandwidth and the share of the 
     CHECK(contains(fail, "d = 24"));
     CHECK(contains(fail, "never a valid sum"));  // the note is shown
     CHECK(contains(fail, "flushed"));
+    CHECK(contains(fail, "batch      none"));
 }

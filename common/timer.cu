@@ -1,0 +1,177 @@
+#include "timer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
+namespace reduction {
+namespace {
+
+__device__ unsigned long long global_time_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+// One thread spins until the host writes 1 to *open, or until the timeout, which it reports.
+__global__ void gate_kernel(const volatile int* open, volatile int* timed_out, unsigned long long timeout_ns) {
+    const unsigned long long start = global_time_ns();
+    while (*open == 0) {
+        if (global_time_ns() - start > timeout_ns) {
+            *timed_out = 1;
+            return;
+        }
+    }
+}
+
+// Two ints in pinned, mapped host memory that the gate kernel reads and writes directly.
+class Gate {
+public:
+    Gate() {
+        CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&flags_), 2 * sizeof(int), cudaHostAllocMapped));
+        CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags_), flags_, 0));
+    }
+    ~Gate() {
+        open();  // never leave a kernel spinning behind us, whatever was thrown
+        cudaFreeHost(flags_);
+    }
+    Gate(const Gate&) = delete;
+    Gate& operator=(const Gate&) = delete;
+
+    void close(cudaStream_t stream) {
+        flags_[0] = 0;
+        flags_[1] = 0;
+        closed_ = true;
+        gate_kernel<<<1, 1, 0, stream>>>(device_flags_, device_flags_ + 1, gate_timeout_ns);
+        CUDA_CHECK_LAUNCH();
+    }
+    void open() {
+        if (!closed_) return;
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        reinterpret_cast<volatile int*>(flags_)[0] = 1;
+        closed_ = false;
+    }
+    // After the stream was synchronised: the gate must have been opened by the host, not by time.
+    void check_not_timed_out() const {
+        if (reinterpret_cast<volatile int*>(flags_)[1] != 0)
+            throw CudaError(cudaErrorLaunchTimeout,
+                            "timing: the host took more than 5 s to queue " + std::to_string(gate_chunk) +
+                                " repetitions behind the gate kernel, so the times would include host work");
+    }
+
+private:
+    int* flags_ = nullptr;
+    int* device_flags_ = nullptr;
+    bool closed_ = false;
+};
+
+class Events {
+public:
+    explicit Events(int count) : events_(static_cast<std::size_t>(count), nullptr) {
+        for (auto& e : events_) CUDA_CHECK(cudaEventCreate(&e));
+    }
+    ~Events() {
+        for (auto e : events_)
+            if (e) cudaEventDestroy(e);
+    }
+    Events(const Events&) = delete;
+    Events& operator=(const Events&) = delete;
+    cudaEvent_t operator[](std::size_t i) const { return events_[i]; }
+
+private:
+    std::vector<cudaEvent_t> events_;
+};
+
+float elapsed_ms(cudaEvent_t start, cudaEvent_t stop) {
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
+}
+
+// Per call: each chunk of repetitions is queued behind a closed gate, then released at once.
+TimingStats time_per_call(const DeviceWork& work, int iters, cudaStream_t stream, L2Flusher* flusher, Gate& gate) {
+    Events starts(gate_chunk), stops(gate_chunk);
+    std::vector<double> samples;
+    for (int done = 0; done < iters;) {
+        const int count = std::min(gate_chunk, iters - done);
+        gate.close(stream);
+        for (int i = 0; i < count; ++i) {
+            if (flusher) flusher->flush(stream);
+            CUDA_CHECK(cudaEventRecord(starts[i], stream));
+            work(stream);
+            CUDA_CHECK(cudaEventRecord(stops[i], stream));
+        }
+        gate.open();
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        gate.check_not_timed_out();
+        for (int i = 0; i < count; ++i) samples.push_back(elapsed_ms(starts[i], stops[i]));
+        done += count;
+    }
+    return summarize(std::move(samples));
+}
+
+// Batch: chunks of calls with nothing between them, one event pair around each chunk.
+double time_batch(const DeviceWork& work, int iters, cudaStream_t stream, Gate& gate) {
+    Events pair(2);
+    double total_ms = 0;
+    for (int done = 0; done < iters;) {
+        const int count = std::min(gate_chunk, iters - done);
+        gate.close(stream);
+        CUDA_CHECK(cudaEventRecord(pair[0], stream));
+        for (int i = 0; i < count; ++i) work(stream);
+        CUDA_CHECK(cudaEventRecord(pair[1], stream));
+        gate.open();
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        gate.check_not_timed_out();
+        total_ms += elapsed_ms(pair[0], pair[1]);
+        done += count;
+    }
+    return total_ms / iters;
+}
+
+// Idle: the GPU has nothing to do when each call is made.
+TimingStats time_idle(const DeviceWork& work, int iters, cudaStream_t stream, L2Flusher* flusher) {
+    Events pair(2);
+    std::vector<double> samples;
+    for (int i = 0; i < iters; ++i) {
+        if (flusher) flusher->flush(stream);
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        CUDA_CHECK(cudaEventRecord(pair[0], stream));
+        work(stream);
+        CUDA_CHECK(cudaEventRecord(pair[1], stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        samples.push_back(elapsed_ms(pair[0], pair[1]));
+    }
+    return summarize(std::move(samples));
+}
+
+}  // namespace
+
+TimingStats summarize(std::vector<double> samples_ms) {
+    if (samples_ms.empty()) throw std::invalid_argument("summarize: no timing samples");
+    std::sort(samples_ms.begin(), samples_ms.end());
+    const std::size_t count = samples_ms.size();
+    TimingStats stats;
+    stats.count = static_cast<int>(count);
+    stats.min_ms = samples_ms.front();
+    stats.median_ms = count % 2 == 1 ? samples_ms[count / 2]
+                                     : (samples_ms[count / 2 - 1] + samples_ms[count / 2]) / 2;
+    return stats;
+}
+
+Timing time_on_device(const DeviceWork& work, int warmup, int iters, cudaStream_t stream, L2Flusher* flusher) {
+    for (int i = 0; i < warmup; ++i) {
+        if (flusher) flusher->flush(stream);
+        work(stream);
+    }
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    Gate gate;
+    Timing timing;
+    timing.per_call = time_per_call(work, iters, stream, flusher, gate);
+    if (!flusher) timing.batch_ms = time_batch(work, iters, stream, gate);
+    timing.idle = time_idle(work, iters, stream, flusher);
+    return timing;
+}
+
+}  // namespace reduction
