@@ -11,7 +11,7 @@
 // tests/race_demo.sh runs compute-sanitizer's racecheck on this program and expects it to report
 // hazards, and on step05_warp_unroll, the correct form, and expects none:
 //   compute-sanitizer --tool racecheck ./build/bin/step05_volatile_race_demo --n 4097 --iters 1 --warmup 0
-#include "errors.h"
+#include "exit_codes.h"
 #include "reduce.cuh"  // step 05: its launch arithmetic is reused, only the kernel differs
 #include "run_step.h"
 

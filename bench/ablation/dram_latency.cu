@@ -17,9 +17,7 @@
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "device_info.h"
-#include "errors.h"
 #include "exit_codes.h"
-#include "main_guard.h"
 #include "options.h"
 
 #include <algorithm>
