@@ -119,7 +119,7 @@ DeviceInput<T> upload_input(const Options& options) {
                                       : read_input_file<T>(options.input_path);
     DeviceInput<T> input;
     input.n = values.size();
-    input.reference = compute_reference(values);
+    input.reference = compute_reference(values, options.op);
     input.values = DeviceBuffer<T>(input.n);
     CUDA_CHECK(cudaMemcpy(input.values.get(), values.data(), input.n * sizeof(T), cudaMemcpyHostToDevice));
     return input;

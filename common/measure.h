@@ -115,6 +115,7 @@ Measurement measure_step(const StepApi& step, const T* device_input, std::size_t
                          cudaStream_t stream) {
     StepRun<T> run(step, device_input, n, settings.block);
     Measurement m;
+    m.op = op_name(reference.op);
     m.step = step.name;
     m.change = step.change;
     m.type = element_type_of<T>();

@@ -43,4 +43,14 @@ struct Min {
     template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return b < a ? b : a; }
 };
 
+// The operator's name on the command line and in results: "sum", "max", "min".
+inline const char* op_name(OpKind op) {
+    switch (op) {
+        case OpKind::max: return Max::name;
+        case OpKind::min: return Min::name;
+        case OpKind::sum: break;
+    }
+    return Sum::name;
+}
+
 }  // namespace reduction

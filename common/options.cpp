@@ -73,6 +73,13 @@ std::size_t parse_count(const std::string& flag, const std::string& text) {
     return value;
 }
 
+std::optional<OpKind> parse_op(const std::string& text) {
+    if (text == Sum::name) return OpKind::sum;
+    if (text == Max::name) return OpKind::max;
+    if (text == Min::name) return OpKind::min;
+    return std::nullopt;
+}
+
 Options parse_options(int argc, const char* const* argv, Tool tool) {
     Options options;
     bool n_given = false, pattern_given = false;
@@ -130,6 +137,11 @@ Options parse_options(int argc, const char* const* argv, Tool tool) {
             options.format = OutputFormat::csv;
         } else if (flag == "--json") {
             options.format = OutputFormat::json;
+        } else if (flag == "--op") {
+            const std::string text = value();
+            const auto op = parse_op(text);
+            if (!op) throw UsageError("--op: '" + text + "' is not known; accepted: " + accepted_ops);
+            options.op = *op;
         } else if (flag == "--flush-l2") {
             options.flush_l2 = true;
         } else if (tool == Tool::compare && flag == "--steps") {
@@ -161,6 +173,7 @@ std::string usage(const char* program, Tool tool) {
         << "  --seed S         seed of the generated input (default: a fresh one, printed)\n"
         << "  --pattern P      " << accepted_patterns << " (default random: signed values)\n"
         << "  --input FILE     raw little-endian values of --type instead of generated ones\n"
+        << "  --op OP          " << accepted_ops << ": the operator (default sum; max and min from step10 on)\n"
         << "  --device I       CUDA device index (default 0)\n"
         << "  --flush-l2       write a buffer twice the L2's size before every timed repetition (cold L2)\n"
         << "  --csv | --json   machine-readable output instead of the text block\n";

@@ -7,6 +7,7 @@
 #include "element_type.h"
 #include "exit_codes.h"
 #include "input.h"
+#include "operators.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +33,7 @@ struct Options {
     int device = 0;
     OutputFormat format = OutputFormat::text;
     bool flush_l2 = false;
+    OpKind op = OpKind::sum;            // --op: the reduction's operator (max and min from step10 on)
     bool help = false;
     // compare only
     std::vector<std::string> steps;     // empty: all
@@ -44,6 +46,9 @@ std::string usage(const char* program, Tool tool = Tool::step);
 
 // "16777216", "2^24", "16M" (binary suffixes K, M, G, T: 16M = 16 * 2^20). Throws UsageError.
 std::size_t parse_count(const std::string& flag, const std::string& text);
+
+std::optional<OpKind> parse_op(const std::string& text);
+inline constexpr const char* accepted_ops = "sum, max, min";
 
 inline bool is_valid_block(long long block) {
     return block >= 32 && block <= 1024 && (block & (block - 1)) == 0;

@@ -38,13 +38,49 @@ std::string exact_text(T value) {
     return text;
 }
 
+// The largest (Max) or smallest (Min) value, NaNs skipped; the identity when there is none.
+template <class Op, class T>
+T extreme_of(const std::vector<T>& values) {
+    const unsigned chunks = host_threads_for(values.size());
+    std::vector<T> partial(chunks, Op::template identity<T>());
+    for_each_chunk(values.size(), chunks, [&](unsigned c, std::size_t begin, std::size_t end) {
+        T best = Op::template identity<T>();
+        for (std::size_t i = begin; i < end; ++i) best = Op{}(best, values[i]);
+        partial[c] = best;
+    });
+    T best = Op::template identity<T>();
+    for (T x : partial) best = Op{}(best, x);
+    return best;
+}
+
+// Max and min pick one input element: the GPU's result must be that value exactly.
+template <class T>
+Verdict verify_extreme(T result, const Reference& reference) {
+    Verdict v;
+    const T expected = std::is_integral_v<T> ? static_cast<T>(reference.exact) : static_cast<T>(reference.sum);
+    v.result = exact_text(result);
+    v.expected = exact_text(expected);
+    v.pass = result == expected;
+    v.error = v.pass ? 0.0 : std::fabs(static_cast<double>(result) - static_cast<double>(expected));
+    if (!v.pass) v.note = std::string("the ") + (reference.op == OpKind::max ? "maximum" : "minimum") +
+                          " is one input element and must come back exactly";
+    return v;
+}
+
 }  // namespace
 
 template <class T>
-Reference compute_reference(const std::vector<T>& values) {
+Reference compute_reference(const std::vector<T>& values, OpKind op) {
     Reference ref;
     ref.type = element_type_of<T>();
     ref.n = values.size();
+    ref.op = op;
+    if (op != OpKind::sum) {
+        const T extreme = op == OpKind::max ? extreme_of<Max>(values) : extreme_of<Min>(values);
+        if constexpr (std::is_integral_v<T>) ref.exact = extreme;
+        else ref.sum = extreme;
+        return ref;
+    }
     const unsigned chunks = host_threads_for(values.size());
     if constexpr (std::is_integral_v<T>) {
         // unsigned arithmetic: wraps (defined) instead of overflowing, so the low 32 bits stay exact
@@ -110,7 +146,7 @@ double gamma_bound(ElementType type, std::size_t depth) {
 }
 
 double tolerance_for(const Reference& reference, std::size_t depth) {
-    if (reference.type == ElementType::int32) return 0.0;
+    if (reference.type == ElementType::int32 || reference.op != OpKind::sum) return 0.0;
     // The reference's own error (compensated summation: <= (2u + O(n u^2)) * sum|x|, u of long double)
     // is added so that the test never blames the GPU for the reference's rounding.
     const long double u_ref = LDBL_EPSILON / 2;
@@ -121,6 +157,7 @@ double tolerance_for(const Reference& reference, std::size_t depth) {
 
 template <class T>
 Verdict verify(T result, const Reference& reference, std::size_t depth) {
+    if (reference.op != OpKind::sum) return verify_extreme(result, reference);
     Verdict v;
     v.result = exact_text(result);
     if constexpr (std::is_integral_v<T>) {
@@ -180,7 +217,7 @@ Verdict verify(T result, const Reference& reference, std::size_t depth) {
 }
 
 #define REDUCTION_INSTANTIATE_REFERENCE(T)                              \
-    template Reference compute_reference<T>(const std::vector<T>&);     \
+    template Reference compute_reference<T>(const std::vector<T>&, OpKind); \
     template Verdict verify<T>(T, const Reference&, std::size_t);
 REDUCTION_INSTANTIATE_REFERENCE(std::int32_t)
 REDUCTION_INSTANTIATE_REFERENCE(float)

@@ -31,6 +31,7 @@
 #pragma once
 
 #include "element_type.h"
+#include "operators.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +42,7 @@ namespace reduction {
 
 struct Reference {
     ElementType type = ElementType::int32;
+    OpKind op = OpKind::sum;    // max and min: `exact` (int32) or `sum` (floats) holds the extreme value
     std::size_t n = 0;
     std::int64_t exact = 0;     // integers: the exact sum (exact for fewer than 2^32 elements)
     long double sum = 0;        // floating point: the compensated sum
@@ -54,8 +56,10 @@ struct Reference {
     static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
 };
 
+// For max and min the reference is the extreme value itself, compared exactly: every order of
+// comparisons picks the same element. NaN inputs are skipped, as the kernels' `b > a ? b : a` does.
 template <class T>
-Reference compute_reference(const std::vector<T>& values);
+Reference compute_reference(const std::vector<T>& values, OpKind op = OpKind::sum);
 
 struct Verdict {
     bool pass = false;

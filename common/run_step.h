@@ -43,19 +43,33 @@ int run_typed(const StepApi& step, const Options& options, int argc, const char*
     return m.verdict.pass ? exit_ok : exit_wrong_result;
 }
 
-}  // namespace detail
-
-inline int run_step(int argc, const char* const* argv, const StepApi& step) {
+// The run of one step whose operator is fixed (sum) or chosen by --op (`ops` given).
+inline int run_step_with(int argc, const char* const* argv, const StepApi& sum_step, const StepOps* ops) {
     return run_guarded([&] {
         Options options = parse_options(argc, argv, Tool::step);
         if (options.help) {
-            std::cout << step.name << ": " << step.change << "\n" << usage(argv[0], Tool::step);
+            std::cout << sum_step.name << ": " << sum_step.change << "\n" << usage(argv[0], Tool::step);
             return static_cast<int>(exit_ok);
         }
+        if (!ops && options.op != OpKind::sum)
+            throw UsageError(std::string("--op ") + op_name(options.op) + ": " + sum_step.name +
+                             " computes sums only; the operator is a template parameter from step10_single_pass on");
+        const StepApi& step = ops ? ops->for_op(options.op) : sum_step;
         if (options.input_path.empty() && !options.seed) options.seed = fresh_seed();  // printed, for replay
         return dispatch_type(options.type,
                              [&](auto zero) { return detail::run_typed<decltype(zero)>(step, options, argc, argv); });
     });
+}
+
+}  // namespace detail
+
+inline int run_step(int argc, const char* const* argv, const StepApi& step) {
+    return detail::run_step_with(argc, argv, step, nullptr);
+}
+
+// A step with --op sum|max|min: REDUCTION_STEP_OPS(ns).
+inline int run_step(int argc, const char* const* argv, const StepOps& ops) {
+    return detail::run_step_with(argc, argv, ops.sum, &ops);
 }
 
 }  // namespace reduction

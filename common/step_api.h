@@ -24,6 +24,7 @@
 #pragma once
 
 #include "element_type.h"
+#include "operators.h"
 
 #include <cuda_runtime.h>
 
@@ -59,6 +60,23 @@ struct StepApi {
     ReduceFn<double> reduce_float64;
 };
 
+// The int32 entry of a step whose operator is a template parameter: a sum runs on uint32 (above);
+// max and min compare, so they must see the signed values and run on int32 itself (they never
+// compute a value outside the inputs, so nothing can overflow).
+template <class Op, ReduceFn<std::uint32_t> as_unsigned, ReduceFn<std::int32_t> as_signed>
+constexpr ReduceFn<std::int32_t> int32_entry() {
+    if constexpr (Op::kind == OpKind::sum) return &reduce_as_kernel_type<std::int32_t, as_unsigned>;
+    else return as_signed;
+}
+
+// A step that takes the operator as a template parameter (reduce_op<Op, T>): one StepApi each.
+struct StepOps {
+    StepApi sum;
+    StepApi max;
+    StepApi min;
+    const StepApi& for_op(OpKind op) const { return op == OpKind::max ? max : op == OpKind::min ? min : sum; }
+};
+
 template <class T>
 ReduceFn<T> reduce_fn(const StepApi& step) {
     if constexpr (std::is_same_v<T, std::int32_t>) return step.reduce_int32;
@@ -78,4 +96,23 @@ ReduceFn<T> reduce_fn(const StepApi& step) {
         &ns::addition_depth,                                                                                   \
         &::reduction::reduce_as_kernel_type<std::int32_t, &ns::reduce<::reduction::kernel_type_t<std::int32_t>>>, \
         &ns::reduce<float>, &ns::reduce<double>                                                                \
+    }
+
+// The StepApi of step `ns` reducing with operator `Op` through its ns::reduce_op<Op, T>.
+#define REDUCTION_STEP_API_OP(ns, Op)                                                                          \
+    ::reduction::StepApi {                                                                                     \
+        ns::name, ns::change,                                                                                  \
+        [](::reduction::ElementType type, std::size_t n, int block) {                                          \
+            return ns::scratch_elements(n, block) * ::reduction::type_size(type);                              \
+        },                                                                                                     \
+        &ns::addition_depth,                                                                                   \
+        ::reduction::int32_entry<Op, &ns::reduce_op<Op, std::uint32_t>, &ns::reduce_op<Op, std::int32_t>>(),   \
+        &ns::reduce_op<Op, float>, &ns::reduce_op<Op, double>                                                  \
+    }
+
+// Sum, max and min of step `ns`, e.g. REDUCTION_STEP_OPS(step10).
+#define REDUCTION_STEP_OPS(ns)                                                                                 \
+    ::reduction::StepOps {                                                                                     \
+        REDUCTION_STEP_API_OP(ns, ::reduction::Sum), REDUCTION_STEP_API_OP(ns, ::reduction::Max),             \
+            REDUCTION_STEP_API_OP(ns, ::reduction::Min)                                                        \
     }
