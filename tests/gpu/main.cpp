@@ -4,8 +4,21 @@
 #include "gpu_test_support.h"
 
 #include <iostream>
+#include <string>
+
+namespace {
+// Listing the cases or printing the help needs no GPU.
+bool only_lists(int argc, char* argv[]) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--list", 0) == 0 || arg == "-l" || arg == "-h" || arg == "--help" || arg == "-?") return true;
+    }
+    return false;
+}
+}  // namespace
 
 int main(int argc, char* argv[]) {
+    if (only_lists(argc, argv)) return Catch::Session().run(argc, argv);
     const std::string problem = reduction::test::usable_gpu_problem();
     if (!problem.empty()) {
         std::cout << "SKIPPED: " << problem << "; the GPU tests of " REDUCTION_STEP_TAG " need an NVIDIA GPU\n";
