@@ -2,10 +2,12 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 namespace reduction::test {
 namespace {
@@ -40,6 +42,22 @@ std::size_t free_device_bytes() {
     std::size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     return free_bytes;
+}
+
+bool finishes_within(double seconds) {
+    cudaEvent_t done{};
+    CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventRecord(done, cudaStream_t{}));
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    cudaError_t status = cudaEventQuery(done);
+    while (status == cudaErrorNotReady && std::chrono::steady_clock::now() < deadline) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        status = cudaEventQuery(done);
+    }
+    if (status == cudaErrorNotReady) return false;  // the event is leaked: the GPU is stuck anyway
+    cudaEventDestroy(done);
+    CUDA_CHECK(status);  // a fault in the queued work
+    return true;
 }
 
 std::string hex_bytes(const void* value, std::size_t size) {

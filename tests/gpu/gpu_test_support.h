@@ -35,6 +35,10 @@ std::string skip_reason();
 
 std::size_t free_device_bytes();
 
+// Waits for everything queued on the default stream; false if it has not finished after `seconds`
+// (a kernel whose loop never reaches n, e.g. a 32-bit index that wraps before 2^32 + 17).
+bool finishes_within(double seconds);
+
 // The bytes of `value` in hex, e.g. "0x3f800000" for 1.0f: what "bit-identical" compares.
 std::string hex_bytes(const void* value, std::size_t size);
 

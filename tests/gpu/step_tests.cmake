@@ -36,6 +36,9 @@ if(NOT TARGET reduction_catch2 AND TARGET Catch2::Catch2)
 endif()
 
 find_program(REDUCTION_COMPUTE_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR} ${CMAKE_CUDA_COMPILER_TOOLKIT_ROOT}/bin)
+if(NOT REDUCTION_COMPUTE_SANITIZER)
+  message(STATUS "compute-sanitizer not found: the sanitize_* tests will report Skipped")
+endif()
 
 function(reduction_add_step_tests step_dir_name step_source_dir)
   if(NOT TARGET reduction::common)

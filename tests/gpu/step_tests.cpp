@@ -10,6 +10,8 @@
 #include "step_under_test.h"
 
 #include <cstdint>
+#include <cstdlib>
+#include <iostream>
 #include <iterator>
 #include <new>
 #include <random>
@@ -142,10 +144,21 @@ std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {
     return bytes;
 }
 
+// A reduction of a few GiB takes milliseconds; one that has not finished after this long never will.
+constexpr double hang_seconds = 60;
+
 std::uint8_t run_uint8(const std::uint8_t* device_input, std::size_t n, int block, DeviceBuffer<std::uint8_t>& out) {
     DeviceBuffer<std::uint8_t> scratch(test::step_scratch_elements(n, block));
     CUDA_CHECK(cudaMemset(out.get(), 0xFF, 1));
     test::step_reduce_uint8()(device_input, n, out.get(), scratch.get(), block, cudaStream_t{});
+    if (!test::finishes_within(hang_seconds)) {
+        // the kernel still runs and cannot be stopped: report, and end the process, which frees the GPU
+        std::cout << step_under_test().name << " uint8 n=" << n << " block=" << block << ": the reduction has not "
+                  << "finished after " << hang_seconds << " s. A loop whose index is 32-bit never reaches an n past "
+                  << "2^32: the index wraps to 0 and the loop starts again. Every index must be std::size_t."
+                  << std::endl;
+        std::_Exit(1);
+    }
     std::uint8_t result = 0;
     CUDA_CHECK(cudaMemcpy(&result, out.get(), 1, cudaMemcpyDeviceToHost));
     return result;
