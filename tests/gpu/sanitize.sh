@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs one step's GPU test cases for compute-sanitizer ("[sanitize]": small odd sizes, the extreme
+# block sizes, every type) under memcheck, racecheck, synccheck and initcheck.
+#
+# Exit 77 (ctest: Skipped), with the reason, only when compute-sanitizer is missing or the probe
+# finds no usable GPU. Anything else that goes wrong (a CUDA fault, a hazard, a wrong or
+# unrepeatable result, a crash) is a failure.
+#
+# usage: sanitize.sh COMPUTE_SANITIZER GPU_PROBE TEST_EXECUTABLE
+set -uo pipefail
+sanitizer=$1
+probe=$2
+tests=$3
+name=$(basename "$tests")
+
+if [ ! -x "$sanitizer" ]; then
+  echo "SKIPPED: compute-sanitizer not found (it comes with the CUDA Toolkit; pass" \
+       "-DREDUCTION_COMPUTE_SANITIZER=/path/to/compute-sanitizer to CMake)"
+  exit 77
+fi
+probe_output=$("$probe" 2>&1)
+case $? in
+  0) ;;
+  77) echo "SKIPPED: $probe_output; $name under compute-sanitizer needs an NVIDIA GPU"; exit 77 ;;
+  *) echo "FAILED: the GPU probe itself failed: $probe_output"; exit 1 ;;
+esac
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+for tool in memcheck racecheck synccheck initcheck; do
+  if "$sanitizer" --tool "$tool" --error-exitcode 99 "$tests" "[sanitize]" >"$log" 2>&1; then
+    echo "ok    $tool"
+  else
+    echo "FAIL  $tool (exit $?)"; tail -n 40 "$log"; status=1
+  fi
+done
+exit $status

@@ -1,0 +1,83 @@
+# reduction_add_step_tests(<step_dir_name> <step_source_dir>)
+#
+# The GPU tests of ONE step, compiled against that step alone (no other step, no CUB), so that a
+# folder holding only common/, tests/gpu/, tests/catch*.h and one step can build and run them.
+#
+#   <step_dir_name>    the step's folder name, e.g. step04_first_add. Its first six characters
+#                      are the tag (step04), which is also the step's C++ namespace.
+#   <step_source_dir>  the folder holding the step's reduce.cuh (the step contract: see
+#                      common/step_api.h).
+#
+# Needs, before the call: the CUDA language enabled, the target reduction::common (common/), and
+# Catch2 found or fetched (the target Catch2::Catch2; v2 or v3). Optional: the cache variable
+# REDUCTION_COMPUTE_SANITIZER (searched for here when unset).
+#
+# Creates the executable gpu_tests_<tag> and registers, each with SKIP_RETURN_CODE 77 (without a
+# GPU, or when a case lacks device memory, ctest says Skipped, never passed):
+#   gpu_<tag>          labels gpu;<tag>            every case but the large ones (minutes)
+#   gpu_<tag>_large    labels gpu;<tag>;large      n = 2^32 + 17 bytes (5 GiB), 2^31 + 17 int32 and
+#                                                  float32 (8 GiB each, skipped when memory is short)
+#   sanitize_<tag>     labels gpu;sanitizer;<tag>  memcheck, racecheck, synccheck and initcheck over
+#                                                  the small cases; Skipped, with the reason, where
+#                                                  compute-sanitizer or a GPU is missing
+# so that `ctest -L step04` runs everything that checks step 04.
+include_guard(GLOBAL)
+
+set(REDUCTION_STEP_TESTS_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+# catch.h and catch_main.h pick Catch2's headers from this definition, not from whichever Catch2
+# headers happen to be on the include path. A fetched Catch2 (no Catch2_VERSION here) is v3.
+if(NOT TARGET reduction_catch2 AND TARGET Catch2::Catch2)
+  add_library(reduction_catch2 INTERFACE)
+  target_link_libraries(reduction_catch2 INTERFACE Catch2::Catch2)
+  if(Catch2_VERSION AND Catch2_VERSION VERSION_LESS 3)
+    target_compile_definitions(reduction_catch2 INTERFACE REDUCTION_CATCH2_V2)
+  endif()
+endif()
+
+find_program(REDUCTION_COMPUTE_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR} ${CMAKE_CUDA_COMPILER_TOOLKIT_ROOT}/bin)
+if(NOT REDUCTION_COMPUTE_SANITIZER)
+  message(STATUS "compute-sanitizer not found: the sanitize_* tests will report Skipped")
+endif()
+
+function(reduction_add_step_tests step_dir_name step_source_dir)
+  if(NOT TARGET reduction::common)
+    message(FATAL_ERROR "reduction_add_step_tests(${step_dir_name}): add common/ (target reduction::common) first")
+  endif()
+  if(NOT TARGET reduction_catch2)
+    message(FATAL_ERROR "reduction_add_step_tests(${step_dir_name}): find or fetch Catch2 (target Catch2::Catch2) first")
+  endif()
+  if(NOT EXISTS ${step_source_dir}/reduce.cuh)
+    message(FATAL_ERROR "reduction_add_step_tests(${step_dir_name}): no reduce.cuh in ${step_source_dir}")
+  endif()
+  string(SUBSTRING "${step_dir_name}" 0 6 tag)  # step04_first_add -> step04
+
+  # Shared by every step's tests: built once.
+  if(NOT TARGET reduction_gpu_test_support)
+    add_library(reduction_gpu_test_support STATIC ${REDUCTION_STEP_TESTS_DIR}/gpu_test_support.cpp)
+    target_link_libraries(reduction_gpu_test_support PUBLIC reduction::common)
+    add_executable(reduction_gpu_probe ${REDUCTION_STEP_TESTS_DIR}/gpu_probe.cpp)
+    target_link_libraries(reduction_gpu_probe PRIVATE reduction::common)
+  endif()
+
+  set(exe gpu_tests_${tag})
+  add_executable(${exe}
+    ${REDUCTION_STEP_TESTS_DIR}/main.cpp
+    ${REDUCTION_STEP_TESTS_DIR}/step_tests.cpp
+    ${REDUCTION_STEP_TESTS_DIR}/step_under_test.cu)
+  target_link_libraries(${exe} PRIVATE reduction_gpu_test_support reduction_catch2)
+  target_compile_definitions(${exe} PRIVATE
+    REDUCTION_STEP_HEADER="${step_source_dir}/reduce.cuh"
+    REDUCTION_STEP_NS=${tag}
+    REDUCTION_STEP_TAG="${tag}")
+
+  add_test(NAME gpu_${tag} COMMAND ${exe} "~[large]~[sanitize]")
+  set_tests_properties(gpu_${tag} PROPERTIES LABELS "gpu;${tag}" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  add_test(NAME gpu_${tag}_large COMMAND ${exe} "[large]")
+  set_tests_properties(gpu_${tag}_large PROPERTIES LABELS "gpu;${tag};large" SKIP_RETURN_CODE 77 TIMEOUT 900
+                       RESOURCE_LOCK gpu_memory)
+  add_test(NAME sanitize_${tag}
+           COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/sanitize.sh "${REDUCTION_COMPUTE_SANITIZER}"
+                   $<TARGET_FILE:reduction_gpu_probe> $<TARGET_FILE:${exe}>)
+  set_tests_properties(sanitize_${tag} PROPERTIES LABELS "gpu;sanitizer;${tag}" SKIP_RETURN_CODE 77 TIMEOUT 1800)
+endfunction()

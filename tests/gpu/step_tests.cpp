@@ -1,0 +1,358 @@
+// The GPU tests of one step (step_under_test.h says which): every case is compared with the CPU
+// reference and run twice, and the two results must be bit-identical, because each step adds in
+// an order fixed by n and the block size: a race between threads shows as a difference even
+// when both results happen to be within the floating-point tolerance.
+//
+// A failure names the step, type, n, block size, input pattern and seed, what was expected and
+// what the GPU returned; REDUCTION_TEST_SEED=<seed> replays the same input.
+#include "../catch.h"
+#include "gpu_test_support.h"
+#include "step_under_test.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <iterator>
+#include <new>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#ifndef REDUCTION_STEP_TAG
+#error "compile with REDUCTION_STEP_TAG, e.g. \"step04\" (see step_tests.cmake)"
+#endif
+
+namespace {
+
+using namespace reduction;
+using test::step_under_test;
+
+const std::size_t sizes[] = {1,    2,    3,    31,    32,    33,    255,     256,        257,           1000,
+                             1023, 1024, 1025, 4097,  65535, 65537, 1000003, std::size_t{1} << 24, (std::size_t{1} << 24) + 1};
+const int blocks[] = {32, 64, 128, 256, 512, 1024};
+const Pattern patterns[] = {Pattern::random, Pattern::ones, Pattern::index, Pattern::alternating};
+constexpr std::size_t poisoned_tail = 1024;  // elements after the input, filled with a huge value
+constexpr int failures_printed = 10;         // per check: enough to see a pattern, not a flood
+
+template <class T>
+const char* type_label() {
+    if constexpr (sizeof(T) == 1) return "uint8";
+    else return type_name(element_type_of<T>());
+}
+
+// Where one result came from: everything a student needs to reproduce it.
+struct CaseInfo {
+    std::size_t n = 0;
+    int block = 0;
+    std::string pattern;
+    std::uint64_t seed = 0;
+    std::size_t offset = 0;  // elements between an aligned allocation and the input pointer
+};
+
+template <class T>
+std::string describe(const CaseInfo& c) {
+    std::ostringstream out;
+    out << step_under_test().name << " " << type_label<T>() << " n=" << c.n << " block=" << c.block
+        << " pattern=" << c.pattern << " seed=" << c.seed;
+    if (c.offset != 0) out << " input offset=" << c.offset << " elements";
+    return out.str();
+}
+
+std::string wrong_result(const std::string& where, const Verdict& v) {
+    std::ostringstream out;
+    out << where << ": got " << v.result << ", expected " << v.expected << " (error " << v.error << ", tolerance "
+        << v.tolerance << ")";
+    if (!v.note.empty()) out << ": " << v.note;
+    return out.str();
+}
+
+template <class T>
+std::string not_repeatable(const std::string& where, T first, T second) {
+    return where + ": the same call twice gave " + test::exact_value(first) + " then " + test::exact_value(second) +
+           ". The order of additions is fixed, so a difference means threads raced: a missing __syncthreads() or "
+           "__syncwarp(), or a read of memory another thread is still writing.";
+}
+
+// Counts failures of one check and prints the first few in full.
+class FailureLog {
+public:
+    void fail(const std::string& message) {
+        if (++failed_ <= failures_printed) FAIL_CHECK(message);
+    }
+    void count() { ++checked_; }
+    void summarise(const std::string& what) const {
+        INFO(what << ": " << failed_ << " of " << checked_ << " cases failed"
+                  << (failed_ > failures_printed ? " (the first " + std::to_string(failures_printed) + " are shown)" : ""));
+        CHECK(failed_ == 0);
+    }
+
+private:
+    int failed_ = 0;
+    int checked_ = 0;
+};
+
+// Runs the step twice on input already on the device and checks both results.
+template <class T>
+void check_case(const CaseInfo& c, const T* device_input, const std::vector<T>& values, FailureLog& log) {
+    const StepApi& step = step_under_test();
+    const test::TwoRuns<T> runs = test::run_twice(step, device_input, c.n, c.block);
+    const Verdict v = test::verdict_for(runs.first, values, step.addition_depth(c.n, c.block));
+    log.count();
+    if (!v.pass) log.fail(wrong_result(describe<T>(c), v));
+    else if (!runs.identical()) log.fail(not_repeatable(describe<T>(c), runs.first, runs.second));
+}
+
+template <class T>
+void check_matrix(std::uint64_t seed) {
+    DeviceBuffer<T> device(sizes[std::size(sizes) - 1] + poisoned_tail);
+    FailureLog log;
+    for (std::size_t n : sizes) {
+        for (Pattern pattern : patterns) {
+            const std::vector<T> values = test::make_input<T>(n, pattern, seed);
+            test::upload_poisoned(device, 0, values);
+            for (int block : blocks) check_case<T>({n, block, pattern_name(pattern), seed, 0}, device.get(), values, log);
+        }
+    }
+    log.summarise(std::string(step_under_test().name) + " " + type_label<T>() + " matrix");
+}
+
+// The input pointer 1, 2 and 3 elements past an aligned allocation, with poison on both sides:
+// a kernel that assumes alignment, or reads before its first element, fails here.
+template <class T>
+void check_offsets(std::uint64_t seed) {
+    const std::size_t offset_sizes[] = {1, 33, 1025, 65537, 1000003};
+    const int offset_blocks[] = {64, 256};
+    DeviceBuffer<T> device(offset_sizes[std::size(offset_sizes) - 1] + 3 + poisoned_tail);
+    FailureLog log;
+    for (std::size_t n : offset_sizes) {
+        const std::vector<T> values = test::make_input<T>(n, Pattern::random, seed);
+        for (std::size_t offset : {1, 2, 3}) {
+            test::upload_poisoned(device, offset, values);
+            for (int block : offset_blocks)
+                check_case<T>({n, block, "random", seed, offset}, device.get() + offset, values, log);
+        }
+    }
+    log.summarise(std::string(step_under_test().name) + " " + type_label<T>() + " offset inputs");
+}
+
+// One-byte elements summed modulo 256, with random bytes: the instantiation the 2^32 case uses.
+std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {
+    std::mt19937_64 generator(seed);
+    std::vector<std::uint8_t> bytes(n);
+    for (auto& b : bytes) b = static_cast<std::uint8_t>(generator() >> 56);
+    return bytes;
+}
+
+// A reduction of a few GiB takes milliseconds; one that has not finished after this long never will.
+constexpr double hang_seconds = 60;
+
+std::uint8_t run_uint8(const std::uint8_t* device_input, std::size_t n, int block, DeviceBuffer<std::uint8_t>& out) {
+    DeviceBuffer<std::uint8_t> scratch(test::step_scratch_elements(n, block));
+    CUDA_CHECK(cudaMemset(out.get(), 0xFF, 1));
+    test::step_reduce_uint8()(device_input, n, out.get(), scratch.get(), block, cudaStream_t{});
+    if (!test::finishes_within(hang_seconds)) {
+        // the kernel still runs and cannot be stopped: report, and end the process, which frees the GPU
+        std::cout << step_under_test().name << " uint8 n=" << n << " block=" << block << ": the reduction has not "
+                  << "finished after " << hang_seconds << " s. A loop whose index is 32-bit never reaches an n past "
+                  << "2^32: the index wraps to 0 and the loop starts again. Every index must be std::size_t."
+                  << std::endl;
+        std::_Exit(1);
+    }
+    std::uint8_t result = 0;
+    CUDA_CHECK(cudaMemcpy(&result, out.get(), 1, cudaMemcpyDeviceToHost));
+    return result;
+}
+
+void check_uint8_small(std::uint64_t seed, const std::vector<std::size_t>& uint8_sizes, const std::vector<int>& uint8_blocks) {
+    DeviceBuffer<std::uint8_t> out(1);
+    FailureLog log;
+    for (std::size_t n : uint8_sizes) {
+        const std::vector<std::uint8_t> values = random_bytes(n, seed);
+        std::uint8_t expected = 0;
+        for (std::uint8_t v : values) expected = static_cast<std::uint8_t>(expected + v);  // modulo 256
+        DeviceBuffer<std::uint8_t> device(n + poisoned_tail);
+        CUDA_CHECK(cudaMemset(device.get(), 0x7F, device.bytes()));
+        CUDA_CHECK(cudaMemcpy(device.get(), values.data(), n, cudaMemcpyHostToDevice));
+        for (int block : uint8_blocks) {
+            const CaseInfo c{n, block, "random bytes", seed, 0};
+            const std::uint8_t first = run_uint8(device.get(), n, block, out);
+            const std::uint8_t second = run_uint8(device.get(), n, block, out);
+            log.count();
+            if (first != expected)
+                log.fail(describe<std::uint8_t>(c) + ": got " + test::exact_value(first) + ", expected " +
+                         test::exact_value(expected) + " (the sum modulo 256)");
+            else if (second != first) log.fail(not_repeatable(describe<std::uint8_t>(c), first, second));
+        }
+    }
+    log.summarise(std::string(step_under_test().name) + " uint8");
+}
+
+// 2^32 + 17 one-byte elements, zero except a few markers whose total (43) is below 256, so every
+// marker that is skipped, or read from a wrapped index where the input is zero, lowers the sum:
+//   - 3, 5, 7 at 2^31 - 1, 2^31, 2^31 + 1, where a signed 32-bit index turns negative;
+//   - 11 at 2^32 - 1, the last element an unsigned 32-bit index reaches;
+//   - 1 at each of the 17 elements past 2^32, which a wrapping index reads as in[0..17), all zero;
+// and a count truncated to 32 bits (17) sums in[0..17): 0.
+void check_past_2_32_uint8() {
+    const std::size_t n = (std::size_t{1} << 32) + 17;
+    const int block = 256;
+    const std::size_t needed = n + test::step_scratch_elements(n, block) + 1;
+    const std::size_t free_bytes = test::free_device_bytes();
+    const CaseInfo c{n, block, "zeros with markers at 2^31 +- 1, 2^32 - 1 and past 2^32", 0, 0};
+    if (free_bytes < needed) {
+        test::mark_skipped(describe<std::uint8_t>(c) + " needs " + std::to_string(needed) + " bytes of device memory, " +
+                           std::to_string(free_bytes) + " free");
+        return;
+    }
+    DeviceBuffer<std::uint8_t> device(n);
+    CUDA_CHECK(cudaMemset(device.get(), 0, n));
+    const auto put = [&](std::size_t index, std::uint8_t value) {
+        CUDA_CHECK(cudaMemcpy(device.get() + index, &value, 1, cudaMemcpyHostToDevice));
+    };
+    const std::size_t two_31 = std::size_t{1} << 31, two_32 = std::size_t{1} << 32;
+    put(two_31 - 1, 3);
+    put(two_31, 5);
+    put(two_31 + 1, 7);
+    put(two_32 - 1, 11);
+    for (std::size_t i = two_32; i < n; ++i) put(i, 1);
+    const std::uint8_t expected = 3 + 5 + 7 + 11 + 17;
+
+    DeviceBuffer<std::uint8_t> out(1);
+    const std::uint8_t first = run_uint8(device.get(), n, block, out);
+    const std::uint8_t second = run_uint8(device.get(), n, block, out);
+    INFO(describe<std::uint8_t>(c) << ": got " << test::exact_value(first) << ", expected "
+                                   << test::exact_value(expected)
+                                   << ". A smaller sum means elements past 2^31 or 2^32 were skipped or read from a "
+                                      "wrapped index: every index and count must be 64-bit (std::size_t).");
+    CHECK(first == expected);
+    CHECK(test::same_bytes(first, second));
+}
+
+// n = 2^31 + 17 of int32 or float32 (8 GiB): random values, where a signed 32-bit index overflows.
+template <class T>
+void check_past_2_31(std::uint64_t seed) {
+    const StepApi& step = step_under_test();
+    const std::size_t n = (std::size_t{1} << 31) + 17;
+    const int block = 256;
+    const CaseInfo c{n, block, "random", seed, 0};
+    const std::size_t needed = n * sizeof(T) + test::scratch_bytes<T>(step, n, block) + sizeof(T);
+    const std::size_t free_bytes = test::free_device_bytes();
+    if (free_bytes < needed) {
+        test::mark_skipped(describe<T>(c) + " needs " + std::to_string(needed) + " bytes of device memory, " +
+                           std::to_string(free_bytes) + " free");
+        return;
+    }
+    std::vector<T> values;
+    try {
+        values = test::make_input<T>(n, Pattern::random, seed);
+    } catch (const std::bad_alloc&) {
+        test::mark_skipped(describe<T>(c) + " needs " + std::to_string(n * sizeof(T)) + " bytes of host memory");
+        return;
+    }
+    DeviceBuffer<T> device(n);
+    CUDA_CHECK(cudaMemcpy(device.get(), values.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+    FailureLog log;
+    check_case<T>(c, device.get(), values, log);
+    log.summarise(describe<T>(c));
+}
+
+// Many calls queued back to back on one input, with no synchronisation between them, each into
+// its own output: all must equal the first, bit for bit.
+void check_back_to_back_calls(std::uint64_t seed) {
+    using T = float;
+    const StepApi& step = step_under_test();
+    const std::size_t n = (std::size_t{1} << 20) + 3;
+    const int block = 256;
+    const int calls = 1000;
+    const CaseInfo c{n, block, "random", seed, 0};
+    const std::vector<T> values = test::make_input<T>(n, Pattern::random, seed);
+    DeviceBuffer<T> device(n + poisoned_tail);
+    test::upload_poisoned(device, 0, values);
+    DeviceBuffer<unsigned char> scratch(test::scratch_bytes<T>(step, n, block));
+    DeviceBuffer<T> outputs(calls);
+    CUDA_CHECK(cudaMemset(outputs.get(), 0xFF, outputs.bytes()));
+    for (int k = 0; k < calls; ++k)
+        reduce_fn<T>(step)(device.get(), n, outputs.get() + k, reinterpret_cast<T*>(scratch.get()), block, cudaStream_t{});
+    std::vector<T> results(calls);
+    CUDA_CHECK(cudaMemcpy(results.data(), outputs.get(), outputs.bytes(), cudaMemcpyDeviceToHost));
+
+    const Verdict v = test::verdict_for(results[0], values, step.addition_depth(n, block));
+    INFO(wrong_result(describe<T>(c) + ", first of " + std::to_string(calls) + " calls", v));
+    CHECK(v.pass);
+    int differing = 0;
+    for (int k = 1; k < calls; ++k) {
+        if (test::same_bytes(results[k], results[0])) continue;
+        if (++differing <= failures_printed)
+            FAIL_CHECK(not_repeatable(describe<T>(c) + ", call " + std::to_string(k + 1) + " of " + std::to_string(calls),
+                                      results[0], results[k]));
+    }
+    INFO(differing << " of " << calls - 1 << " later calls differ from the first");
+    CHECK(differing == 0);
+}
+
+}  // namespace
+
+#define STEP_CASE(title) REDUCTION_STEP_TAG ": " title
+
+TEST_CASE(STEP_CASE("every size, type, block size and pattern matches the reference, twice bit-identically"),
+          "[gpu][" REDUCTION_STEP_TAG "]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_matrix<std::int32_t>(seed);
+    check_matrix<float>(seed);
+    check_matrix<double>(seed);
+}
+
+TEST_CASE(STEP_CASE("input pointers 1, 2 and 3 elements past an aligned allocation"), "[gpu][" REDUCTION_STEP_TAG "]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_offsets<std::int32_t>(seed);
+    check_offsets<float>(seed);
+    check_offsets<double>(seed);
+}
+
+TEST_CASE(STEP_CASE("1000 back-to-back calls on one input give bit-identical results"), "[gpu][" REDUCTION_STEP_TAG "]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_back_to_back_calls(seed);
+}
+
+TEST_CASE(STEP_CASE("one-byte elements sum modulo 256"), "[gpu][" REDUCTION_STEP_TAG "]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_uint8_small(seed, {1, 31, 257, 4097, 1000003, (std::size_t{1} << 24) + 1}, {32, 256, 1024});
+}
+
+TEST_CASE(STEP_CASE("n = 2^32 + 17 one-byte elements: 64-bit indexing within 5 GiB"),
+          "[gpu][large][" REDUCTION_STEP_TAG "]") {
+    check_past_2_32_uint8();
+}
+
+TEST_CASE(STEP_CASE("n = 2^31 + 17 int32 and float32 (8 GiB each)"), "[gpu][large][" REDUCTION_STEP_TAG "]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_past_2_31<std::int32_t>(seed);
+    check_past_2_31<float>(seed);
+}
+
+// Small odd sizes and the extreme block sizes, every type: what sanitize.sh runs under each
+// compute-sanitizer tool. Hidden ([.]): the other cases already cover these sizes.
+TEST_CASE(STEP_CASE("small cases for compute-sanitizer"), "[.][sanitize][" REDUCTION_STEP_TAG "]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    const auto run = [seed](auto zero, std::size_t n, int block) {
+        using T = decltype(zero);
+        const std::vector<T> values = test::make_input<T>(n, Pattern::random, seed);
+        DeviceBuffer<T> device(n + poisoned_tail);
+        test::upload_poisoned(device, 0, values);
+        FailureLog log;
+        check_case<T>({n, block, "random", seed, 0}, device.get(), values, log);
+        log.summarise(describe<T>({n, block, "random", seed, 0}));
+    };
+    run(std::int32_t{}, 1, 256);
+    run(std::int32_t{}, 4097, 32);
+    run(float{}, 65537, 1024);
+    run(double{}, 1000003, 256);
+    check_uint8_small(seed, {4097}, {128});
+}
