@@ -78,6 +78,10 @@ constexpr unsigned int loads_per_iteration = 4;
 
 constexpr std::size_t vector_bytes = 16;  // the widest load one thread can issue
 
+// Partials each thread of the last block loads at once: about a thousand partials at block 256
+// (SM count x resident blocks) take one round trip to L2.
+constexpr unsigned int partial_loads = 8;
+
 template <class T>
 struct alignas(vector_bytes) Vector {
     static constexpr unsigned int width = vector_bytes / sizeof(T);  // 16 uint8, 4 int32/float, 2 double
@@ -154,8 +158,17 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, T*
     __syncthreads();  // thread 0's acquire, then the barrier: the whole block may read the partials
     if (!is_last_block) return;  // the whole block leaves together: no barrier is left waiting
 
+    // Up to partial_loads partials per thread, all loads issued before the first add: a loop of
+    // load-then-add would wait for L2 once per partial instead of once per group.
     T total = Op::template identity<T>();
-    for (unsigned int p = tid; p < gridDim.x; p += Block) total = op(total, __ldcg(partials + p));  // from L2
+    for (unsigned int p = tid; p < gridDim.x; p += partial_loads * Block) {
+        T loaded[partial_loads];
+#pragma unroll
+        for (unsigned int k = 0; k < partial_loads; ++k)  // from L2 (.cg): written by other SMs
+            loaded[k] = p + k * Block < gridDim.x ? __ldcg(partials + p + k * Block) : Op::template identity<T>();
+#pragma unroll
+        for (unsigned int k = 0; k < partial_loads; ++k) total = op(total, loaded[k]);
+    }
     total = block_reduce<Op, Block>(total, warp_results);  // the same fixed order on every call
     if (tid == 0) {
         *out = total;
@@ -247,7 +260,7 @@ inline std::size_t elements_of_first_thread(std::size_t count, int block, std::s
 
 // Every thread adds its elements one after another, then the block tree adds log2(block) levels
 // (5 in the warp, log2(block / 32) after it). In the last block thread 0 adds the partials
-// 0, block, 2 x block, ..., then the tree runs again.
+// 0, block, 2 x block, ... (identities past the grid add nothing), then the tree runs again.
 inline std::size_t addition_depth(std::size_t n, int block) {
     const std::size_t grid = grid_for(n, block);
     return elements_of_first_thread(n, block, grid) + reduction::ceil_div(grid, block) +
