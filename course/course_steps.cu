@@ -7,6 +7,9 @@
 #include "step05_warp_unroll/reduce.cuh"
 #include "step06_template/reduce.cuh"
 #include "step07_multi_level/reduce.cuh"
+#include "step08_warp_shuffle/reduce.cuh"
+#include "step09_vector_loads/reduce.cuh"
+#include "step10_single_pass/reduce.cuh"
 
 namespace reduction {
 
@@ -19,6 +22,9 @@ const std::vector<StepApi>& course_steps() {
         REDUCTION_STEP_API(step05),
         REDUCTION_STEP_API(step06),
         REDUCTION_STEP_API(step07),
+        REDUCTION_STEP_API(step08),
+        REDUCTION_STEP_API(step09),
+        REDUCTION_STEP_API(step10),
     };
     return steps;
 }

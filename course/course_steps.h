@@ -14,6 +14,10 @@ const std::vector<StepApi>& course_steps();
 // CUB's cub::DeviceReduce::Sum behind the same interface: the reference to beat.
 const StepApi& cub_step();
 
+// Not a reduction: reads every byte of the input once with 16-byte loads and adds nothing. Its
+// time is the read ceiling a reduction can approach; its output is not a sum and is not verified.
+const StepApi& read_probe_step();
+
 // The step named `key`: "step03_sequential", "step03", "03" or "3"; "cub" for CUB. nullptr if none.
 const StepApi* find_step(const std::string& key);
 

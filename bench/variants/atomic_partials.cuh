@@ -1,0 +1,84 @@
+// The alternative to step 10's last block: every block adds its partial into *out with atomicAdd.
+// One kernel as well, but *out must be zeroed before it (a memset in the stream), and the partials
+// arrive in whatever order the blocks finish, so a float sum changes from call to call.
+// Step 10's loop and tree, only the end differs.
+#pragma once
+
+#include "step10_single_pass/reduce.cuh"
+
+namespace atomic_partials {
+
+inline constexpr const char* name = "step10_atomic_add";
+inline constexpr const char* change = "step10's loop, then atomicAdd of each block's partial into *out";
+
+template <unsigned int Block, class T>
+__global__ void reduce_atomic_kernel(const T* in, std::size_t n, T* out) {
+    using step10::Vector;
+    using step10::loads_per_iteration;
+    __shared__ T warp_results[32];
+    const unsigned int tid = threadIdx.x;
+    T sum = T(0);
+    const std::size_t head = step10::head_elements(in, n);
+    const std::size_t vectors = (n - head) / Vector<T>::width;
+    const std::size_t tail_begin = head + vectors * Vector<T>::width;
+    const Vector<T>* body = reinterpret_cast<const Vector<T>*>(in + head);
+    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + tid;
+    if (thread < head) sum += in[thread];
+    if (thread < n - tail_begin) sum += in[tail_begin + thread];
+    const std::size_t tile = loads_per_iteration * Block;
+    const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
+    std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + tid;
+    for (; i + (loads_per_iteration - 1) * Block < vectors; i += grid_stride) {
+        Vector<T> loaded[loads_per_iteration];
+#pragma unroll
+        for (unsigned int k = 0; k < loads_per_iteration; ++k) loaded[k] = step10::load_vector(body + i + k * Block);
+#pragma unroll
+        for (unsigned int k = 0; k < loads_per_iteration; ++k)
+#pragma unroll
+            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum += loaded[k].lane[w];
+    }
+#pragma unroll
+    for (unsigned int k = 0; k < loads_per_iteration; ++k) {
+        if (i + k * Block < vectors) {
+            const Vector<T> loaded = step10::load_vector(body + i + k * Block);
+#pragma unroll
+            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum += loaded.lane[w];
+        }
+    }
+    sum = step10::block_reduce<reduction::Sum, Block>(sum, warp_results);
+    if (tid == 0) atomicAdd(out, sum);  // in the order the blocks happen to finish
+}
+
+template <class T>
+using Kernel = void (*)(const T*, std::size_t, T*);
+
+template <class T>
+Kernel<T> kernel_for_block(int block) {
+    switch (block) {
+        case 32: return reduce_atomic_kernel<32, T>;
+        case 64: return reduce_atomic_kernel<64, T>;
+        case 128: return reduce_atomic_kernel<128, T>;
+        case 256: return reduce_atomic_kernel<256, T>;
+        case 512: return reduce_atomic_kernel<512, T>;
+        case 1024: return reduce_atomic_kernel<1024, T>;
+        default: throw std::invalid_argument("step10_atomic_add: block must be 32, 64, 128, 256, 512 or 1024");
+    }
+}
+
+inline std::size_t scratch_elements(std::size_t, int) { return 0; }
+
+// Partials arrive in any order: the chain is a thread's elements, the tree, then up to one
+// atomic addition per block.
+inline std::size_t addition_depth(std::size_t n, int block) {
+    const std::size_t grid = step10::grid_for(n, block);
+    return step10::elements_of_first_thread(n, block, grid) + reduction::log2_exact(block) + grid;
+}
+
+template <class T>
+void reduce(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t stream) {
+    CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(T), stream));  // the atomics add into it
+    kernel_for_block<T>(block)<<<step10::grid_for(n, block), block, 0, stream>>>(in, n, out);
+    CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace atomic_partials

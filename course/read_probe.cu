@@ -1,0 +1,118 @@
+// The read ceiling: every byte of the input read once with 16-byte loads, and no sum.
+//
+// It is laid out like step 10's loop (a grid sized to the GPU, four independent 16-byte loads per
+// thread per iteration, a scalar head and tail for any alignment) with the arithmetic taken out:
+// what it takes is what reading the buffer costs on this GPU, the floor under any reduction. Its
+// output is not a sum and is never verified; the XOR of the words only keeps the loads alive.
+#include "course_steps.h"
+
+#include "cuda_check.h"
+#include "launch_math.h"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+
+namespace reduction {
+namespace {
+
+constexpr unsigned int probe_loads_per_iteration = 4;
+constexpr std::size_t probe_vector_bytes = 16;
+
+// XORs the words it reads, and writes one byte only if the XOR matches `sentinel`: the compiler
+// cannot know it never does, so no load can be removed, and almost no store happens.
+template <unsigned int Block>
+__global__ void read_probe_kernel(const unsigned char* bytes, std::size_t count, unsigned int sentinel,
+                                  unsigned char* out) {
+    const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(bytes) % probe_vector_bytes;
+    const std::size_t to_boundary = misalignment == 0 ? 0 : probe_vector_bytes - misalignment;
+    const std::size_t head = to_boundary < count ? to_boundary : count;
+    const std::size_t vectors = (count - head) / probe_vector_bytes;
+    const std::size_t tail_begin = head + vectors * probe_vector_bytes;
+    const uint4* body = reinterpret_cast<const uint4*>(bytes + head);
+    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + threadIdx.x;
+    unsigned int mixed = 0;
+    if (thread < head) mixed ^= bytes[thread];
+    if (thread < count - tail_begin) mixed ^= bytes[tail_begin + thread];
+    const std::size_t tile = probe_loads_per_iteration * Block;
+    const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
+    std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + threadIdx.x;
+    for (; i + (probe_loads_per_iteration - 1) * Block < vectors; i += grid_stride) {
+        uint4 loaded[probe_loads_per_iteration];
+#pragma unroll
+        for (unsigned int k = 0; k < probe_loads_per_iteration; ++k) loaded[k] = __ldg(body + i + k * Block);
+#pragma unroll
+        for (unsigned int k = 0; k < probe_loads_per_iteration; ++k)
+            mixed ^= loaded[k].x ^ loaded[k].y ^ loaded[k].z ^ loaded[k].w;
+    }
+#pragma unroll
+    for (unsigned int k = 0; k < probe_loads_per_iteration; ++k) {
+        if (i + k * Block < vectors) {
+            const uint4 loaded = __ldg(body + i + k * Block);
+            mixed ^= loaded.x ^ loaded.y ^ loaded.z ^ loaded.w;
+        }
+    }
+    if (mixed == sentinel) *out = 1;
+}
+
+using ProbeKernel = void (*)(const unsigned char*, std::size_t, unsigned int, unsigned char*);
+
+ProbeKernel probe_kernel_for_block(int block) {
+    switch (block) {
+        case 32: return read_probe_kernel<32>;
+        case 64: return read_probe_kernel<64>;
+        case 128: return read_probe_kernel<128>;
+        case 256: return read_probe_kernel<256>;
+        case 512: return read_probe_kernel<512>;
+        case 1024: return read_probe_kernel<1024>;
+        default: throw std::invalid_argument("read_probe: block must be 32, 64, 128, 256, 512 or 1024");
+    }
+}
+
+// SM count x resident blocks per SM, as the steps size their grids.
+unsigned int probe_resident_grid(int block) {
+    static const std::array<unsigned int, 11> grids = [] {
+        std::array<unsigned int, 11> result{};
+        int device = 0, sms = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        for (int b = 32; b <= 1024; b *= 2) {
+            int per_sm = 0;
+            CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, probe_kernel_for_block(b), b, 0));
+            result[log2_exact(b)] = static_cast<unsigned int>(sms * per_sm);
+        }
+        return result;
+    }();
+    return grids[log2_exact(block)];
+}
+
+std::size_t probe_scratch_bytes(ElementType, std::size_t, int) { return 0; }
+std::size_t probe_addition_depth(std::size_t, int) { return 0; }  // no additions: nothing to bound
+
+template <class T>
+void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t stream) {
+    const std::size_t count = n * sizeof(T);
+    const unsigned int grid = static_cast<unsigned int>(std::min<std::size_t>(
+        probe_resident_grid(block), ceil_div(count, probe_loads_per_iteration * block * probe_vector_bytes)));
+    constexpr unsigned int sentinel = 0x9E3779B9u;  // any value: the kernel only needs one it cannot predict
+    probe_kernel_for_block(block)<<<grid, block, 0, stream>>>(reinterpret_cast<const unsigned char*>(in), count,
+                                                              sentinel, reinterpret_cast<unsigned char*>(out));
+    CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+const StepApi& read_probe_step() {
+    static const StepApi probe = {"read_probe",
+                                  "16-byte loads of the whole buffer, no arithmetic: the read ceiling",
+                                  &probe_scratch_bytes,
+                                  &probe_addition_depth,
+                                  &read_probe<std::int32_t>,
+                                  &read_probe<float>,
+                                  &read_probe<double>};
+    return probe;
+}
+
+}  // namespace reduction

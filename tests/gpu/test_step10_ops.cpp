@@ -1,0 +1,186 @@
+// Step 10 with Max and Min: the same single-pass tree with another operator. A maximum or minimum
+// never rounds, so the result must equal std::max_element / std::min_element exactly, for every
+// size, block size, type and misalignment of the input, with infinities among the values, and the
+// same on a second call that reuses the scratch (the ticket must have been set back to zero).
+// Failures print the seed; REDUCTION_TEST_SEED=<seed> replays them.
+#include "../catch.h"
+#include "gpu_test_support.h"
+
+#include "course_steps.h"
+#include "device_buffer.h"
+#include "input.h"
+#include "step10_ops.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+namespace {
+
+using namespace reduction;
+
+const std::size_t sizes[] = {1,    2,    3,    15,    17,     31,      33,    255,
+                             257,  1000, 1025, 4097,  65537,  1000003, (std::size_t{1} << 24) + 1};
+const int blocks[] = {32, 64, 128, 256, 512, 1024};
+const std::size_t offsets[] = {0, 1, 2, 3};  // elements past a 256-byte aligned allocation
+constexpr std::size_t guard_elements = 64;     // poison after the input
+
+const StepApi& step10_api() {
+    const StepApi* step = find_step("step10");
+    if (!step) FAIL("no step10 in the course");
+    return *step;
+}
+
+// Bytes that make a value past n (or before the input) win: 0x7F... is a huge positive int32,
+// float or double, 0xFE... a hugely negative one. A kernel that reads outside [0, n) fails.
+int poison_byte(OpKind op) { return op == OpKind::max ? 0x7F : 0xFE; }
+
+template <class T>
+T host_expected(OpKind op, const std::vector<T>& values) {
+    return op == OpKind::max ? *std::max_element(values.begin(), values.end())
+                             : *std::min_element(values.begin(), values.end());
+}
+
+template <class T>
+bool same_value(T a, T b) {
+    return a == b;  // max and min pick one of the inputs: exact equality, infinities included
+}
+
+// One input uploaded at `offset` elements into a poisoned buffer; runs the operator twice on one
+// scratch and returns both results.
+template <class T>
+class OpRunner {
+public:
+    OpRunner(std::size_t capacity) : input_(capacity + 4 + guard_elements), output_(1) {}
+
+    void upload(const std::vector<T>& values, std::size_t offset, OpKind op) {
+        CUDA_CHECK(cudaMemset(input_.get(), poison_byte(op), input_.bytes()));
+        CUDA_CHECK(cudaMemcpy(input_.get() + offset, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
+        offset_ = offset;
+        n_ = values.size();
+    }
+
+    std::pair<T, T> run_twice(OpKind op, int block) {
+        const std::size_t bytes = step10_api().scratch_bytes(element_type_of<T>(), n_, block);
+        DeviceBuffer<unsigned char> scratch(bytes);
+        CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));  // as the harness allocates it
+        const T first = run_once(op, block, scratch);
+        const T second = run_once(op, block, scratch);
+        return {first, second};
+    }
+
+private:
+    T run_once(OpKind op, int block, DeviceBuffer<unsigned char>& scratch) {
+        CUDA_CHECK(cudaMemset(output_.get(), 0xFF, sizeof(T)));  // a kernel that never writes cannot pass
+        step10_reduce_for<T>(op)(input_.get() + offset_, n_, output_.get(), reinterpret_cast<T*>(scratch.get()), block,
+                                 cudaStream_t{});
+        CUDA_CHECK(cudaGetLastError());
+        T value{};
+        CUDA_CHECK(cudaMemcpy(&value, output_.get(), sizeof(T), cudaMemcpyDeviceToHost));
+        return value;
+    }
+
+    DeviceBuffer<T> input_;
+    DeviceBuffer<T> output_;
+    std::size_t offset_ = 0;
+    std::size_t n_ = 0;
+};
+
+const char* op_name(OpKind op) { return op == OpKind::max ? "max" : "min"; }
+
+template <class T>
+std::string describe(OpKind op, std::size_t n, int block, std::size_t offset, const char* input, std::uint64_t seed,
+                     T got, T again, T expected) {
+    std::ostringstream out;
+    out.precision(std::numeric_limits<T>::max_digits10);
+    out << "step10 " << op_name(op) << " " << type_name(element_type_of<T>()) << " n=" << n << " block=" << block
+        << " offset=" << offset << " input=" << input << " seed=" << seed << ": got " << +got << ", then " << +again
+        << ", expected " << +expected;
+    return out.str();
+}
+
+// Every size, block size and offset, for both operators, on random values.
+template <class T>
+void check_ops_matrix(std::uint64_t seed) {
+    OpRunner<T> runner(sizes[std::size(sizes) - 1]);
+    int checked = 0, failed = 0;
+    for (std::size_t n : sizes) {
+        const std::vector<T> values = generate_input<T>(n, Pattern::random, seed + n);
+        for (OpKind op : {OpKind::max, OpKind::min}) {
+            const T expected = host_expected(op, values);
+            for (std::size_t offset : offsets) {
+                runner.upload(values, offset, op);
+                for (int block : blocks) {
+                    const auto [got, again] = runner.run_twice(op, block);
+                    ++checked;
+                    if (!same_value(got, expected) || !same_value(again, expected)) {
+                        ++failed;
+                        FAIL_CHECK(describe<T>(op, n, block, offset, "random", seed + n, got, again, expected));
+                    }
+                }
+            }
+        }
+    }
+    INFO(type_name(element_type_of<T>()) << ": " << failed << " of " << checked << " cases failed");
+    CHECK(failed == 0);
+    CHECK(checked == int(std::size(sizes) * 2 * std::size(offsets) * std::size(blocks)));
+}
+
+// Infinities: one +inf and one -inf among random values decide max and min; and an input of only
+// -inf (for max) or only +inf (for min) must give that infinity, not the operator's identity.
+template <class T>
+void check_infinities(std::uint64_t seed) {
+    const T inf = std::numeric_limits<T>::infinity();
+    const std::size_t n = 1000003;
+    OpRunner<T> runner(n);
+    int failed = 0;
+    for (int block : {32, 256, 1024}) {
+        std::vector<T> values = generate_input<T>(n, Pattern::random, seed);
+        values[seed % n] = inf;
+        values[(seed / 7 + n / 2) % n] = -inf;
+        for (OpKind op : {OpKind::max, OpKind::min}) {
+            for (std::size_t offset : offsets) {
+                runner.upload(values, offset, op);
+                const auto [got, again] = runner.run_twice(op, block);
+                const T expected = op == OpKind::max ? inf : -inf;
+                if (!same_value(got, expected) || !same_value(again, expected)) {
+                    ++failed;
+                    FAIL_CHECK(describe<T>(op, n, block, offset, "random with +inf and -inf", seed, got, again, expected));
+                }
+            }
+        }
+        for (OpKind op : {OpKind::max, OpKind::min}) {
+            const T only = op == OpKind::max ? -inf : inf;  // the value the identity must lose to
+            for (std::size_t count : {std::size_t{1}, std::size_t{33}, n}) {
+                const std::vector<T> same(count, only);
+                runner.upload(same, 1, op);
+                const auto [got, again] = runner.run_twice(op, block);
+                if (!same_value(got, only) || !same_value(again, only)) {
+                    ++failed;
+                    FAIL_CHECK(describe<T>(op, count, block, 1, op == OpKind::max ? "all -inf" : "all +inf", seed, got,
+                                           again, only));
+                }
+            }
+        }
+    }
+    CHECK(failed == 0);
+}
+
+}  // namespace
+
+TEST_CASE("step10: max and min equal std::max_element and std::min_element", "[gpu][step10]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_ops_matrix<std::int32_t>(seed);
+    check_ops_matrix<float>(seed);
+    check_ops_matrix<double>(seed);
+}
+
+TEST_CASE("step10: max and min with +inf and -inf inputs", "[gpu][step10]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_infinities<float>(seed);
+    check_infinities<double>(seed);
+}
