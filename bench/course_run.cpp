@@ -11,11 +11,19 @@
 namespace reduction::bench {
 namespace {
 
-// "01, 02, ..., 07, cub", from the course itself so that a new step is listed without an edit.
+// "01, 02, ..., 10, cub, read_probe", from the course itself so that a new step is listed without an edit.
 std::string valid_step_keys() {
     std::string keys;
     for (const StepApi& step : course_steps()) keys += std::string(step.name).substr(4, 2) + ", ";
-    return keys + cub_step().name + " (a full name such as " + course_steps().front().name + " works too)";
+    return keys + cub_step().name + ", " + read_probe_step().name + " (a full name such as " +
+           course_steps().front().name + " works too)";
+}
+
+// The StepApi that runs `step` with the options' operator; nullptr when the step only sums.
+const StepApi* with_operator(const StepApi& step, OpKind op) {
+    if (op == OpKind::sum || &step == &read_probe_step()) return &step;
+    const StepOps* ops = step_ops(step);
+    return ops ? &ops->for_op(op) : nullptr;
 }
 
 template <class T>
@@ -28,10 +36,9 @@ std::vector<Measurement> measure_typed(const std::vector<const StepApi*>& steps,
 
     const DeviceInput<T> input = upload_input<T>(options);
     const std::unique_ptr<L2Flusher> flusher = options.flush_l2 ? std::make_unique<L2Flusher>(device.l2_bytes) : nullptr;
-    const MeasureSettings settings{options.block, options.warmup, options.iters};
-
     std::vector<Measurement> rows;
     for (const StepApi* step : steps) {
+        const MeasureSettings settings{options.block, options.warmup, options.iters, step != &read_probe_step()};
         Measurement m = measure_step(*step, input.values.get(), n, input.reference, settings, device, flusher.get(),
                                      cudaStream_t{});
         if (m.verified && !m.verdict.pass)
@@ -59,21 +66,30 @@ ComparePlan plan_compare(const Options& options) {
 
 std::vector<const StepApi*> selected_steps(const Options& options) {
     const std::vector<StepApi>& course = course_steps();
-    std::vector<bool> wanted(course.size(), options.steps.empty());
-    bool cub = options.steps.empty();
+    const bool all = options.steps.empty();
+    std::vector<bool> wanted(course.size(), all);
+    bool cub = all, probe = all;
     for (const std::string& key : options.steps) {
-        const StepApi* step = find_step(key);
+        const StepApi* step = key == read_probe_step().name ? &read_probe_step() : find_step(key);
         if (!step)
             throw UsageError("--steps: '" + key + "' is not a step of the course; valid keys: " + valid_step_keys());
         if (step == &cub_step())
             cub = true;
+        else if (step == &read_probe_step())
+            probe = true;
+        else if (!with_operator(*step, options.op))
+            throw UsageError("--steps: " + std::string(step->name) + " computes sums only; --op " + op_name(options.op) +
+                             " needs a step whose operator is a template parameter (step10_single_pass on)");
         else
             wanted[static_cast<std::size_t>(step - course.data())] = true;
     }
+    // --op max|min without --steps: the steps that take an operator, CUB and the probe
     std::vector<const StepApi*> steps;
     for (std::size_t i = 0; i < course.size(); ++i)
-        if (wanted[i]) steps.push_back(&course[i]);
-    if (cub) steps.push_back(&cub_step());
+        if (wanted[i])
+            if (const StepApi* step = with_operator(course[i], options.op)) steps.push_back(step);
+    if (cub) steps.push_back(with_operator(cub_step(), options.op));
+    if (probe) steps.push_back(&read_probe_step());
     return steps;
 }
 

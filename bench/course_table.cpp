@@ -33,7 +33,7 @@ void rate_table(std::vector<Measurement>& rows) {
     std::vector<Ratios> ratios(rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Measurement& row = rows[i];
-        if (i > 0 && !is_cub(row)) ratios[i].previous = speedup(median_of(rows[i - 1]), median_of(row));
+        if (i > 0 && !is_cub(row) && row.verified) ratios[i].previous = speedup(median_of(rows[i - 1]), median_of(row));
         if (first) ratios[i].step01 = speedup(median_of(*first), median_of(row));
         if (cub) ratios[i].cub = speedup(median_of(*cub), median_of(row));
     }

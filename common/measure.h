@@ -64,6 +64,7 @@ struct MeasureSettings {
     int block = 256;
     int warmup = 5;
     int iters = 100;
+    bool verify = true;  // false: a probe that is timed like a step but computes no reduction
 };
 
 // Speed-ups as ratios of per-call medians (other's / this row's): above 1, this row is faster.
@@ -125,12 +126,21 @@ Measurement measure_step(const StepApi& step, const T* device_input, std::size_t
     m.l2_flushed = flusher != nullptr;
     m.peak_gbps = device.peak_gbps;
 
-    const Verdict first = verify(run.run_once(stream), reference, m.depth);
-    m.time = time_on_device([&](cudaStream_t s) { run.launch(s); }, settings.warmup, settings.iters, stream, flusher);
-    // the last timed repetition's result must be right too: a race can hide in the first run
-    const Verdict after_timing = verify(run.read_result(stream), reference, m.depth);
-    m.verdict = first.pass ? after_timing : first;
-    if (first.pass && !after_timing.pass) m.verdict.note = "right on the first run, wrong after timing: " + after_timing.note;
+    m.verified = settings.verify;
+    if (!m.verified) {
+        run.run_once(stream);
+        m.verdict.pass = true;
+        m.verdict.note = "not a reduction: timed, not verified";
+        m.time = time_on_device([&](cudaStream_t s) { run.launch(s); }, settings.warmup, settings.iters, stream, flusher);
+    } else {
+        const Verdict first = verify(run.run_once(stream), reference, m.depth);
+        m.time = time_on_device([&](cudaStream_t s) { run.launch(s); }, settings.warmup, settings.iters, stream, flusher);
+        // the last timed repetition's result must be right too: a race can hide in the first run
+        const Verdict after_timing = verify(run.read_result(stream), reference, m.depth);
+        m.verdict = first.pass ? after_timing : first;
+        if (first.pass && !after_timing.pass)
+            m.verdict.note = "right on the first run, wrong after timing: " + after_timing.note;
+    }
 
     const std::size_t bytes = n * sizeof(T);
     m.gbps = bandwidth_gbps(bytes, m.time.per_call.median_ms);

@@ -27,19 +27,28 @@ struct Sum {
     template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return a + b; }
 };
 
-// For floats the identities are -FLT_MAX/FLT_MAX (lowest/max), not infinities: an input of -inf
-// or +inf still wins against them. A NaN compared with anything loses, as with `b > a ? b : a`.
+// The identities are the ends of T's range: -inf and +inf for floats (so that an input of only
+// -inf has the maximum -inf), lowest() and max() for integers. A NaN compared with anything
+// loses, as with `b > a ? b : a`.
 struct Max {
     static constexpr OpKind kind = OpKind::max;
     static constexpr const char* name = "max";
-    template <class T> REDUCTION_HOST_DEVICE static constexpr T identity() { return detail::numeric_limits<T>::lowest(); }
+    template <class T> REDUCTION_HOST_DEVICE static constexpr T identity() {
+        using L = detail::numeric_limits<T>;
+        if constexpr (L::has_infinity) return -L::infinity();
+        else return L::lowest();
+    }
     template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return b > a ? b : a; }
 };
 
 struct Min {
     static constexpr OpKind kind = OpKind::min;
     static constexpr const char* name = "min";
-    template <class T> REDUCTION_HOST_DEVICE static constexpr T identity() { return detail::numeric_limits<T>::max(); }
+    template <class T> REDUCTION_HOST_DEVICE static constexpr T identity() {
+        using L = detail::numeric_limits<T>;
+        if constexpr (L::has_infinity) return L::infinity();
+        else return L::max();
+    }
     template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return b < a ? b : a; }
 };
 

@@ -14,6 +14,13 @@ const std::vector<StepApi>& course_steps();
 // CUB's cub::DeviceReduce::Sum behind the same interface: the reference to beat.
 const StepApi& cub_step();
 
+// CUB's DeviceReduce::Sum, Max and Min (cub_step() is its sum), for --op.
+const StepOps& cub_ops();
+
+// The operators of a step whose operator is a template parameter (step10_single_pass on); nullptr
+// for a step that only sums.
+const StepOps* step_ops(const StepApi& step);
+
 // Not a reduction: reads every byte of the input once with 16-byte loads and adds nothing. Its
 // time is the read ceiling a reduction can approach; its output is not a sum and is not verified.
 const StepApi& read_probe_step();

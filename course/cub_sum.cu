@@ -1,4 +1,5 @@
-// CUB's device-wide sum behind the course's StepApi, so it is timed exactly like the steps.
+// CUB's device-wide sum (and max and min, for --op) behind the course's StepApi, so it is timed
+// exactly like the steps.
 //
 // CUB asks for its temporary storage in two calls: a size query, then the reduction. The query is
 // host work (it reads the device's properties), so it belongs to scratch_bytes, which the harness
@@ -15,21 +16,21 @@
 #include <mutex>
 #include <stdexcept>
 #include <type_traits>
-#include <utility>
+#include <tuple>
 
 namespace reduction {
 namespace {
 
-// What scratch_bytes reported, by (type, n): reduce looks it up instead of asking CUB again.
+// What scratch_bytes reported, by (operator, type, n): reduce looks it up instead of asking CUB again.
 class TempCapacities {
 public:
-    void remember(ElementType type, std::size_t n, std::size_t bytes) {
+    void remember(OpKind op, ElementType type, std::size_t n, std::size_t bytes) {
         const std::lock_guard<std::mutex> lock(mutex_);
-        bytes_[{type, n}] = bytes;
+        bytes_[{op, type, n}] = bytes;
     }
-    std::size_t recall(ElementType type, std::size_t n) const {
+    std::size_t recall(OpKind op, ElementType type, std::size_t n) const {
         const std::lock_guard<std::mutex> lock(mutex_);
-        const auto it = bytes_.find({type, n});
+        const auto it = bytes_.find({op, type, n});
         if (it == bytes_.end())
             throw std::logic_error("cub: reduce was called for an n whose scratch_bytes was never asked for");
         return it->second;
@@ -37,7 +38,7 @@ public:
 
 private:
     mutable std::mutex mutex_;
-    std::map<std::pair<ElementType, std::size_t>, std::size_t> bytes_;
+    std::map<std::tuple<OpKind, ElementType, std::size_t>, std::size_t> bytes_;
 };
 
 TempCapacities& capacities() {
@@ -45,17 +46,29 @@ TempCapacities& capacities() {
     return instance;
 }
 
-template <class T>
-std::size_t cub_temp_bytes(std::size_t n) {
-    std::size_t bytes = 0;
-    CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const T*>(nullptr), static_cast<T*>(nullptr),
-                                      static_cast<std::int64_t>(n)));
-    return std::max<std::size_t>(bytes, 1);  // a null temp pointer would make the next call a query
+// One CUB call: a size query when temp is null, the reduction otherwise.
+template <class Op, class T>
+cudaError_t cub_device_reduce(void* temp, std::size_t& bytes, const T* in, T* out, std::size_t n, cudaStream_t stream) {
+    const auto count = static_cast<std::int64_t>(n);
+    if constexpr (Op::kind == OpKind::max) return cub::DeviceReduce::Max(temp, bytes, in, out, count, stream);
+    else if constexpr (Op::kind == OpKind::min) return cub::DeviceReduce::Min(temp, bytes, in, out, count, stream);
+    else return cub::DeviceReduce::Sum(temp, bytes, in, out, count, stream);
 }
 
+// The type CUB runs on for elements of type T: as the steps, a sum of int32 runs on uint32
+// (wrapping is defined); max and min compare, so int32 stays signed.
+template <class Op, class T>
+using cub_type_t = std::conditional_t<Op::kind == OpKind::sum, kernel_type_t<T>, T>;
+
+template <class Op>
 std::size_t cub_scratch_bytes(ElementType type, std::size_t n, int /*block: CUB picks its own*/) {
-    const std::size_t bytes = dispatch_type(type, [&](auto zero) { return cub_temp_bytes<kernel_type_t<decltype(zero)>>(n); });
-    capacities().remember(type, n, bytes);
+    const std::size_t bytes = dispatch_type(type, [&](auto zero) {
+        using K = cub_type_t<Op, decltype(zero)>;
+        std::size_t query = 0;
+        CUDA_CHECK((cub_device_reduce<Op, K>(nullptr, query, nullptr, nullptr, n, nullptr)));
+        return std::max<std::size_t>(query, 1);  // a null temp pointer would make the next call a query
+    });
+    capacities().remember(Op::kind, type, n, bytes);
     return bytes;
 }
 
@@ -70,24 +83,33 @@ constexpr ElementType element_type_of_kernel_type() {
     else return element_type_of<K>();
 }
 
-// T is the kernel type (int32 arrives as uint32, as for the steps: wrapping is defined).
-template <class T>
-void cub_reduce(const T* in, std::size_t n, T* out, T* scratch, int, cudaStream_t stream) {
-    std::size_t capacity = capacities().recall(element_type_of_kernel_type<T>(), n);
-    CUDA_CHECK(cub::DeviceReduce::Sum(scratch, capacity, in, out, static_cast<std::int64_t>(n), stream));
+// K is the type CUB runs on (cub_type_t): int32 arrives as uint32 for a sum, as for the steps.
+template <class Op, class K>
+void cub_reduce(const K* in, std::size_t n, K* out, K* scratch, int, cudaStream_t stream) {
+    std::size_t capacity = capacities().recall(Op::kind, element_type_of_kernel_type<K>(), n);
+    CUDA_CHECK((cub_device_reduce<Op, K>(scratch, capacity, in, out, n, stream)));
+}
+
+template <class Op>
+StepApi cub_api(const char* change) {
+    return {"cub",
+            change,
+            &cub_scratch_bytes<Op>,
+            &cub_addition_depth,
+            int32_entry<Op, &cub_reduce<Op, std::uint32_t>, &cub_reduce<Op, std::int32_t>>(),
+            &cub_reduce<Op, float>,
+            &cub_reduce<Op, double>};
 }
 
 }  // namespace
 
-const StepApi& cub_step() {
-    static const StepApi cub = {"cub",
-                                "cub::DeviceReduce::Sum (CUDA Toolkit)",
-                                &cub_scratch_bytes,
-                                &cub_addition_depth,
-                                &reduce_as_kernel_type<std::int32_t, &cub_reduce<std::uint32_t>>,
-                                &cub_reduce<float>,
-                                &cub_reduce<double>};
-    return cub;
+const StepOps& cub_ops() {
+    static const StepOps ops = {cub_api<Sum>("cub::DeviceReduce::Sum (CUDA Toolkit)"),
+                                cub_api<Max>("cub::DeviceReduce::Max (CUDA Toolkit)"),
+                                cub_api<Min>("cub::DeviceReduce::Min (CUDA Toolkit)")};
+    return ops;
 }
+
+const StepApi& cub_step() { return cub_ops().sum; }
 
 }  // namespace reduction

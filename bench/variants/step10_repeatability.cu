@@ -4,9 +4,8 @@
 #include "atomic_partials.cuh"
 
 #include "device_buffer.h"
-#include "errors.h"
+#include "exit_codes.h"
 #include "input.h"
-#include "main_guard.h"
 #include "options.h"
 
 #include <algorithm>

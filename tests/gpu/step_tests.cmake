@@ -60,11 +60,15 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
     target_link_libraries(reduction_gpu_probe PRIVATE reduction::common)
   endif()
 
+  # Tests of one step only (e.g. step10's --op max|min): tests/gpu/<tag>_*.cpp and <tag>_*.cu.
+  file(GLOB step_specific CONFIGURE_DEPENDS ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cpp ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cu)
+
   set(exe gpu_tests_${tag})
   add_executable(${exe}
     ${REDUCTION_STEP_TESTS_DIR}/main.cpp
     ${REDUCTION_STEP_TESTS_DIR}/step_tests.cpp
-    ${REDUCTION_STEP_TESTS_DIR}/step_under_test.cu)
+    ${REDUCTION_STEP_TESTS_DIR}/step_under_test.cu
+    ${step_specific})
   target_link_libraries(${exe} PRIVATE reduction_gpu_test_support reduction_catch2)
   target_compile_definitions(${exe} PRIVATE
     REDUCTION_STEP_HEADER="${step_source_dir}/reduce.cuh"

@@ -18,4 +18,8 @@ const StepApi& step_under_test();
 ReduceFn<std::uint8_t> step_reduce_uint8();
 std::size_t step_scratch_elements(std::size_t n, int block);
 
+// Sum, max and min of a step whose operator is a template parameter (step10_single_pass on).
+// Defined only in that step's test program, by tests/gpu/<tag>_ops_under_test.cu.
+const StepOps& step_ops_under_test();
+
 }  // namespace reduction::test

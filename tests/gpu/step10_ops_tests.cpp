@@ -6,10 +6,10 @@
 #include "../catch.h"
 #include "gpu_test_support.h"
 
-#include "course_steps.h"
+#include "step_under_test.h"
+
 #include "device_buffer.h"
 #include "input.h"
-#include "step10_ops.h"
 
 #include <algorithm>
 #include <cstring>
@@ -26,12 +26,6 @@ const std::size_t sizes[] = {1,    2,    3,    15,    17,     31,      33,    25
 const int blocks[] = {32, 64, 128, 256, 512, 1024};
 const std::size_t offsets[] = {0, 1, 2, 3};  // elements past a 256-byte aligned allocation
 constexpr std::size_t guard_elements = 64;     // poison after the input
-
-const StepApi& step10_api() {
-    const StepApi* step = find_step("step10");
-    if (!step) FAIL("no step10 in the course");
-    return *step;
-}
 
 // Bytes that make a value past n (or before the input) win: 0x7F... is a huge positive int32,
 // float or double, 0xFE... a hugely negative one. A kernel that reads outside [0, n) fails.
@@ -63,7 +57,7 @@ public:
     }
 
     std::pair<T, T> run_twice(OpKind op, int block) {
-        const std::size_t bytes = step10_api().scratch_bytes(element_type_of<T>(), n_, block);
+        const std::size_t bytes = test::step_ops_under_test().sum.scratch_bytes(element_type_of<T>(), n_, block);
         DeviceBuffer<unsigned char> scratch(bytes);
         CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));  // as the harness allocates it
         const T first = run_once(op, block, scratch);
@@ -74,7 +68,7 @@ public:
 private:
     T run_once(OpKind op, int block, DeviceBuffer<unsigned char>& scratch) {
         CUDA_CHECK(cudaMemset(output_.get(), 0xFF, sizeof(T)));  // a kernel that never writes cannot pass
-        step10_reduce_for<T>(op)(input_.get() + offset_, n_, output_.get(), reinterpret_cast<T*>(scratch.get()), block,
+        reduce_fn<T>(test::step_ops_under_test().for_op(op))(input_.get() + offset_, n_, output_.get(), reinterpret_cast<T*>(scratch.get()), block,
                                  cudaStream_t{});
         CUDA_CHECK(cudaGetLastError());
         T value{};
@@ -87,8 +81,6 @@ private:
     std::size_t offset_ = 0;
     std::size_t n_ = 0;
 };
-
-const char* op_name(OpKind op) { return op == OpKind::max ? "max" : "min"; }
 
 template <class T>
 std::string describe(OpKind op, std::size_t n, int block, std::size_t offset, const char* input, std::uint64_t seed,
