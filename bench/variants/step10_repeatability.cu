@@ -7,9 +7,12 @@
 #include "exit_codes.h"
 #include "input.h"
 #include "options.h"
+#include "report.h"
+#include "device_info.h"
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -31,6 +34,12 @@ Settings parse(int argc, char** argv) {
     Settings settings;
     for (int i = 1; i < argc; i += 2) {
         const std::string flag = argv[i];
+        if (flag == "--help" || flag == "-h") {
+            std::printf("usage: %s [--n COUNT] [--calls COUNT] [--type float32|float64] [--seed SEED]\n"
+                        "  1,000 calls (default) of step 10 and of its atomicAdd variant on one input;\n"
+                        "  CSV: how many distinct results each gave, and their range\n", argv[0]);
+            std::exit(exit_ok);
+        }
         if (i + 1 >= argc) throw UsageError(flag + " needs a value");
         const std::string value = argv[i + 1];
         if (flag == "--n") settings.n = parse_count(flag, value);
@@ -100,6 +109,8 @@ int run(const Settings& s, const char* type) {
 int main(int argc, char** argv) {
     return reduction::run_guarded([&] {
         const Settings settings = parse(argc, argv);
+        const DeviceInfo device = open_device(0);  // no GPU: one line and exit 3
+        std::printf("%s", stamp_lines(make_stamp(device, Options{}, argc, argv)).c_str());
         std::printf("variant,type,n,calls,distinct_results,smallest,largest\n");
         return settings.float64 ? run<double>(settings, "float64") : run<float>(settings, "float32");
     });

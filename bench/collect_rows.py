@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Runs several commands that each print CSV (optional '# key: value' stamp lines, a header, rows)
+and prints one CSV: the first command's stamp lines and header, then every command's rows.
+
+    bench/collect_rows.py "build/bin/step08_warp_shuffle --csv --n 2^24" "build/bin/step08_cg_reduce --csv --n 2^24"
+
+Every command must print the same header. Exit: 0 all ran and verified, 1 a command failed or a
+result did not verify (its rows, if any, are still printed), 2 bad usage or mismatched headers,
+3 the first command found no usable GPU (nothing printed).
+"""
+import shlex
+import subprocess
+import sys
+
+
+def split_csv(text):
+    stamp, table = [], []
+    for line in text.splitlines():
+        if line.startswith("#"):
+            stamp.append(line)
+        elif line.strip():
+            table.append(line)
+    return stamp, table
+
+
+def main(commands):
+    if not commands:
+        print(__doc__.strip(), file=sys.stderr)
+        return 2
+    status, header = 0, None
+    for index, command in enumerate(commands):
+        run = subprocess.run(shlex.split(command), capture_output=True, text=True)
+        sys.stderr.write(run.stderr)
+        if run.returncode == 3 and index == 0:
+            print(f"collect_rows.py: no usable GPU ({command}); nothing measured", file=sys.stderr)
+            return 3
+        if run.returncode not in (0, 1):  # 1: it ran, and its row says FAIL
+            print(f"collect_rows.py: '{command}' failed (exit {run.returncode})", file=sys.stderr)
+            status = 1
+            continue
+        status = status or run.returncode
+        stamp, table = split_csv(run.stdout)
+        if not table:
+            print(f"collect_rows.py: '{command}' printed no CSV", file=sys.stderr)
+            status = 1
+            continue
+        if header is None:
+            header = table[0]
+            print("\n".join(stamp + [header]))
+        elif table[0] != header:
+            print(f"collect_rows.py: '{command}' printed another header:\n  {table[0]}\n  expected {header}",
+                  file=sys.stderr)
+            return 2
+        for row in table[1:]:
+            print(row)
+        sys.stdout.flush()
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
