@@ -149,6 +149,7 @@ constexpr double hang_seconds = 60;
 
 std::uint8_t run_uint8(const std::uint8_t* device_input, std::size_t n, int block, DeviceBuffer<std::uint8_t>& out) {
     DeviceBuffer<std::uint8_t> scratch(test::step_scratch_elements(n, block));
+    if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));  // step_api.h's contract
     CUDA_CHECK(cudaMemset(out.get(), 0xFF, 1));
     test::step_reduce_uint8()(device_input, n, out.get(), scratch.get(), block, cudaStream_t{});
     if (!test::finishes_within(hang_seconds)) {
@@ -270,6 +271,7 @@ void check_back_to_back_calls(std::uint64_t seed) {
     DeviceBuffer<T> device(n + poisoned_tail);
     test::upload_poisoned(device, 0, values);
     DeviceBuffer<unsigned char> scratch(test::scratch_bytes<T>(step, n, block));
+    if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));  // step_api.h's contract
     DeviceBuffer<T> outputs(calls);
     CUDA_CHECK(cudaMemset(outputs.get(), 0xFF, outputs.bytes()));
     for (int k = 0; k < calls; ++k)
