@@ -1,9 +1,11 @@
-// Step 02 — interleaved addressing without the divergent branch.
+// Step 02 — interleaved addressing with the working threads packed into the first warps.
 //
 // What changed since step 01: the same pairs are added in the same rounds, but thread t now works
 // on element 2*s*t instead of "every thread whose index is a multiple of 2*s". The working threads
 // are the first blockDim.x / (2*s) of the block, packed into as few warps as possible, so whole
-// warps sit idle instead of every warp running half-empty; and the `%` is gone.
+// warps sit idle instead of every warp running half-empty; and the `%` is gone. Divergence is
+// not gone entirely: once fewer than 32 threads work (2*s > blockDim.x / 32), warp 0 runs with
+// some lanes idle, as in every tree, but that is a handful of rounds in one warp.
 //
 // What to expect: faster than step 01. The new cost: in round s, thread t touches element 2*s*t,
 // so the working threads of a warp hit shared-memory addresses 2*s words apart, and several of
@@ -19,7 +21,7 @@
 namespace step02 {
 
 inline constexpr const char* name = "step02_nondivergent";
-inline constexpr const char* change = "strided index, no divergent branch";
+inline constexpr const char* change = "strided index: working threads packed into whole warps";
 
 // One element per thread; one partial sum per block in partials[blockIdx.x].
 template <class T>

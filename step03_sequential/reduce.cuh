@@ -4,7 +4,8 @@
 // of the block's values is added onto the lower half (stride blockDim.x / 2), then the upper
 // quarter onto the lower quarter, and so on. Thread t always works on element t, so the threads
 // of a warp read 32 consecutive words: one per bank, no bank conflicts, and the working threads
-// stay the first s of the block (whole warps retire together, as in step 02).
+// stay the first s of the block: from s = 32 down, whole warps have no work in a round (as in step
+// 02), though they still reach every round's barrier; step 05 lets them stop.
 //
 // What to expect: faster than step 02, by roughly what its bank conflicts cost. Still, half the
 // threads of the block do nothing after loading their element; step 04 puts them to work.

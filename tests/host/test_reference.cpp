@@ -165,7 +165,7 @@ TEST_CASE("an int32 sum that overflows is compared modulo 2^32", "[reference]") 
     SECTION("above the int32 range") {
         const Reference reference = compute_reference(std::vector<std::int32_t>{two_to_30, two_to_30, two_to_30});
         CHECK(reference.exact == 3221225472);
-        const std::int32_t wrapped = -two_to_30;  // 3 * 2^30 - 2^32, what 32-bit adders produce
+        const std::int32_t wrapped = -two_to_30;  // 3 * 2^30 - 2^32: the exact sum modulo 2^32, read as int32
         const Verdict v = verify(wrapped, reference, 2);
         CHECK(v.pass);
         CHECK(v.expected == "-1073741824");
