@@ -279,6 +279,12 @@ def select_row(table, selector, context):
 # Blocks
 
 
+def batch_cell(table, row):
+    """The batch figure, or '-' for an L2-flushed row: compare measures none there, since the flush
+    would sit between the calls it times."""
+    return "-" if row["l2"] == "flushed" else format_value(table, row, "batch_gbps")
+
+
 def compare_rows(table, **match):
     return [row for row in table.rows if all(row[k] == v for k, v in match.items())]
 
@@ -303,15 +309,16 @@ def course_table_markdown(table):
         for row in rows:
             probe = row["step"] == READ_PROBE
             cells.append([row["step"], "read ceiling: one pass over the input, no reduction" if probe else row["change"]]
-                         + [format_value(table, row, c) for c in ("time_median_ms", "gbps", "percent_of_peak",
-                                                                  "batch_gbps")]
+                         + [format_value(table, row, c) for c in ("time_median_ms", "gbps", "percent_of_peak")]
+                         + [batch_cell(table, row)]
                          + (["-", "-", "-"] if probe else
                             [format_value(table, row, c) for c in ("x_previous", "x_step01", "x_cub")])
                          + [row["status"]])
         out.append(markdown_table(headers, right, cells))
     out.append("\nmedian ms: per call, each call timed alone behind a GPU-side wait. batch GB/s: many calls "
-               "back to back between one pair of events. x previous, x step01, x CUB: that row's median time "
-               "divided by this row's (above 1: this row is faster).\n")
+               "back to back between one pair of events (none with the L2 flushed: the flush would sit between "
+               "the calls). x previous, x step01, x CUB: that row's median time divided by this row's (above 1: "
+               "this row is faster).\n")
     return "".join(out)
 
 
@@ -356,8 +363,9 @@ def render_step_table(results, args, context):
                 row = rows[0]
                 label = f"**{shown_step}**" if shown_step == step else shown_step
                 cells.append([type_name, row["l2"], label]
-                             + [format_value(table, row, c) for c in ("time_median_ms", "gbps", "percent_of_peak",
-                                                                      "batch_gbps", "x_previous", "x_cub")])
+                             + [format_value(table, row, c) for c in ("time_median_ms", "gbps", "percent_of_peak")]
+                             + [batch_cell(table, row)]
+                             + [format_value(table, row, c) for c in ("x_previous", "x_cub")])
     n = first.rows[0]["n"]
     head = (f"n = {size_text(n)}, block {first.rows[0]['block']}, every row verified. "
             f"{short_stamp(first.stamp)}\n\n")

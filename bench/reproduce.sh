@@ -95,7 +95,7 @@ echo "reproduce.sh: measuring into $results/ with the executables in $bin/"
 
 # The stamps in every CSV: which commit measured it, and the driver nvidia-smi reports.
 REDUCTION_COMMIT=${REDUCTION_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}  # a copy without .git can pass it in
-if [[ $REDUCTION_COMMIT != unknown ]] && ! git diff --quiet HEAD -- 2>/dev/null; then
+if [[ $REDUCTION_COMMIT != unknown ]] && git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ! git diff --quiet HEAD -- 2>/dev/null; then
   REDUCTION_COMMIT+="+uncommitted"  # the numbers do not come from that commit alone
 fi
 export REDUCTION_COMMIT
