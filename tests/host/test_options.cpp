@@ -294,3 +294,13 @@ TEST_CASE("a full command line sets every field", "[options]") {
     CHECK(o.flush_l2);
     CHECK_FALSE(o.help);
 }
+
+TEST_CASE("--op names the operator; anything else is rejected", "[options]") {
+    CHECK(parse({}).op == OpKind::sum);
+    CHECK(parse({"--op", "sum"}).op == OpKind::sum);
+    CHECK(parse({"--op", "max"}).op == OpKind::max);
+    CHECK(parse({"--op", "min"}, Tool::compare).op == OpKind::min);
+    check_rejected({"--op", "prod"}, {"--op", "prod", "sum, max, min"});
+    check_rejected({"--op", "MAX"}, {"--op", "MAX", "sum, max, min"});
+    check_rejected({"--op"}, {"--op", "needs a value"});
+}

@@ -387,3 +387,24 @@ TEST_CASE("non-finite inputs and overflowing sums have a known right result", "[
     SECTION("float32") { check_non_finite_inputs<float>(); }
     SECTION("float64") { check_non_finite_inputs<double>(); }
 }
+
+TEST_CASE("max and min: the extreme element, compared exactly", "[reference]") {
+    const std::vector<std::int32_t> ints = {5, -7, 1000, -1000, 999};
+    const Reference max_ref = compute_reference(ints, OpKind::max);
+    const Reference min_ref = compute_reference(ints, OpKind::min);
+    CHECK(max_ref.exact == 1000);
+    CHECK(min_ref.exact == -1000);
+    CHECK(verify<std::int32_t>(1000, max_ref, 0).pass);
+    CHECK_FALSE(verify<std::int32_t>(999, max_ref, 0).pass);  // one off is wrong: no tolerance
+    CHECK(verify<std::int32_t>(-1000, min_ref, 0).pass);
+    CHECK(tolerance_for(max_ref, 1000) == 0.0);
+
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::vector<float> floats = {0.5f, -inf, 2.25f, -3.0f};
+    CHECK(verify<float>(2.25f, compute_reference(floats, OpKind::max), 0).pass);
+    CHECK(verify<float>(-inf, compute_reference(floats, OpKind::min), 0).pass);
+    CHECK_FALSE(verify<float>(std::nextafter(2.25f, 3.0f), compute_reference(floats, OpKind::max), 0).pass);
+    // only -inf: the maximum is -inf itself, not the operator's identity
+    const std::vector<float> only_minus_inf(3, -inf);
+    CHECK(verify<float>(-inf, compute_reference(only_minus_inf, OpKind::max), 0).pass);
+}
