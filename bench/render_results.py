@@ -504,10 +504,15 @@ def render_sweep_claims(results, args, context):
             starts.setdefault(step, {})[type_name] = (previous, start, losses)
     if starts:
         found = [start for per_type in starts.values() for _, start, _ in per_type.values()]
-        if all(start is not None for start in found):
+        largest = max(n for type_name in types for n in facts[type_name][0])
+        if all(start is not None for start in found) and max(found) < largest:
             out.append(f"From n = {size_text(max(found))} up, every step is faster than the one before it at "
                        f"every measured size, for {' and '.join(types)}. Where each step becomes faster for "
                        f"good:\n\n")
+        elif all(start is not None for start in found):
+            out.append(f"Every step is faster than the one before it at the largest size measured "
+                       f"({size_text(largest)}), but not every step is at every size below it. Where each step "
+                       f"becomes faster for good:\n\n")
         else:
             out.append("Not every step is faster than the one before it at the largest size measured. Where "
                        "each step becomes faster for good:\n\n")

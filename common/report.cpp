@@ -107,12 +107,12 @@ const char* l2_word(bool flushed) { return flushed ? "flushed" : "warm"; }
 std::string timing_text(const Options& options) {
     return "per call: median and min of " + std::to_string(options.iters) +
            " calls queued behind a gate kernel, one event pair each; batch: " + std::to_string(options.iters) +
-           " calls between one event pair / count" + (options.flush_l2 ? " (none with --flush-l2)" : "") +
+           " calls in chunks of at most 64 queued behind the gate, one event pair per chunk, total time / count" + (options.flush_l2 ? " (none with --flush-l2)" : "") +
            "; idle: median with the stream synchronised before each call; " + std::to_string(options.warmup) +
            " warm-up calls first; L2 " + (options.flush_l2 ? "flushed before each timed call" : "warm");
 }
 
-Stamp make_stamp(const DeviceInfo& device, const Options& options, int argc, const char* const* argv) {
+Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv) {
     Stamp stamp = {
         {"gpu", device.name},
         {"compute_capability", std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor)},
@@ -129,6 +129,11 @@ Stamp make_stamp(const DeviceInfo& device, const Options& options, int argc, con
     stamp.push_back({"date_utc", utc_now()});
     stamp.push_back({"commit", env_or("REDUCTION_COMMIT", "unknown")});
     stamp.push_back({"command", command_line(argc, argv)});
+    return stamp;
+}
+
+Stamp make_stamp(const DeviceInfo& device, const Options& options, int argc, const char* const* argv) {
+    Stamp stamp = device_stamp(device, argc, argv);
     stamp.push_back({"l2", l2_word(options.flush_l2)});
     stamp.push_back({"timing", timing_text(options)});
     if (options.input_path.empty()) {

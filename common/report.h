@@ -38,6 +38,9 @@ std::string timing_text(const Options& options);
 
 // Where, when and how: "# key: value" lines above a CSV header, read back by bench/render_results.py.
 using Stamp = std::vector<std::pair<std::string, std::string>>;
+// Where, when, what: GPU, versions, date, commit, command. For any program that prints results.
+Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv);
+// device_stamp plus how a reduction was run (L2, timing, input, block, repetitions).
 Stamp make_stamp(const DeviceInfo& device, const Options& options, int argc, const char* const* argv);
 std::string stamp_lines(const Stamp& stamp);  // newlines inside a value become spaces
 

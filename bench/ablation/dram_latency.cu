@@ -19,6 +19,7 @@
 #include "device_info.h"
 #include "exit_codes.h"
 #include "options.h"
+#include "report.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -109,20 +110,6 @@ Word build_chain(std::vector<Word>& host, std::size_t footprint, std::size_t str
     return device_base;
 }
 
-std::string utc_now() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
-std::string env_or(const char* name, const std::string& fallback) {
-    const char* value = std::getenv(name);
-    return value && *value ? value : fallback;
-}
-
 int run(int argc, char** argv) {
     const Settings s = parse_settings(argc, argv);
     const reduction::DeviceInfo device = reduction::open_device(0);
@@ -139,23 +126,10 @@ int run(int argc, char** argv) {
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
 
-    std::string command = argv[0];
-    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-    std::cout << "# gpu: " << device.name << "\n"
-              << "# compute_capability: " << device.cc_major << "." << device.cc_minor << "\n"
-              << "# sms: " << device.sm_count << "\n"
-              << "# l2_mib: " << (device.l2_bytes >> 20) << "\n"
-              << "# l1_level_up_to_bytes: " << l1_bytes << "\n"
-              << "# stride_bytes: " << s.stride << "\n"
-              << "# cuda_driver_api: " << reduction::cuda_version_text(device.driver_version) << "\n"
-              << "# cuda_runtime: " << reduction::cuda_version_text(device.runtime_version) << "\n";
-    if (const std::string driver = env_or("REDUCTION_NVIDIA_DRIVER", ""); !driver.empty())
-        std::cout << "# nvidia_driver: " << driver << "\n";
-    std::cout << "# date_utc: " << utc_now() << "\n"
-              << "# commit: " << env_or("REDUCTION_COMMIT", "unknown") << "\n"
-              << "# command: " << command << "\n"
-              << "footprint_bytes,hops,latency_ns,level\n"
-              << std::flush;
+    reduction::Stamp stamp = reduction::device_stamp(device, argc, argv);
+    stamp.push_back({"l1_level_up_to_bytes", std::to_string(l1_bytes)});
+    stamp.push_back({"stride_bytes", std::to_string(s.stride)});
+    std::cout << reduction::stamp_lines(stamp) << "footprint_bytes,hops,latency_ns,level\n" << std::flush;
 
     const Word base = reinterpret_cast<Word>(buffer.get());
     for (std::size_t footprint = s.min_footprint; footprint <= s.max_footprint; footprint *= 2) {

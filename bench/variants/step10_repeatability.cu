@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
     return reduction::run_guarded([&] {
         const Settings settings = parse(argc, argv);
         const DeviceInfo device = open_device(0);  // no GPU: one line and exit 3
-        std::printf("%s", stamp_lines(make_stamp(device, Options{}, argc, argv)).c_str());
+        std::printf("%s", stamp_lines(device_stamp(device, argc, argv)).c_str());
         std::printf("variant,type,n,calls,distinct_results,smallest,largest\n");
         return settings.float64 ? run<double>(settings, "float64") : run<float>(settings, "float32");
     });
