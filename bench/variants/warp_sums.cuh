@@ -29,14 +29,19 @@ __device__ __forceinline__ T shuffle_warp_sum(T value) {
 }
 
 // __reduce_add_sync (sm_80 and later): one instruction adds 32 ints or unsigned ints in hardware.
-// Floats and doubles have no such instruction and keep the shuffle tree.
+// Floats and doubles have no such instruction and keep the shuffle tree, as does code compiled for
+// an older GPU (the build also makes sm_75 code).
 template <unsigned int Lanes, class T>
 __device__ __forceinline__ T redux_warp_sum(T value) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
     if constexpr (std::is_same_v<T, std::int32_t> || std::is_same_v<T, std::uint32_t>) {
         return __reduce_add_sync(0xffffffffu, value);
     } else {
         return shuffle_warp_sum<Lanes>(value);
     }
+#else
+    return shuffle_warp_sum<Lanes>(value);
+#endif
 }
 
 }  // namespace variants
