@@ -533,13 +533,27 @@ def render_sweep_claims(results, args, context):
             cells.append(row)
         out.append(markdown_table(["step", "faster than"] + [f"{t}: from n =" for t in types],
                                   [False, False] + [True] * len(types), cells))
-    # The last step against CUB at large n.
+    # The last step against CUB: from which size it is faster for good, and by how much.
     last = {t: facts[t][1][-1] for t in types if facts[t][1]}
-    sizes = [n for n in (1 << 24, 1 << 26, 1 << 28)
+    sizes = [n for n in (1 << 16, 1 << 20, 1 << 24, 1 << 26, 1 << 28, 1 << 30)
              if all((last[t], n) in facts[t][2] and (CUB_STEP, n) in facts[t][2] for t in last)]
     if last and sizes:
         name = next(iter(last.values()))
-        out.append(f"\n{name} against CUB: CUB's time divided by {name}'s (above 1: {name} is faster).\n\n")
+        ahead = []
+        for type_name in last:
+            sizes_t, _, times, _ = facts[type_name]
+            measured = [n for n in sizes_t if (last[type_name], n) in times and (CUB_STEP, n) in times]
+            start = None
+            for n in reversed(measured):
+                if times[(last[type_name], n)] < times[(CUB_STEP, n)]:
+                    start = n
+                else:
+                    break
+            ahead.append(f"for {type_name} " + ("at no size up to the largest" if start is None else
+                                             "at every size measured" if start == measured[0] else
+                                             f"from n = {size_text(start)} up"))
+        out.append(f"\n{name} is faster than CUB {' and '.join(ahead)}. CUB's time divided by {name}'s "
+                   f"(above 1: {name} is faster):\n\n")
         cells = [[size_text(n)] + [f"{facts[t][2][(CUB_STEP, n)] / facts[t][2][(last[t], n)]:.3f}" for t in last]
                  for n in sizes]
         out.append(markdown_table(["n"] + list(last), [False] + [True] * len(last), cells))
