@@ -349,6 +349,7 @@ def render_step_table(results, args, context):
     names = ["headline.csv"] + (["headline_cold.csv"] if results.has("headline_cold.csv") else [])
     cells = []
     first = None
+    statuses = set()
     for name in names:
         table = results.compare(name)
         first = first or table
@@ -361,13 +362,17 @@ def render_step_table(results, args, context):
                     raise ResultsError(f"{context}: {table.name} has {len(rows)} rows for type={type_name} "
                                        f"step={shown_step}, not exactly one")
                 row = rows[0]
+                statuses.add(row["status"])
                 label = f"**{shown_step}**" if shown_step == step else shown_step
                 cells.append([type_name, row["l2"], label]
                              + [format_value(table, row, c) for c in ("time_median_ms", "gbps", "percent_of_peak")]
                              + [batch_cell(table, row)]
                              + [format_value(table, row, c) for c in ("x_previous", "x_cub")])
     n = first.rows[0]["n"]
-    head = (f"n = {size_text(n)}, block {first.rows[0]['block']}, every row verified. "
+    checked = ("every row verified" if statuses == {"PASS"} else
+               "every row verified but where the check column of the course table says otherwise "
+               "('-': timed, not verified)" if "FAIL" not in statuses else "SOME ROWS FAILED verification")
+    head = (f"n = {size_text(n)}, block {first.rows[0]['block']}, {checked}. "
             f"{short_stamp(first.stamp)}\n\n")
     return head + markdown_table(headers, right, cells)
 

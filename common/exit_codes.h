@@ -70,6 +70,9 @@ inline int run_guarded(const std::function<int()>& body) {
     } catch (const std::bad_alloc&) {
         std::cerr << "error: not enough host memory for the input and its reference; try a smaller --n\n";
         return exit_no_gpu;
+    } catch (const std::length_error&) {  // a vector longer than the host can address
+        std::cerr << "error: the input is larger than this machine can hold; try a smaller --n\n";
+        return exit_no_gpu;
     } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << "\n";
         return exit_cuda_error;

@@ -76,6 +76,9 @@ std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed
 std::size_t input_file_count(const std::string& path, ElementType type) {
     std::error_code error;
     if (std::filesystem::is_directory(path, error)) throw UsageError("--input: '" + path + "' is a directory, not a file");
+    // a FIFO or a device would block the open or have no size: only regular files are read
+    if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
+        throw UsageError("--input: '" + path + "' is not a regular file");
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file) throw UsageError("--input: cannot open '" + path + "'");
     const std::streamoff bytes = file.tellg();

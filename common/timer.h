@@ -9,8 +9,9 @@
 //   of one reduction, and the event at each end. With --flush-l2 the flush sits between the stop
 //   event of one repetition and the start event of the next, outside every interval.
 // batch
-//   `iters` calls back to back between one pair of events (also behind a gate), divided by the
-//   count: throughput when nothing separates the calls, not even an event. Without a flush only:
+//   `iters` calls back to back, in chunks of at most gate_chunk queued behind a gate, one pair of
+//   events around each chunk; the total divided by the count: throughput when nothing separates
+//   the calls, not even an event. Without a flush only:
 //   a flush between the calls would be inside the interval, so with --flush-l2 there is no batch.
 // idle
 //   The stream is synchronised before each repetition, so the GPU is idle when the call is made:
@@ -44,7 +45,7 @@ TimingStats summarize(std::vector<double> samples_ms);
 
 struct Timing {
     TimingStats per_call;     // behind a gate, one event pair per call
-    double batch_ms = NAN;    // per call, `iters` calls between one event pair; NaN with an L2 flush
+    double batch_ms = NAN;    // per call, calls back to back (one event pair per chunk); NaN with an L2 flush
     TimingStats idle;         // GPU idle before each call
 };
 

@@ -46,13 +46,15 @@ TempCapacities& capacities() {
     return instance;
 }
 
-// One CUB call: a size query when temp is null, the reduction otherwise.
+// One CUB call: a size query when temp is null, the reduction otherwise. Max and min go through
+// DeviceReduce::Reduce with the course's operator and identity: DeviceReduce::Max starts from
+// numeric_limits::lowest() (-FLT_MAX, not -inf) and keeps a NaN once it meets one, so on inputs of
+// only -inf, or with a NaN, it answers another question than the steps and the reference.
 template <class Op, class T>
 cudaError_t cub_device_reduce(void* temp, std::size_t& bytes, const T* in, T* out, std::size_t n, cudaStream_t stream) {
     const auto count = static_cast<std::int64_t>(n);
-    if constexpr (Op::kind == OpKind::max) return cub::DeviceReduce::Max(temp, bytes, in, out, count, stream);
-    else if constexpr (Op::kind == OpKind::min) return cub::DeviceReduce::Min(temp, bytes, in, out, count, stream);
-    else return cub::DeviceReduce::Sum(temp, bytes, in, out, count, stream);
+    if constexpr (Op::kind == OpKind::sum) return cub::DeviceReduce::Sum(temp, bytes, in, out, count, stream);
+    else return cub::DeviceReduce::Reduce(temp, bytes, in, out, count, Op{}, Op::template identity<T>(), stream);
 }
 
 // The type CUB runs on for elements of type T: as the steps, a sum of int32 runs on uint32
@@ -105,8 +107,8 @@ StepApi cub_api(const char* change) {
 
 const StepOps& cub_ops() {
     static const StepOps ops = {cub_api<Sum>("cub::DeviceReduce::Sum (CUDA Toolkit)"),
-                                cub_api<Max>("cub::DeviceReduce::Max (CUDA Toolkit)"),
-                                cub_api<Min>("cub::DeviceReduce::Min (CUDA Toolkit)")};
+                                cub_api<Max>("cub::DeviceReduce::Reduce with max (CUDA Toolkit)"),
+                                cub_api<Min>("cub::DeviceReduce::Reduce with min (CUDA Toolkit)")};
     return ops;
 }
 

@@ -130,8 +130,11 @@ void check_infinities(std::uint64_t seed) {
     int failed = 0;
     for (int block : {32, 256, 1024}) {
         std::vector<T> values = generate_input<T>(n, Pattern::random, seed);
-        values[seed % n] = inf;
-        values[(seed / 7 + n / 2) % n] = -inf;
+        const std::size_t plus_at = seed % n;
+        std::size_t minus_at = (seed / 7 + n / 2) % n;
+        if (minus_at == plus_at) minus_at = (minus_at + 1) % n;  // both must stay in the input
+        values[plus_at] = inf;
+        values[minus_at] = -inf;
         for (OpKind op : {OpKind::max, OpKind::min}) {
             for (std::size_t offset : offsets) {
                 runner.upload(values, offset, op);

@@ -1,5 +1,6 @@
 // The CPU reference and the verdict: integers exact (modulo 2^32 when the sum overflows), floats
-// within gamma_d * sum|x| of a compensated sum, and never a NaN or an infinity.
+// within gamma_d * sum|x| of a compensated sum; a NaN or an infinity only where the inputs make it
+// the right result (non-finite inputs, overflow); max and min exactly.
 #include "../catch.h"
 #include "host_test_support.h"
 #include "input.h"

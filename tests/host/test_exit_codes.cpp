@@ -1,0 +1,38 @@
+// run_guarded: every kind of failure becomes the exit code the README documents.
+#include "../catch.h"
+#include "exit_codes.h"
+#include "measure.h"
+
+#include <limits>
+#include <new>
+#include <stdexcept>
+#include <vector>
+
+using namespace reduction;
+
+namespace {
+
+template <class Exception>
+int exit_code_of(const Exception& exception) {
+    return run_guarded([&]() -> int { throw exception; });
+}
+
+}  // namespace
+
+TEST_CASE("each failure maps to its documented exit code", "[exit_codes]") {
+    CHECK(run_guarded([] { return static_cast<int>(exit_ok); }) == 0);
+    CHECK(run_guarded([] { return static_cast<int>(exit_wrong_result); }) == 1);
+    CHECK(exit_code_of(UsageError("bad flag")) == 2);
+    CHECK(exit_code_of(EnvironmentError("no GPU")) == 3);
+    CHECK(exit_code_of(CudaError(cudaErrorNoDevice, "cudaGetDeviceCount")) == 3);
+    CHECK(exit_code_of(CudaError(cudaErrorMemoryAllocation, "cudaMalloc")) == 3);
+    CHECK(exit_code_of(CudaError(cudaErrorIllegalAddress, "cudaStreamSynchronize")) == 4);
+    CHECK(exit_code_of(std::bad_alloc()) == 3);
+    CHECK(exit_code_of(std::length_error("vector")) == 3);
+}
+
+TEST_CASE("device bytes needed saturate instead of wrapping", "[exit_codes]") {
+    const std::size_t huge = std::size_t{1} << 62;  // --n 2^62 int32: 2^64 bytes, past size_t
+    CHECK(device_bytes_needed({}, ElementType::int32, huge, 256, 0) == std::numeric_limits<std::size_t>::max());
+    CHECK(device_bytes_needed({}, ElementType::int32, 1000, 256, 64) == 4000 + 64);
+}
