@@ -177,9 +177,18 @@ for name in "${variants[@]}"; do
 done
 
 # --- tables and charts ----------------------------------------------------------------------
-if (( ${#updated[@]} )) && [[ -f bench/render_results.py ]]; then
+# The READMEs show results/h100: only those results are rendered into them (and give the grader's
+# speed thresholds). Another GPU's results stay in their folder; the command to render is printed.
+if (( ${#updated[@]} )) && [[ $results == results/h100 ]]; then
   echo "== render: python3 bench/render_results.py $results"
   python3 bench/render_results.py "$results" || failed+=("render_results.py (exit $?)")
+  if [[ " ${updated[*]} " == *" headline.csv "* ]]; then
+    echo "== thresholds: python3 tools/grade_thresholds.py $results/headline.csv"
+    python3 tools/grade_thresholds.py "$results/headline.csv" || failed+=("grade_thresholds.py (exit $?)")
+  fi
+elif (( ${#updated[@]} )); then
+  echo "results in $results/; the READMEs show results/h100. To see these instead:"
+  echo "  python3 bench/render_results.py $results    (rewrites the READMEs' generated blocks)"
 fi
 
 echo
