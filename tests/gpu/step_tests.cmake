@@ -70,6 +70,7 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
     ${REDUCTION_STEP_TESTS_DIR}/step_under_test.cu
     ${step_specific})
   target_link_libraries(${exe} PRIVATE reduction_gpu_test_support reduction_catch2)
+  add_dependencies(${exe} reduction_gpu_probe)  # sanitize_<tag> asks it whether there is a GPU
   target_compile_definitions(${exe} PRIVATE
     REDUCTION_STEP_HEADER="${step_source_dir}/reduce.cuh"
     REDUCTION_STEP_NS=${tag}
