@@ -495,6 +495,27 @@ def sweep_facts(table):
     return facts
 
 
+# Closer than this, two per-call medians are called level: repeated runs at one size move by about
+# this much.
+TIE_PERCENT = 1.0
+
+
+def versus_cub_text(ratios):
+    """'faster at 2^13 .. 2^26, level at 2^27 .. 2^30, slower at 2^10 .. 2^12' from (n, CUB time /
+    step time) pairs in size order; runs of consecutive sizes with the same verdict are joined."""
+    def verdict(ratio):
+        return "faster" if ratio > 1 + TIE_PERCENT / 100 else "slower" if ratio < 1 - TIE_PERCENT / 100 else "level"
+    runs = []
+    for n, ratio in ratios:
+        word = verdict(ratio)
+        if runs and runs[-1][0] == word:
+            runs[-1][2] = n
+        else:
+            runs.append([word, n, n])
+    parts = [f"{word} at {size_text(lo)}" + ("" if lo == hi else f" .. {size_text(hi)}") for word, lo, hi in runs]
+    return ", ".join(parts) if parts else "not measured"
+
+
 def render_sweep_claims(results, args, context):
     if args:
         raise ResultsError(f"{context}: sweep-claims takes no arguments")
@@ -544,21 +565,14 @@ def render_sweep_claims(results, args, context):
              if all((last[t], n) in facts[t][2] and (CUB_STEP, n) in facts[t][2] for t in last)]
     if last and sizes:
         name = next(iter(last.values()))
-        ahead = []
+        verdicts = []
         for type_name in last:
             sizes_t, _, times, _ = facts[type_name]
             measured = [n for n in sizes_t if (last[type_name], n) in times and (CUB_STEP, n) in times]
-            start = None
-            for n in reversed(measured):
-                if times[(last[type_name], n)] < times[(CUB_STEP, n)]:
-                    start = n
-                else:
-                    break
-            ahead.append(f"for {type_name} " + ("at no size up to the largest" if start is None else
-                                             "at every size measured" if start == measured[0] else
-                                             f"from n = {size_text(start)} up"))
-        out.append(f"\n{name} is faster than CUB {' and '.join(ahead)}. CUB's time divided by {name}'s "
-                   f"(above 1: {name} is faster):\n\n")
+            verdicts.append(f"for {type_name}, " + versus_cub_text(
+                [(n, times[(CUB_STEP, n)] / times[(last[type_name], n)]) for n in measured]))
+        out.append(f"\n{name} against CUB ({TIE_PERCENT:g} % either way counts as level): "
+                   f"{'; '.join(verdicts)}. CUB's time divided by {name}'s (above 1: {name} is faster):\n\n")
         cells = [[size_text(n)] + [f"{facts[t][2][(CUB_STEP, n)] / facts[t][2][(last[t], n)]:.3f}" for t in last]
                  for n in sizes]
         out.append(markdown_table(["n"] + list(last), [False] + [True] * len(last), cells))
