@@ -100,7 +100,7 @@ std::vector<ElementType> selected_types(const Options& options) {
 
 std::size_t compare_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
                                  const Options& options, const DeviceInfo& device) {
-    return device_bytes_needed(steps, type, n, options.block, options.flush_l2 ? 2 * device.l2_bytes : 0);
+    return device_bytes_needed(steps, type, n, options.block, options.flush_l2 ? L2Flusher::bytes_for(device.l2_bytes) : 0);
 }
 
 std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps, ElementType type,

@@ -23,7 +23,7 @@ int run_typed(const StepApi& step, const Options& options, int argc, const char*
     const ElementType type = element_type_of<T>();
     const std::size_t n = input_count(options, type);  // a bad --input file is exit 2, whatever the machine
     const DeviceInfo device = open_device(options.device);
-    const std::size_t flush_bytes = options.flush_l2 ? 2 * device.l2_bytes : 0;
+    const std::size_t flush_bytes = options.flush_l2 ? L2Flusher::bytes_for(device.l2_bytes) : 0;
     require_device_memory(device_bytes_needed({&step}, type, n, options.block, flush_bytes),
                           std::string(step.name) + " on " + std::to_string(n) + " " + type_name(type));
 

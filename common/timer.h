@@ -52,7 +52,9 @@ struct Timing {
 // Evicts the L2 by writing a buffer twice its size, so the next read comes from DRAM ("cold").
 class L2Flusher {
 public:
-    explicit L2Flusher(std::size_t l2_bytes) : buffer_(2 * l2_bytes) {}
+    explicit L2Flusher(std::size_t l2_bytes) : buffer_(bytes_for(l2_bytes)) {}
+    // Device memory a flusher takes, for the memory check before it is made.
+    static std::size_t bytes_for(std::size_t l2_bytes) { return 2 * l2_bytes; }
     void flush(cudaStream_t stream) {
         CUDA_CHECK(cudaMemsetAsync(buffer_.get(), ++value_ & 0xFF, buffer_.bytes(), stream));
     }

@@ -1,17 +1,15 @@
 // Says whether a CUDA device can be used, for scripts that must tell "no GPU here" (a skip) from
-// "the program failed on the GPU" (a failure): exit 0 and the device count, or exit 77 and why not.
-#include <cuda_runtime.h>
+// "the program failed on the GPU" (a failure): exit 0, or exit 77 and why not.
+#include "gpu_test_support.h"
 
 #include <iostream>
 
 int main() {
-    int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess || count == 0) {
-        std::cout << "no usable CUDA device (" << (status != cudaSuccess ? cudaGetErrorString(status) : "none found")
-                  << ")\n";
-        return 77;
+    const std::string problem = reduction::test::usable_gpu_problem();
+    if (!problem.empty()) {
+        std::cout << problem << "\n";
+        return reduction::test::skipped_exit_code;
     }
-    std::cout << count << " CUDA device" << (count == 1 ? "" : "s") << "\n";
+    std::cout << "a usable CUDA device\n";
     return 0;
 }

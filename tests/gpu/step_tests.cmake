@@ -57,7 +57,7 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
     add_library(reduction_gpu_test_support STATIC ${REDUCTION_STEP_TESTS_DIR}/gpu_test_support.cpp)
     target_link_libraries(reduction_gpu_test_support PUBLIC reduction::common)
     add_executable(reduction_gpu_probe ${REDUCTION_STEP_TESTS_DIR}/gpu_probe.cpp)
-    target_link_libraries(reduction_gpu_probe PRIVATE reduction::common)
+    target_link_libraries(reduction_gpu_probe PRIVATE reduction_gpu_test_support)
   endif()
 
   # Tests of one step only (e.g. step10's --op max|min): tests/gpu/<tag>_*.cpp and <tag>_*.cu.
