@@ -13,7 +13,7 @@
 //
 // Scratch: the caller allocates scratch_elements(n, block) elements once and fills them with zero
 // bytes once, before the first call and outside any timing. A step may keep a counter in its
-// scratch (a single-pass step's "last block" ticket) only if every call leaves it at zero again
+// scratch (a single-pass step's slots for its partials) only if every call leaves it at zero again
 // when it returns; everything else in scratch is the step's to overwrite.
 //
 // int32: the table's int32 entry calls the step's reduce<std::uint32_t> on the same bytes. int32

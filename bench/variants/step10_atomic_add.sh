@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Step 10 beside the same kernel with its partials added by atomicAdd (no ticket, no last block),
+# Step 10 beside the same kernel with its partials added by atomicAdd (no slots, no combining block),
 # at n = 2^20, 2^24 and 2^28, int32 and float32, in one CSV on stdout (step 10's lesson).
 # usage: bench/variants/step10_atomic_add.sh [BUILD_BIN_DIR]
 set -uo pipefail

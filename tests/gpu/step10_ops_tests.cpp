@@ -1,7 +1,7 @@
 // Step 10 with Max and Min: the same single-pass tree with another operator. A maximum or minimum
 // never rounds, so the result must equal std::max_element / std::min_element exactly, for every
 // size, block size, type and misalignment of the input, with infinities among the values, and the
-// same on a second call that reuses the scratch (the ticket must have been set back to zero).
+// same on a second call that reuses the scratch (the slots must have been emptied).
 // Failures print the seed; REDUCTION_TEST_SEED=<seed> replays them.
 #include "../catch.h"
 #include "gpu_test_support.h"
@@ -56,7 +56,7 @@ public:
         n_ = values.size();
     }
 
-    // Twice on one scratch, through the harness's StepRun: the second call finds the ticket the first
+    // Twice on one scratch, through the harness's StepRun: the second call finds the slots the first
     // left behind, which must be zero again.
     std::pair<T, T> run_twice(OpKind op, int block) {
         const auto runs = test::run_twice(test::step_ops_under_test().for_op(op), input_.get() + offset_, n_, block);
