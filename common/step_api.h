@@ -12,9 +12,9 @@
 // synchronisation, no copy, so that the caller can time it.
 //
 // Scratch: the caller allocates scratch_elements(n, block) elements once and fills them with zero
-// bytes once, before the first call and outside any timing. A step may keep a counter in its
-// scratch (a single-pass step's slots for its partials) only if every call leaves it at zero again
-// when it returns; everything else in scratch is the step's to overwrite.
+// bytes once, before the first call and outside any timing. A step may keep state in its
+// scratch that a call reads before writing (a single-pass step's slots for its partials) only if
+// every call leaves it at zero again when it returns; everything else is the step's to overwrite.
 //
 // int32: the table's int32 entry calls the step's reduce<std::uint32_t> on the same bytes. int32
 // and uint32 share their representation (two's complement, C++20 and every CUDA target), and

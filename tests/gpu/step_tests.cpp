@@ -293,6 +293,34 @@ void check_back_to_back_calls(std::uint64_t seed) {
     CHECK(differing == 0);
 }
 
+// One scratch, then another input: whatever a call leaves in the scratch (a counter, partials
+// marked as posted) must not leak into the next call's result. Runs with the same input could not
+// tell: stale partials of the same input are the right ones.
+template <class T>
+void check_scratch_reuse(std::uint64_t seed) {
+    const StepApi& step = step_under_test();
+    const std::size_t reuse_sizes[] = {1, 1025, 1000003, (std::size_t{1} << 22) + 5};
+    DeviceBuffer<T> device(reuse_sizes[std::size(reuse_sizes) - 1] + poisoned_tail);
+    FailureLog log;
+    for (std::size_t n : reuse_sizes) {
+        for (int block : {64, 256}) {
+            StepRun<T> run(step, device.get(), n, block);
+            for (std::uint64_t input = 0; input < 2; ++input) {
+                const std::vector<T> values = test::make_input<T>(n, Pattern::random, seed + input);
+                test::upload_poisoned(device, 0, values);
+                const T result = run.run_once(cudaStream_t{});
+                const Verdict v = test::verdict_for(result, values, step.addition_depth(n, block));
+                log.count();
+                if (!v.pass)
+                    log.fail(wrong_result(describe<T>({n, block, "random", seed + input, 0}) +
+                                              (input == 0 ? ", first input" : ", second input on the same scratch"),
+                                          v));
+            }
+        }
+    }
+    log.summarise(std::string(step_under_test().name) + " " + type_label<T>() + " scratch reuse");
+}
+
 }  // namespace
 
 #define STEP_CASE(title) REDUCTION_STEP_TAG ": " title
@@ -318,6 +346,14 @@ TEST_CASE(STEP_CASE("1000 back-to-back calls on one input give bit-identical res
     const std::uint64_t seed = test::test_seed();
     INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
     check_back_to_back_calls(seed);
+}
+
+TEST_CASE(STEP_CASE("a second input on the same scratch gives the second input's result"), "[gpu][" REDUCTION_STEP_TAG "]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_scratch_reuse<std::int32_t>(seed);
+    check_scratch_reuse<float>(seed);
+    check_scratch_reuse<double>(seed);
 }
 
 TEST_CASE(STEP_CASE("one-byte elements sum modulo 256"), "[gpu][" REDUCTION_STEP_TAG "]") {
