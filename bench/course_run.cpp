@@ -79,7 +79,7 @@ std::vector<const StepApi*> selected_steps(const Options& options) {
             probe = true;
         else if (!with_operator(*step, options.op))
             throw UsageError("--steps: " + std::string(step->name) + " computes sums only; --op " + op_name(options.op) +
-                             " needs a step whose operator is a template parameter (step10_single_pass on)");
+                             " needs a step whose operator is a template parameter (step11_any_operator on)");
         else
             wanted[static_cast<std::size_t>(step - course.data())] = true;
     }

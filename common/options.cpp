@@ -173,7 +173,7 @@ std::string usage(const char* program, Tool tool) {
         << "  --seed S         seed of the generated input (default: a fresh one, printed)\n"
         << "  --pattern P      " << accepted_patterns << " (default random: signed values)\n"
         << "  --input FILE     raw little-endian values of --type instead of generated ones\n"
-        << "  --op OP          " << accepted_ops << ": the operator (default sum; max and min from step10 on)\n"
+        << "  --op OP          " << accepted_ops << ": the operator (default sum; max and min from step11 on)\n"
         << "  --device I       CUDA device index (default 0)\n"
         << "  --flush-l2       write a buffer twice the L2's size before every timed repetition (cold L2)\n"
         << "  --csv | --json   machine-readable output instead of the text block\n";

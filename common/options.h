@@ -33,7 +33,7 @@ struct Options {
     int device = 0;
     OutputFormat format = OutputFormat::text;
     bool flush_l2 = false;
-    OpKind op = OpKind::sum;            // --op: the reduction's operator (max and min from step10 on)
+    OpKind op = OpKind::sum;            // --op: the reduction's operator (max and min from step11 on)
     bool help = false;
     // compare only
     std::vector<std::string> steps;     // empty: all

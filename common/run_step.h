@@ -53,7 +53,7 @@ inline int run_step_with(int argc, const char* const* argv, const StepApi& sum_s
         }
         if (!ops && options.op != OpKind::sum)
             throw UsageError(std::string("--op ") + op_name(options.op) + ": " + sum_step.name +
-                             " computes sums only; the operator is a template parameter from step10_single_pass on");
+                             " computes sums only; the operator is a template parameter from step11_any_operator on");
         const StepApi& step = ops ? ops->for_op(options.op) : sum_step;
         if (options.input_path.empty() && !options.seed) options.seed = fresh_seed();  // printed, for replay
         return dispatch_type(options.type,

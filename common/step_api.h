@@ -4,14 +4,14 @@
 // Every step's reduce.cuh provides, in its own namespace (step01, step02, ...):
 //   constexpr const char* name;      // the directory and target name, e.g. "step03_sequential"
 //   constexpr const char* change;    // the one idea it adds, for tables
-//   std::size_t scratch_elements(std::size_t n, int block);   // device scratch the caller provides
+//   template <class T> std::size_t scratch_bytes(std::size_t n, int block);  // device scratch the caller provides
 //   std::size_t addition_depth(std::size_t n, int block);     // longest chain of additions (tolerance)
 //   template <class T> void reduce(const T* in, std::size_t n, T* out, T* scratch, int block,
 //                                  cudaStream_t stream);
 // reduce() sums in[0..n) into *out on the device: any n >= 1, no allocation, no host
 // synchronisation, no copy, so that the caller can time it.
 //
-// Scratch: the caller allocates scratch_elements(n, block) elements once and fills them with zero
+// Scratch: the caller allocates scratch_bytes<T>(n, block) bytes once and fills them with zero
 // bytes once, before the first call and outside any timing. A step may keep state in its
 // scratch that a call reads before writing (a single-pass step's slots for its partials) only if
 // every call leaves it at zero again when it returns; everything else is the step's to overwrite.
@@ -91,7 +91,9 @@ ReduceFn<T> reduce_fn(const StepApi& step) {
     ::reduction::StepApi {                                                                                     \
         ns::name, ns::change,                                                                                  \
         [](::reduction::ElementType type, std::size_t n, int block) {                                          \
-            return ns::scratch_elements(n, block) * ::reduction::type_size(type);                              \
+            return ::reduction::dispatch_type(type, [&](auto zero) {                                           \
+                return ns::scratch_bytes<::reduction::kernel_type_t<decltype(zero)>>(n, block);                \
+            });                                                                                                \
         },                                                                                                     \
         &ns::addition_depth,                                                                                   \
         &::reduction::reduce_as_kernel_type<std::int32_t, &ns::reduce<::reduction::kernel_type_t<std::int32_t>>>, \
@@ -103,14 +105,16 @@ ReduceFn<T> reduce_fn(const StepApi& step) {
     ::reduction::StepApi {                                                                                     \
         ns::name, ns::change,                                                                                  \
         [](::reduction::ElementType type, std::size_t n, int block) {                                          \
-            return ns::scratch_elements(n, block) * ::reduction::type_size(type);                              \
+            return ::reduction::dispatch_type(type, [&](auto zero) {                                           \
+                return ns::scratch_bytes<::reduction::kernel_type_t<decltype(zero)>>(n, block);                \
+            });                                                                                                \
         },                                                                                                     \
         &ns::addition_depth,                                                                                   \
         ::reduction::int32_entry<Op, &ns::reduce_op<Op, std::uint32_t>, &ns::reduce_op<Op, std::int32_t>>(),   \
         &ns::reduce_op<Op, float>, &ns::reduce_op<Op, double>                                                  \
     }
 
-// Sum, max and min of step `ns`, e.g. REDUCTION_STEP_OPS(step10).
+// Sum, max and min of step `ns`, e.g. REDUCTION_STEP_OPS(step11).
 #define REDUCTION_STEP_OPS(ns)                                                                                 \
     ::reduction::StepOps {                                                                                     \
         REDUCTION_STEP_API_OP(ns, ::reduction::Sum), REDUCTION_STEP_API_OP(ns, ::reduction::Max),             \

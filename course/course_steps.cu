@@ -10,6 +10,7 @@
 #include "step08_warp_shuffle/reduce.cuh"
 #include "step09_vector_loads/reduce.cuh"
 #include "step10_single_pass/reduce.cuh"
+#include "step11_any_operator/reduce.cuh"
 
 namespace reduction {
 
@@ -25,13 +26,14 @@ const std::vector<StepApi>& course_steps() {
         REDUCTION_STEP_API(step08),
         REDUCTION_STEP_API(step09),
         REDUCTION_STEP_API(step10),
+        REDUCTION_STEP_API(step11),
     };
     return steps;
 }
 
 const StepOps* step_ops(const StepApi& step) {
-    static const StepOps step10_ops = REDUCTION_STEP_OPS(step10);
-    if (std::string(step.name) == step10::name) return &step10_ops;
+    static const StepOps step11_ops = REDUCTION_STEP_OPS(step11);
+    if (std::string(step.name) == step11::name) return &step11_ops;
     if (&step == &cub_step()) return &cub_ops();
     return nullptr;
 }

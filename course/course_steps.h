@@ -17,7 +17,7 @@ const StepApi& cub_step();
 // CUB's DeviceReduce::Sum, Max and Min (cub_step() is its sum), for --op.
 const StepOps& cub_ops();
 
-// The operators of a step whose operator is a template parameter (step10_single_pass on); nullptr
+// The operators of a step whose operator is a template parameter (step11_any_operator on); nullptr
 // for a step that only sums.
 const StepOps* step_ops(const StepApi& step);
 

@@ -42,9 +42,10 @@ __global__ void reduce_interleaved_kernel(const T* in, std::size_t n, T* partial
 
 // Partial sums of one level go to one half of the scratch and the next level's to the other:
 // a launch must never write where its own blocks are still reading.
-inline std::size_t scratch_elements(std::size_t n, int block) {
+template <class T>
+std::size_t scratch_bytes(std::size_t n, int block) {
     const std::size_t first_level = reduction::ceil_div(n, block);
-    return first_level + reduction::ceil_div(first_level, block);
+    return (first_level + reduction::ceil_div(first_level, block)) * sizeof(T);
 }
 
 // Every launch adds log2(block) levels of the tree; the host loop launches until one value is left.

@@ -23,7 +23,7 @@ inline constexpr const char* name = "step05_volatile_race_demo";
 inline constexpr const char* change = "WRONG FORM: last warp through a volatile pointer, no __syncwarp() (a data race)";
 
 using step05::addition_depth;
-using step05::scratch_elements;
+using step05::scratch_bytes;
 
 // Step 05's kernel except the last warp. Every lane of warp 0 adds at every level (the classic
 // code has no `if (tid < offset)`): lanes past the offset compute values nobody reads, which is

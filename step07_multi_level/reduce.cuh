@@ -140,7 +140,8 @@ inline unsigned int grid_for(std::size_t n, int block) {
 // solution-end
 
 // One partial per block of the first launch.
-inline std::size_t scratch_elements(std::size_t n, int block) { return grid_for(n, block); }
+template <class T>
+std::size_t scratch_bytes(std::size_t n, int block) { return grid_for(n, block) * sizeof(T); }
 
 // In each launch a thread adds its elements one after another (loads_per_iteration per grid
 // stride), then the block tree adds log2(block) levels.

@@ -56,6 +56,24 @@ __device__ __forceinline__ T warp_sum(T value) {
 #define STEP08_WARP_SUM warp_sum
 #endif
 
+// The sum of the whole block's values, in thread 0 (the other threads hold partial sums nobody
+// reads). Every thread of the block must call it: it holds a barrier.
+template <unsigned int Block, class T>
+__device__ __forceinline__ T block_sum(T sum, T* warp_sums) {
+    constexpr unsigned int warps = Block / 32;
+    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    // solution-begin: a shuffle tree per warp, warp sums through shared memory, one barrier, one more shuffle tree
+    sum = STEP08_WARP_SUM<32>(sum);  // every warp at once, in registers
+    if (lane == 0) warp_sums[warp] = sum;
+    __syncthreads();  // the only barrier of the tree
+    if (warp == 0) {
+        sum = lane < warps ? warp_sums[lane] : T(0);
+        sum = STEP08_WARP_SUM<warps>(sum);  // log2(Block / 32) levels: none for a 32-thread block
+    }
+    // solution-end
+    return sum;
+}
+
 // Each thread issues this many loads per loop iteration, Block elements apart (coalesced): they
 // do not depend on each other, so all are in flight at once (step 07's lesson measures 2, 4, 8).
 constexpr unsigned int loads_per_iteration = 4;
@@ -63,10 +81,8 @@ constexpr unsigned int loads_per_iteration = 4;
 // Any number of elements per thread; one partial sum per block in partials[blockIdx.x].
 template <unsigned int Block, class T>
 __global__ void reduce_warp_shuffle_kernel(const T* in, std::size_t n, T* partials) {
-    constexpr unsigned int warps = Block / 32;
     __shared__ T warp_sums[32];  // one slot per warp: at most 1024 / 32
     const unsigned int tid = threadIdx.x;
-    const unsigned int lane = tid % 32, warp = tid / 32;
     // 64-bit index: blockIdx.x * blockDim.x overflows 32 bits once n passes 2^32
     const std::size_t tile = loads_per_iteration * Block;  // elements a block covers per iteration
     const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
@@ -80,15 +96,7 @@ __global__ void reduce_warp_shuffle_kernel(const T* in, std::size_t n, T* partia
     for (unsigned int k = 0; k < loads_per_iteration; ++k)  // the one tile of this thread that crosses n
         if (i + k * Block < n) sum += in[i + k * Block];
 
-    // solution-begin: a shuffle tree per warp, warp sums through shared memory, one barrier, one more shuffle tree
-    sum = STEP08_WARP_SUM<32>(sum);  // every warp at once, in registers
-    if (lane == 0) warp_sums[warp] = sum;
-    __syncthreads();  // the only barrier of the tree
-    if (warp == 0) {
-        sum = lane < warps ? warp_sums[lane] : T(0);
-        sum = STEP08_WARP_SUM<warps>(sum);  // log2(Block / 32) levels: none for a 32-thread block
-    }
-    // solution-end
+    sum = block_sum<Block>(sum, warp_sums);
     if (tid == 0) partials[blockIdx.x] = sum;
 }
 
@@ -135,7 +143,8 @@ inline unsigned int grid_for(std::size_t n, int block) {
 }
 
 // One partial per block of the first launch.
-inline std::size_t scratch_elements(std::size_t n, int block) { return grid_for(n, block); }
+template <class T>
+std::size_t scratch_bytes(std::size_t n, int block) { return grid_for(n, block) * sizeof(T); }
 
 // Elements the first thread of block 0 adds before the tree: the most of any thread, since each
 // of its loads comes first in its tile. Exact, where loads_per_iteration x ceil(count / stride)

@@ -50,6 +50,22 @@ __device__ __forceinline__ T warp_sum(T value) {
     return value;
 }
 
+// The sum of the whole block's values, in thread 0 (the other threads hold partial sums nobody
+// reads). Every thread of the block must call it: it holds a barrier.
+template <unsigned int Block, class T>
+__device__ __forceinline__ T block_sum(T sum, T* warp_sums) {
+    constexpr unsigned int warps = Block / 32;
+    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    sum = warp_sum<32>(sum);  // every warp at once, in registers
+    if (lane == 0) warp_sums[warp] = sum;
+    __syncthreads();  // the only barrier of the tree
+    if (warp == 0) {
+        sum = lane < warps ? warp_sums[lane] : T(0);
+        sum = warp_sum<warps>(sum);  // log2(Block / 32) levels: none for a 32-thread block
+    }
+    return sum;
+}
+
 // Each thread issues this many loads per loop iteration, Block vectors apart (coalesced): they
 // do not depend on each other, so all are in flight at once.
 constexpr unsigned int loads_per_iteration = 4;
@@ -85,10 +101,8 @@ __host__ __device__ __forceinline__ std::size_t head_elements(const T* in, std::
 // Any number of elements per thread; one partial sum per block in partials[blockIdx.x].
 template <unsigned int Block, class T>
 __global__ void reduce_vector_loads_kernel(const T* in, std::size_t n, T* partials) {
-    constexpr unsigned int warps = Block / 32;
     __shared__ T warp_sums[32];  // one slot per warp: at most 1024 / 32
     const unsigned int tid = threadIdx.x;
-    const unsigned int lane = tid % 32, warp = tid / 32;
     T sum = T(0);
     // solution-begin: scalar head up to the first 16-byte boundary, whole vectors, scalar tail
     // in[0, head) scalar | vectors of width elements, 16-byte aligned | in[tail_begin, n) scalar
@@ -122,13 +136,7 @@ __global__ void reduce_vector_loads_kernel(const T* in, std::size_t n, T* partia
     }
     // solution-end
 
-    sum = warp_sum<32>(sum);  // every warp at once, in registers
-    if (lane == 0) warp_sums[warp] = sum;
-    __syncthreads();  // the only barrier of the tree
-    if (warp == 0) {
-        sum = lane < warps ? warp_sums[lane] : T(0);
-        sum = warp_sum<warps>(sum);  // log2(Block / 32) levels: none for a 32-thread block
-    }
+    sum = block_sum<Block>(sum, warp_sums);
     if (tid == 0) partials[blockIdx.x] = sum;
 }
 
@@ -168,9 +176,9 @@ inline unsigned int resident_grid(int block) {
     return grids[reduction::log2_exact(block)];
 }
 
-// A tile of a 4-byte type: loads_per_iteration vectors of 4 elements per thread. (Sizes must not
-// depend on T, since the scratch size does not know it; other types get a few idle blocks or a
-// longer loop, nothing more.)
+// A tile of a 4-byte type: loads_per_iteration vectors of 4 elements per thread. (The same for
+// every type: addition_depth does not know T, so the grid must not depend on it; other types get
+// a few idle blocks or a longer loop, nothing more.)
 inline constexpr std::size_t tile_elements(int block) { return loads_per_iteration * block * (vector_bytes / 4); }
 
 // The first launch's grid: enough blocks to fill the GPU, but none without elements to load.
@@ -179,7 +187,8 @@ inline unsigned int grid_for(std::size_t n, int block) {
 }
 
 // One partial per block of the first launch.
-inline std::size_t scratch_elements(std::size_t n, int block) { return grid_for(n, block); }
+template <class T>
+std::size_t scratch_bytes(std::size_t n, int block) { return grid_for(n, block) * sizeof(T); }
 
 // Vectors the first thread of block 0 loads: the most of any thread, since each of its loads
 // comes first in its tile.

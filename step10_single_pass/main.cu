@@ -2,4 +2,4 @@
 #include "reduce.cuh"
 #include "run_step.h"
 
-int main(int argc, char** argv) { return reduction::run_step(argc, argv, REDUCTION_STEP_OPS(step10)); }
+int main(int argc, char** argv) { return reduction::run_step(argc, argv, REDUCTION_STEP_API(step10)); }

@@ -5,21 +5,24 @@
 // adds its own share of the input like the others, then waits until every slot is full, adds the
 // partials in index order, writes *out, and empties the slots for the next call.
 //
-// Why waiting is safe here: a block that waits for other blocks holds its place on an SM, and a
-// block that is not yet running needs a place to run. Only one block waits, and the blocks it
-// waits for never wait for anything: so long as two blocks fit on the GPU at once, the others run
-// to the end one after another in the places left, and every slot fills. (A chain of waiting
-// blocks would need more: CUB's single-pass scan hands out tile numbers in start order for that.)
-// The last block by index is the combiner because blocks are handed out in index order in
-// practice: it usually starts last, so it waits least. Nothing depends on that order.
+// Why slots: a partial and the mark "this slot is full" are written together, the mark in the
+// high half of a 64-bit word and 32 bits of the partial in the low half, by one relaxed
+// device-scope atomic store (cuda::atomic_ref). An atomic access is single-copy atomic: a load of
+// the word sees all 64 bits of one store, never half of one, so whoever sees the mark sees the
+// partial, with no fence between them and no counter to learn who finished last. (A plain store
+// of 64 bits makes no such promise; the atomic does.) The order of additions depends only on n,
+// the block size and the grid, never on which block finished when, so a float result is the same
+// bits on every call.
 //
-// Why slots: a partial and the mark "this slot is full" are written by one 64-bit store, 32 bits of
-// the partial in the low half and the mark in the high half. A 64-bit store is seen whole or not
-// at all, so whoever sees the mark sees the partial: no fence between them, and no counter to learn
-// who finished last. The order of additions depends only on n, the block size and the grid, never
-// on which block finished when, so a float result is the same bits on every call. The operator is a
-// template parameter (reduction::Sum, Max, Min): the same tree serves any associative operator with
-// an identity.
+// What the wait assumes: the last block spins until every other block has posted, and those
+// blocks never wait for anything. The wait ends if the blocks it waits for get to run while it
+// spins. The grid is never larger than the whole GPU holds at once (the occupancy API sizes it),
+// so on a GPU running nothing else every block is resident together; on a shared GPU, the others
+// need only the places that other kernels' blocks leave when they finish. That blocks start while
+// others run is how GPUs work, but the CUDA Programming Guide does not promise it (blocks must be
+// able to run in any order, also one after another); the documented guarantee is a cooperative
+// launch. CUB's single-pass scan makes the same assumption (agent_scan.cuh: "Blocks are launched
+// in increasing order"). The lesson measures the alternatives.
 //
 // Why it should help: a launch costs a few microseconds of latency and a gap in which the GPU
 // idles; the second launch of step 09 pays it for about a thousand numbers. At large n that is a
@@ -31,7 +34,6 @@
 
 #include "cuda_check.h"
 #include "launch_math.h"
-#include "operators.h"
 
 #include <cuda/atomic>
 
@@ -58,30 +60,30 @@ __device__ __forceinline__ T shuffle_down(T value, unsigned int offset) {
     }
 }
 
-// Combines the values of lanes 0 .. Lanes-1 into lane 0 (log2(Lanes) levels; the other lanes end
-// with partial results nobody reads). Every lane of the warp must call it: the shuffles name all 32.
-template <class Op, unsigned int Lanes, class T>
-__device__ __forceinline__ T warp_reduce(T value) {
+// Adds the values of lanes 0 .. Lanes-1 into lane 0 (log2(Lanes) levels; the other lanes end with
+// partial sums nobody reads). Every lane of the warp must call it: the shuffles name all 32.
+template <unsigned int Lanes, class T>
+__device__ __forceinline__ T warp_sum(T value) {
 #pragma unroll
-    for (unsigned int offset = Lanes / 2; offset > 0; offset /= 2) value = Op()(value, shuffle_down(value, offset));
+    for (unsigned int offset = Lanes / 2; offset > 0; offset /= 2) value += shuffle_down(value, offset);
     return value;
 }
 
-// The whole block's values into thread 0: a shuffle tree per warp, the warp results through
-// shared memory, one barrier, a last shuffle tree in warp 0. Used twice per block: the block's own
-// partial, and in the last block the partials of all blocks.
-template <class Op, unsigned int Block, class T>
-__device__ __forceinline__ T block_reduce(T value, T* warp_results) {
+// The sum of the whole block's values, in thread 0 (the other threads hold partial sums nobody
+// reads). Every thread of the block must call it: it holds a barrier. Used twice by the last
+// block: for its own partial, and for the partials of all blocks.
+template <unsigned int Block, class T>
+__device__ __forceinline__ T block_sum(T sum, T* warp_sums) {
     constexpr unsigned int warps = Block / 32;
     const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    value = warp_reduce<Op, 32>(value);  // every warp at once, in registers
-    if (lane == 0) warp_results[warp] = value;
+    sum = warp_sum<32>(sum);  // every warp at once, in registers
+    if (lane == 0) warp_sums[warp] = sum;
     __syncthreads();  // the only barrier of the tree
     if (warp == 0) {
-        value = lane < warps ? warp_results[lane] : Op::template identity<T>();
-        value = warp_reduce<Op, warps>(value);  // log2(Block / 32) levels: none for a 32-thread block
+        sum = lane < warps ? warp_sums[lane] : T(0);
+        sum = warp_sum<warps>(sum);  // log2(Block / 32) levels: none for a 32-thread block
     }
-    return value;
+    return sum;
 }
 
 // Each thread issues this many loads per loop iteration, Block vectors apart (coalesced): they
@@ -89,12 +91,6 @@ __device__ __forceinline__ T block_reduce(T value, T* warp_results) {
 constexpr unsigned int loads_per_iteration = 4;
 
 constexpr std::size_t vector_bytes = 16;  // the widest load one thread can issue
-
-// Partials each thread of the combiner loads at once, in one round trip to L2. At 5 the kernel
-// needs 36 registers per thread (nvcc -Xptxas -v), so 6 blocks of 256 fit on an SM: 792 blocks on
-// an H100, whose partials 256 threads read in one round. (At 4 it would need 32 registers, 8
-// blocks would fit, and one warp would need a second round for partials 1,024 to 1,055.)
-constexpr unsigned int partial_loads = 5;
 
 template <class T>
 struct alignas(vector_bytes) Vector {
@@ -127,7 +123,6 @@ using Slot = unsigned long long;
 constexpr Slot full = Slot{1} << 32;
 template <class T>
 constexpr unsigned int slots_per_partial = (sizeof(T) + 3) / 4;
-constexpr unsigned int max_slots_per_partial = 2;
 
 // Slots are read and written by different blocks while both run: always as device-scope atomics.
 // Relaxed is enough, since each slot carries its own mark and nothing else needs ordering.
@@ -143,12 +138,18 @@ __device__ __forceinline__ void post_partial(Slot* slots, T value) {
         SlotRef(slots[w]).store(full | bits[w], cuda::std::memory_order_relaxed);
 }
 
-// The combiner's thread reads, per round, the slots of blocks first, first + Block, ... (at most
-// partial_loads of them, only blocks of the grid, never the combiner's own: it has that at hand).
+// Partials each thread of the last block loads at once, in one round trip to L2, before it
+// looks at any of them. At 5 the kernel needs 36 registers per thread for every element type
+// (nvcc -Xptxas -v, sm_90), so 6 blocks of 256 fit on an SM: 792 blocks on an H100, whose
+// partials 256 threads read in one round.
+constexpr unsigned int partial_loads = 5;
+
+// The last block's thread reads, per round, the slots of blocks first, first + Block, ... (at most
+// partial_loads of them, only blocks of the grid, never the last block's own: it has that at hand).
 __device__ __forceinline__ bool posted_by_other(unsigned int block) { return block < gridDim.x && block != blockIdx.x; }
 
 // Looks at every slot of this round at once (one round trip to L2 for all, not one each): `full`
-// stands for the slots of blocks past the grid and of the combiner itself.
+// stands for the slots of blocks past the grid and of the last block itself.
 template <unsigned int Block, class T>
 __device__ __forceinline__ void load_round(Slot* slots, unsigned int first, Slot (&seen)[partial_loads][slots_per_partial<T>]) {
     constexpr unsigned int words = slots_per_partial<T>;
@@ -172,15 +173,14 @@ __device__ __forceinline__ bool all_full(const Slot (&seen)[partial_loads][slots
     return all;
 }
 
-// `total` plus this round's partials, in index order, `own` standing for the combiner's. Returns
+// `total` plus this round's partials, in index order, `own` standing for the last block's. Returns
 // false, and leaves total unchanged, if a slot was still empty.
-template <class Op, unsigned int Block, class T>
+template <unsigned int Block, class T>
 __device__ __forceinline__ bool add_round(T& total, Slot* slots, unsigned int first, T own) {
     constexpr unsigned int words = slots_per_partial<T>;
     Slot seen[partial_loads][words];
     load_round<Block, T>(slots, first, seen);
     if (!all_full<Block, T>(seen)) return false;
-    const Op op{};
 #pragma unroll
     for (unsigned int k = 0; k < partial_loads && first + k * Block < gridDim.x; ++k) {
         T partial = own;
@@ -190,7 +190,7 @@ __device__ __forceinline__ bool add_round(T& total, Slot* slots, unsigned int fi
             for (unsigned int w = 0; w < words; ++w) bits[w] = static_cast<unsigned int>(seen[k][w]);
             memcpy(&partial, bits, sizeof(T));
         }
-        total = op(total, partial);
+        total += partial;
     }
     return true;
 }
@@ -208,15 +208,14 @@ __device__ __forceinline__ void empty_slots(Slot* slots, unsigned int first) {
                 SlotRef(round_slots[k * Block * words + w]).store(0, cuda::std::memory_order_relaxed);
 }
 
-// Any number of elements per thread; the last block combines every block's partial into *out, the
+// Any number of elements per thread; the last block adds every block's partial into *out, the
 // others post theirs in `slots`. Every slot is empty on entry and on return.
-template <class Op, unsigned int Block, class T>
+template <unsigned int Block, class T>
 __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Slot* slots) {
-    __shared__ T warp_results[32];  // one entry per warp: at most 1024 / 32
-    __shared__ T combiner_partial;
-    const Op op{};
+    __shared__ T warp_sums[32];  // one entry per warp: at most 1024 / 32
+    __shared__ T last_block_partial;
     const unsigned int tid = threadIdx.x;
-    T sum = Op::template identity<T>();  // the identity changes nothing, like 0 for a sum
+    T sum = T(0);
     // in[0, head) scalar | vectors of width elements, 16-byte aligned | in[tail_begin, n) scalar
     const std::size_t head = head_elements(in, n);
     const std::size_t vectors = (n - head) / Vector<T>::width;
@@ -224,8 +223,8 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Sl
     const Vector<T>* body = reinterpret_cast<const Vector<T>*>(in + head);
     // 64-bit index: blockIdx.x * blockDim.x overflows 32 bits once n passes 2^32
     const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + tid;
-    if (thread < head) sum = op(sum, in[thread]);                        // fewer than 16 elements each:
-    if (thread < n - tail_begin) sum = op(sum, in[tail_begin + thread]);  // the first threads of block 0
+    if (thread < head) sum += in[thread];                        // fewer than 16 elements each:
+    if (thread < n - tail_begin) sum += in[tail_begin + thread];  // the first threads of block 0
     const std::size_t tile = loads_per_iteration * Block;  // vectors a block covers per iteration
     const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
     std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + tid;
@@ -236,37 +235,38 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Sl
 #pragma unroll
         for (unsigned int k = 0; k < loads_per_iteration; ++k)  // adds only after every load is issued
 #pragma unroll
-            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum = op(sum, loaded[k].lane[w]);
+            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum += loaded[k].lane[w];
     }
 #pragma unroll
     for (unsigned int k = 0; k < loads_per_iteration; ++k) {  // the one tile of this thread that crosses the end
         if (i + k * Block < vectors) {
             const Vector<T> loaded = load_vector(body + i + k * Block);
 #pragma unroll
-            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum = op(sum, loaded.lane[w]);
+            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum += loaded.lane[w];
         }
     }
 
-    sum = block_reduce<Op, Block>(sum, warp_results);
+    sum = block_sum<Block>(sum, warp_sums);
 
-    // solution-begin: the last block combines; the others post their partial in their slots and leave
-    const bool is_combiner = blockIdx.x == gridDim.x - 1;  // the same for the whole block
-    if (!is_combiner) {
+    // solution-begin: post the partial, or (last block) wait for all and add them
+    const bool is_last = blockIdx.x == gridDim.x - 1;  // the same for the whole block
+    if (!is_last) {
         if (tid == 0) post_partial(slots + blockIdx.x * slots_per_partial<T>, sum);
         return;
     }
-    if (tid == 0) combiner_partial = sum;
+    if (tid == 0) last_block_partial = sum;
     __syncthreads();  // thread 0's partial, for the thread that adds it
 
     // Up to partial_loads partials per thread per round, in index order. A slot still empty belongs
-    // to a block still adding, or not yet started: it will post; look at the round again after a pause.
-    T total = Op::template identity<T>();
+    // to a block still adding, or not yet started: it will post, so the thread loads the round
+    // again at once (it spins) until every slot of the round is full.
+    T total = T(0);
     for (unsigned int first = tid; first < gridDim.x; first += partial_loads * Block) {
-        while (!add_round<Op, Block>(total, slots, first, combiner_partial)) {
+        while (!add_round<Block>(total, slots, first, last_block_partial)) {
         }
         empty_slots<Block, T>(slots, first);
     }
-    total = block_reduce<Op, Block>(total, warp_results);  // the same fixed order on every call
+    total = block_sum<Block>(total, warp_sums);  // the same fixed order on every call
     if (tid == 0) *out = total;
     // solution-end
 }
@@ -275,25 +275,23 @@ template <class T>
 using Kernel = void (*)(const T*, std::size_t, T*, Slot*);
 
 // The runtime block size picks its compile-time instantiation.
-template <class Op, class T>
+template <class T>
 Kernel<T> kernel_for_block(int block) {
     switch (block) {
-        case 32: return reduce_single_pass_kernel<Op, 32, T>;
-        case 64: return reduce_single_pass_kernel<Op, 64, T>;
-        case 128: return reduce_single_pass_kernel<Op, 128, T>;
-        case 256: return reduce_single_pass_kernel<Op, 256, T>;
-        case 512: return reduce_single_pass_kernel<Op, 512, T>;
-        case 1024: return reduce_single_pass_kernel<Op, 1024, T>;
+        case 32: return reduce_single_pass_kernel<32, T>;
+        case 64: return reduce_single_pass_kernel<64, T>;
+        case 128: return reduce_single_pass_kernel<128, T>;
+        case 256: return reduce_single_pass_kernel<256, T>;
+        case 512: return reduce_single_pass_kernel<512, T>;
+        case 1024: return reduce_single_pass_kernel<1024, T>;
         default: throw std::invalid_argument("step10: block must be 32, 64, 128, 256, 512 or 1024");
     }
 }
 
-// Blocks of this kernel that fit on the whole GPU at once, per block size: SM count x resident
-// blocks per SM from the occupancy API, asked once per process and element type, of the current
-// device. It differs between types (a double partial takes two slots, and its registers), so each
-// type gets its own grid. Max and Min are launched with Sum's grid: the same loop and slots.
-template <class T>
-unsigned int resident_grid(int block) {
+// Blocks that fit on the whole GPU at once, per block size: SM count x resident blocks per SM from
+// the occupancy API. Asked once per process, of the current device, for the float64 instantiation
+// (the one that needs the most shared memory and slots), so that every element type uses the same grid.
+inline unsigned int resident_grid(int block) {
     static const std::array<unsigned int, 11> grids = [] {
         std::array<unsigned int, 11> result{};
         int device = 0, sms = 0;
@@ -301,7 +299,7 @@ unsigned int resident_grid(int block) {
         CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         for (int b = 32; b <= 1024; b *= 2) {
             int per_sm = 0;
-            CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_for_block<reduction::Sum, T>(b), b, 0));
+            CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_for_block<double>(b), b, 0));
             result[reduction::log2_exact(b)] = static_cast<unsigned int>(sms * per_sm);
         }
         return result;
@@ -310,33 +308,18 @@ unsigned int resident_grid(int block) {
 }
 
 // A tile of a 4-byte type: loads_per_iteration vectors of 4 elements per thread. (The same for
-// every type: other types get a few idle blocks or a longer loop, nothing more.)
+// every type: addition_depth does not know T, so the grid must not depend on it; other types get
+// a few idle blocks or a longer loop, nothing more.)
 inline constexpr std::size_t tile_elements(int block) { return loads_per_iteration * block * (vector_bytes / 4); }
 
 // The grid: enough blocks to fill the GPU, but none without elements to load.
+inline unsigned int grid_for(std::size_t n, int block) {
+    return static_cast<unsigned int>(std::min<std::size_t>(resident_grid(block), reduction::ceil_div(n, tile_elements(block))));
+}
+
+// The slots of one partial per block. The harness zero-fills them once; every call leaves them empty.
 template <class T>
-unsigned int grid_for(std::size_t n, int block) {
-    return static_cast<unsigned int>(std::min<std::size_t>(resident_grid<T>(block), reduction::ceil_div(n, tile_elements(block))));
-}
-
-// The most blocks a grid of this block size can have on the current device, whatever the type:
-// every SM full of them. The scratch is sized for it, since its size cannot depend on T.
-inline std::size_t most_blocks(int block) {
-    int device = 0, sms = 0, threads_per_sm = 0, blocks_per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&blocks_per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, device));
-    return static_cast<std::size_t>(sms) * static_cast<std::size_t>(std::min(blocks_per_sm, threads_per_sm / block));
-}
-
-// The scratch: max_slots_per_partial slots per block. Its size is asked in elements of T but
-// cannot depend on T, so it is counted in bytes: enough for a 1-byte T and any grid, a few
-// kilobytes too many otherwise. The harness zero-fills it once; every call leaves it empty again.
-inline std::size_t scratch_elements(std::size_t n, int block) {
-    const std::size_t blocks = std::min(most_blocks(block), reduction::ceil_div(n, tile_elements(block)));
-    return sizeof(Slot) * max_slots_per_partial * blocks;
-}
+std::size_t scratch_bytes(std::size_t n, int block) { return grid_for(n, block) * slots_per_partial<T> * sizeof(Slot); }
 
 // Vectors the first thread of block 0 loads: the most of any thread, since each of its loads
 // comes first in its tile.
@@ -349,47 +332,38 @@ inline std::size_t loads_of_first_thread(std::size_t vectors, int block, std::si
 }
 
 // Elements the first thread of block 0 adds, one after another, in one launch: its head and tail
-// element, if any, and every lane of its vectors of `width` elements. The split depends on the
-// input's alignment, which the depth cannot see, so this is the longest over every possible head.
-inline std::size_t elements_of_first_thread(std::size_t count, std::size_t width, int block, std::size_t blocks) {
+// element, if any, and every lane of its vectors. The split depends on the input's alignment,
+// which the depth cannot see, so this is the longest over every possible head; and on the vector
+// width, so it is the longer of float32's (4) and float64's (2), the types whose sums round.
+inline std::size_t elements_of_first_thread(std::size_t count, int block, std::size_t blocks) {
     std::size_t longest = 0;
-    for (std::size_t head = 0; head < width && head <= count; ++head) {
-        const std::size_t vectors = (count - head) / width;
-        const std::size_t tail = count - head - vectors * width;
-        const std::size_t chain = (head > 0) + (tail > 0) + width * loads_of_first_thread(vectors, block, blocks);
-        longest = std::max(longest, chain);
+    for (std::size_t width : {vector_bytes / sizeof(float), vector_bytes / sizeof(double)}) {
+        for (std::size_t head = 0; head < width && head <= count; ++head) {
+            const std::size_t vectors = (count - head) / width;
+            const std::size_t tail = count - head - vectors * width;
+            const std::size_t chain = (head > 0) + (tail > 0) + width * loads_of_first_thread(vectors, block, blocks);
+            longest = std::max(longest, chain);
+        }
     }
     return longest;
 }
 
 // Every thread adds its elements one after another, then the block tree adds log2(block) levels
-// (5 in the warp, log2(block / 32) after it). In the combiner thread 0 adds the partials
-// 0, block, 2 x block, ..., then the tree runs again. The longer of the two types whose sums
-// round: float32 (4 per vector) and float64 (2), each on its own grid.
+// (5 in the warp, log2(block / 32) after it). In the last block thread 0 adds the partials
+// 0, block, 2 x block, ..., then the tree runs again.
 inline std::size_t addition_depth(std::size_t n, int block) {
-    const std::size_t float_grid = grid_for<float>(n, block), double_grid = grid_for<double>(n, block);
-    const std::size_t float_chain = elements_of_first_thread(n, vector_bytes / sizeof(float), block, float_grid) +
-                                    reduction::ceil_div(float_grid, block);
-    const std::size_t double_chain = elements_of_first_thread(n, vector_bytes / sizeof(double), block, double_grid) +
-                                     reduction::ceil_div(double_grid, block);
-    return std::max(float_chain, double_chain) + 2 * reduction::log2_exact(block);
-}
-
-// Any associative operator with an identity: reduction::Sum, reduction::Max, reduction::Min.
-template <class Op, class T>
-void reduce_op(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
-    const Kernel<T> kernel = kernel_for_block<Op, T>(block);
-    const unsigned int grid = grid_for<T>(n, block);
-    // solution-begin: one launch, with the slots in the scratch
-    Slot* slots = reinterpret_cast<Slot*>(scratch);  // the scratch is 256-byte aligned (cudaMalloc)
-    kernel<<<grid, block, 0, stream>>>(in, n, out, slots);
-    CUDA_CHECK_LAUNCH();
-    // solution-end
+    const std::size_t grid = grid_for(n, block);
+    return elements_of_first_thread(n, block, grid) + reduction::ceil_div(grid, block) +
+           2 * reduction::log2_exact(block);
 }
 
 template <class T>
 void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
-    reduce_op<reduction::Sum, T>(in, n, out, scratch, block, stream);
+    const Kernel<T> kernel = kernel_for_block<T>(block);
+    const unsigned int grid = grid_for(n, block);
+    Slot* slots = reinterpret_cast<Slot*>(scratch);  // the scratch is 256-byte aligned (cudaMalloc)
+    kernel<<<grid, block, 0, stream>>>(in, n, out, slots);  // one launch
+    CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace step10

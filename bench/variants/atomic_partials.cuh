@@ -45,7 +45,7 @@ __global__ void reduce_atomic_kernel(const T* in, std::size_t n, T* out) {
             for (unsigned int w = 0; w < Vector<T>::width; ++w) sum += loaded.lane[w];
         }
     }
-    sum = step10::block_reduce<reduction::Sum, Block>(sum, warp_results);
+    sum = step10::block_sum<Block>(sum, warp_results);
     if (tid == 0) atomicAdd(out, sum);  // in the order the blocks happen to finish
 }
 
@@ -65,22 +65,20 @@ Kernel<T> kernel_for_block(int block) {
     }
 }
 
-inline std::size_t scratch_elements(std::size_t, int) { return 0; }
+template <class T>
+std::size_t scratch_bytes(std::size_t, int) { return 0; }
 
 // Partials arrive in any order: the chain is a thread's elements, the tree, then up to one
 // atomic addition per block.
 inline std::size_t addition_depth(std::size_t n, int block) {
-    std::size_t longest = 0;
-    for (const auto& [width, grid] : {std::pair<std::size_t, std::size_t>{4, step10::grid_for<float>(n, block)},
-                                      std::pair<std::size_t, std::size_t>{2, step10::grid_for<double>(n, block)}})
-        longest = std::max(longest, step10::elements_of_first_thread(n, width, block, grid) + grid);
-    return longest + reduction::log2_exact(block);
+    const std::size_t grid = step10::grid_for(n, block);
+    return step10::elements_of_first_thread(n, block, grid) + grid + reduction::log2_exact(block);
 }
 
 template <class T>
 void reduce(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t stream) {
     CUDA_CHECK(cudaMemsetAsync(out, 0, sizeof(T), stream));  // the atomics add into it
-    kernel_for_block<T>(block)<<<step10::grid_for<T>(n, block), block, 0, stream>>>(in, n, out);
+    kernel_for_block<T>(block)<<<step10::grid_for(n, block), block, 0, stream>>>(in, n, out);
     CUDA_CHECK_LAUNCH();
 }
 

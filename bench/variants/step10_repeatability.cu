@@ -56,12 +56,13 @@ Settings parse(int argc, char** argv) {
 // Calls `reduce` `calls` times on one input and scratch; returns the distinct results, as bits.
 template <class T, class Reduce>
 std::set<std::vector<unsigned char>> distinct_results(Reduce reduce, const T* in, std::size_t n, std::size_t calls,
-                                                      std::size_t scratch_elements) {
-    DeviceBuffer<T> scratch(scratch_elements), out(1);
+                                                      std::size_t scratch_bytes) {
+    DeviceBuffer<unsigned char> scratch(scratch_bytes);
+    DeviceBuffer<T> out(1);
     if (scratch.size() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
     std::set<std::vector<unsigned char>> seen;
     for (std::size_t call = 0; call < calls; ++call) {
-        reduce(in, n, out.get(), scratch.get(), 256, cudaStream_t{});
+        reduce(in, n, out.get(), reinterpret_cast<T*>(scratch.get()), 256, cudaStream_t{});
         T value{};
         CUDA_CHECK(cudaMemcpy(&value, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
         std::vector<unsigned char> bits(sizeof(T));
@@ -98,7 +99,7 @@ int run(const Settings& s, const char* type) {
     DeviceBuffer<T> in(s.n);
     CUDA_CHECK(cudaMemcpy(in.get(), values.data(), s.n * sizeof(T), cudaMemcpyHostToDevice));
     report<T>("step10_single_pass", type, s,
-              distinct_results<T>(&step10::reduce<T>, in.get(), s.n, s.calls, step10::scratch_elements(s.n, 256)));
+              distinct_results<T>(&step10::reduce<T>, in.get(), s.n, s.calls, step10::scratch_bytes<T>(s.n, 256)));
     report<T>("step10_atomic_add", type, s,
               distinct_results<T>(&atomic_partials::reduce<T>, in.get(), s.n, s.calls, 0));
     return 0;

@@ -60,7 +60,7 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
     target_link_libraries(reduction_gpu_probe PRIVATE reduction_gpu_test_support)
   endif()
 
-  # Tests of one step only (e.g. step10's --op max|min): tests/gpu/<tag>_*.cpp and <tag>_*.cu.
+  # Tests of one step only (e.g. step11's --op max|min): tests/gpu/<tag>_*.cpp and <tag>_*.cu.
   file(GLOB step_specific CONFIGURE_DEPENDS ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cpp ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cu)
 
   set(exe gpu_tests_${tag})

@@ -148,7 +148,7 @@ std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {
 constexpr double hang_seconds = 60;
 
 std::uint8_t run_uint8(const std::uint8_t* device_input, std::size_t n, int block, DeviceBuffer<std::uint8_t>& out) {
-    DeviceBuffer<std::uint8_t> scratch(test::step_scratch_elements(n, block));
+    DeviceBuffer<std::uint8_t> scratch(test::step_scratch_bytes_uint8(n, block));
     if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));  // step_api.h's contract
     CUDA_CHECK(cudaMemset(out.get(), 0xFF, 1));
     test::step_reduce_uint8()(device_input, n, out.get(), scratch.get(), block, cudaStream_t{});
@@ -198,7 +198,7 @@ void check_uint8_small(std::uint64_t seed, const std::vector<std::size_t>& uint8
 void check_past_2_32_uint8() {
     const std::size_t n = (std::size_t{1} << 32) + 17;
     const int block = 256;
-    const std::size_t needed = n + test::step_scratch_elements(n, block) + 1;
+    const std::size_t needed = n + test::step_scratch_bytes_uint8(n, block) + 1;
     const std::size_t free_bytes = test::free_device_bytes();
     const CaseInfo c{n, block, "zeros with markers at 2^31 +- 1, 2^32 - 1 and past 2^32", 0, 0};
     if (free_bytes < needed) {

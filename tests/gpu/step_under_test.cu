@@ -13,6 +13,6 @@ const StepApi& step_under_test() {
 
 ReduceFn<std::uint8_t> step_reduce_uint8() { return &REDUCTION_STEP_NS::reduce<std::uint8_t>; }
 
-std::size_t step_scratch_elements(std::size_t n, int block) { return REDUCTION_STEP_NS::scratch_elements(n, block); }
+std::size_t step_scratch_bytes_uint8(std::size_t n, int block) { return REDUCTION_STEP_NS::scratch_bytes<std::uint8_t>(n, block); }
 
 }  // namespace reduction::test

@@ -16,9 +16,9 @@ const StepApi& step_under_test();
 // The same kernels instantiated for one-byte elements (summed modulo 256): 2^32 + 17 of them fit
 // in 4 GiB, so the past-2^32 indexing case runs on every GPU with 5 GiB free.
 ReduceFn<std::uint8_t> step_reduce_uint8();
-std::size_t step_scratch_elements(std::size_t n, int block);
+std::size_t step_scratch_bytes_uint8(std::size_t n, int block);
 
-// Sum, max and min of a step whose operator is a template parameter (step10_single_pass on).
+// Sum, max and min of a step whose operator is a template parameter (step11_any_operator on).
 // Defined only in that step's test program, by tests/gpu/<tag>_ops_under_test.cu.
 const StepOps& step_ops_under_test();
 

@@ -1,4 +1,4 @@
-// Step 10's reduce_op<Op, T> for Sum, Max and Min, for its operator tests (step10_ops_tests.cpp).
+// Step 11's reduce_op<Op, T> for Sum, Max and Min, for its operator tests (step11_ops_tests.cpp).
 // step_tests.cmake compiles every tests/gpu/<tag>_*.cpp and <tag>_*.cu into that tag's program.
 #include "step_under_test.h"
 
