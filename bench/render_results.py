@@ -482,8 +482,9 @@ def render_issue_floor(results, args, context):
                 f"not record (tools/profile_steps.sh now collects it, `{SM_CLOCK_METRIC}`), so the floor is not "
                 f"turned into microseconds here.\n")
     clock = table.number(values[SM_CLOCK_METRIC], "value")
-    if clock <= 0:
-        raise ResultsError(f"{context}: {table.name}: {SM_CLOCK_METRIC} of '{step}' is not positive")
+    if not 1e8 <= clock <= 1e10:  # cycles per second; a value in other units would give a wrong floor
+        raise ResultsError(f"{context}: {table.name}: {SM_CLOCK_METRIC} of '{step}' is {clock:g}, not a clock "
+                           f"in Hz (tools/profile_steps.sh asks ncu for base units)")
     floor_us = cycles / clock * 1e6
     return (text + f", or {floor_us:.0f} us at the {clock / 1e9:.2f} GHz SM clock ncu ran that launch at "
             f"(`{SM_CLOCK_METRIC}`): {floor_us / duration_us * 100:.0f} % of the {duration_us:.0f} us the "
