@@ -570,6 +570,13 @@ def render_littles_law(results, args, context):
                f"idle {facts['idle_ns']:.0f} ns: Little's law needs {facts['needed'] / 1e6:.1f} MB in flight for it, "
                f"{facts['needed'] / facts['threads']:.0f} bytes per resident thread. The model is min(that bandwidth, "
                f"bytes in flight / loaded latency).")
+    short = [str(row["loads"]) for row in rows if row["loads"] in measured and row["allowed"] < facts["best_gbps"]]
+    enough = [str(row["loads"]) for row in rows if row["loads"] in measured and row["allowed"] >= facts["best_gbps"]]
+    if short:
+        out.append(f" By the model, {' and '.join(short)} loads per iteration keep too few bytes in flight for it")
+        out.append(f", and {' and '.join(enough)} enough." if enough else ".")
+    elif enough:
+        out.append(f" By the model, {' and '.join(enough)} loads per iteration all keep enough bytes in flight for it.")
     if checks:
         out.append(f" Step 07's measured bandwidth is {min(checks) * 100:.0f} to {max(checks) * 100:.0f} % of the "
                    f"model's.")
