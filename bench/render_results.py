@@ -20,7 +20,15 @@ Blocks, on lines of their own:
     ncu STEP [PREV]       Nsight Compute counters of STEP beside PREV (ncu.csv), one line of meaning each
     csv FILE [cols=A,B]   any results CSV as a table (an ablation, for example), optionally some columns
     sweep-claims          sentences computed from sweep.csv: where each step beats the one before it,
-                          the last step against CUB at large n
+                          the last step against CUB at large n (level: within the run-to-run spread
+                          measured in spread.csv; a fixed 1 % until that file exists, and it says so)
+    issue-floor STEP      the least time STEP's profiled launch needs to issue its instructions, at the
+                          SM clock ncu measured (ncu.csv), beside the time ncu measured
+    littles-law           Little's law with the latency under load (loaded_latency.csv) beside step 07's
+                          2/4/8-load ablation (step07_loads.csv)
+    littles-law-need B    the bytes in flight per thread that law needs, beside B bytes per thread
+    (The last two say "not measured yet", and give the idle latency, while loaded_latency.csv does not
+    exist: a README can be written before the measurement and --check still passes.)
     quote FILE            a text file from the results folder, verbatim, in a code block
 
 Inline values, inside a sentence:
@@ -51,12 +59,13 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-# The columns compare writes (bench/course_table.cpp): headline.csv, headline_cold.csv, sweep.csv.
+# The columns of headline.csv, headline_cold.csv and sweep.csv: csv_header() in common/report.cpp, the
+# one header that compare (bench/compare.cpp) and every step's --csv print.
 COMPARE_COLUMNS = [
     "type", "op", "n", "block", "step", "change", "time_median_ms", "time_min_ms", "gbps", "percent_of_peak",
     "batch_ms", "batch_gbps", "idle_ms", "peak_gbps", "x_previous", "x_step01", "x_cub", "l2", "status",
 ]
-# ncu.csv (tools/profile_steps.sh) is bare "step,metric,value" lines, with or without that header.
+# ncu.csv (tools/profile_steps.sh): stamp lines, then this header, like every other results CSV.
 NCU_COLUMNS = ["step", "metric", "value"]
 # Columns where an empty value means "nothing to compare with" (step01 has no previous step, CUB and
 # the read probe are not steps): shown as "-". Anywhere else an empty value is an error.
@@ -114,9 +123,6 @@ def parse_table(text, name):
             lines.append(line)
     if not lines:
         raise ResultsError(f"{name}: no header and no rows")
-    first = next(csv.reader([lines[0]]))
-    if len(first) == 3 and first != NCU_COLUMNS and Path(name).name == "ncu.csv":
-        lines.insert(0, ",".join(NCU_COLUMNS))  # the profiler script writes no header
     reader = csv.DictReader(lines)
     columns = list(reader.fieldnames)
     if len(set(columns)) != len(columns) or any(not c for c in columns):
@@ -156,6 +162,15 @@ class Results:
         if missing:
             raise ResultsError(f"{table.name}: expected the CSV header that compare writes; missing "
                                f"{','.join(missing)}")
+        return table
+
+    def ncu(self):
+        """ncu.csv: its step,metric,value header is required."""
+        table = self.table("ncu.csv")
+        missing = [c for c in NCU_COLUMNS if c not in table.columns]
+        if missing:
+            raise ResultsError(f"{table.name}: expected the header {','.join(NCU_COLUMNS)} that "
+                               f"tools/profile_steps.sh writes; missing {','.join(missing)}")
         return table
 
     def text(self, name):
@@ -406,7 +421,7 @@ def render_ncu(results, args, context):
     if len(args) not in (1, 2):
         raise ResultsError(f"{context}: ncu takes a step and, optionally, the step to compare it with")
     step, previous = args[0], args[-1]
-    table = results.table("ncu.csv")
+    table = results.ncu()
     values = {}
     for row in table.rows:
         values[(row["step"], row["metric"])] = row
@@ -428,6 +443,160 @@ def render_ncu(results, args, context):
         raise ResultsError(f"{context}: {table.name} has none of the counters this table shows")
     return markdown_table(["counter", *shown_steps, "what it counts"],
                           [False] + [True] * len(shown_steps) + [False], cells)
+
+
+# Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide's
+# description of each architecture's SM), each issuing at most one warp instruction per cycle.
+SCHEDULERS_PER_SM = 4
+SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the profiled launch, Hz
+
+
+def stamp_sms(results, table):
+    """The SM count from a table's stamp, else from headline.csv's."""
+    for stamp in (table.stamp, results.table("headline.csv").stamp if results.has("headline.csv") else {}):
+        if "sms" in stamp:
+            try:
+                return int(stamp["sms"])
+            except ValueError:
+                raise ResultsError(f"{table.name}: the stamp's sms is not a number") from None
+    raise ResultsError(f"{table.name}: no 'sms' in its stamp or in headline.csv's")
+
+
+def render_issue_floor(results, args, context):
+    """The least time STEP's profiled launch could take if issuing instructions were all it did, at the
+    clock ncu ran it at, beside the time ncu measured."""
+    if len(args) != 1:
+        raise ResultsError(f"{context}: issue-floor takes one step name")
+    step = args[0]
+    table = results.ncu()
+    values = {row["metric"]: row for row in table.rows if row["step"] == step}
+    for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
+        if metric not in values:
+            raise ResultsError(f"{context}: {table.name} has no {metric} for '{step}'")
+    schedulers = stamp_sms(results, table) * SCHEDULERS_PER_SM
+    cycles = table.number(values["smsp__inst_executed.sum"], "value") / schedulers
+    duration_us = table.number(values["gpu__time_duration.sum"], "value") / 1000
+    text = f"at least {cycles:,.0f} cycles (instructions / {schedulers})"
+    if SM_CLOCK_METRIC not in values:
+        return (text + f". The profiler measured {duration_us:.0f} us for that launch, at a clock this ncu.csv does "
+                f"not record (tools/profile_steps.sh now collects it, `{SM_CLOCK_METRIC}`), so the floor is not "
+                f"turned into microseconds here.\n")
+    clock = table.number(values[SM_CLOCK_METRIC], "value")
+    if not 1e8 <= clock <= 1e10:  # cycles per second; a value in other units would give a wrong floor
+        raise ResultsError(f"{context}: {table.name}: {SM_CLOCK_METRIC} of '{step}' is {clock:g}, not a clock "
+                           f"in Hz (tools/profile_steps.sh asks ncu for base units)")
+    floor_us = cycles / clock * 1e6
+    return (text + f", or {floor_us:.0f} us at the {clock / 1e9:.2f} GHz SM clock ncu ran that launch at "
+            f"(`{SM_CLOCK_METRIC}`): {floor_us / duration_us * 100:.0f} % of the {duration_us:.0f} us the "
+            f"profiler measured for it.\n")
+
+
+# Little's law with the latency measured under load (loaded_latency.csv): the model lessons 07-09 use.
+LOADED_LATENCY = "loaded_latency.csv"
+
+
+def loaded_rows(results):
+    """loaded_latency.csv's rows at the most blocks per SM it measured (the whole GPU, as the course's
+    kernels run), by loads; the idle row (loads 0); the table."""
+    table = results.table(LOADED_LATENCY)
+    for column in ("loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps", "latency_ns", "status"):
+        if column not in table.columns:
+            raise ResultsError(f"{table.name}: no column '{column}' (bench/ablation/loaded_latency.cu writes it)")
+    bad = [describe(row) for row in table.rows if row["status"] != "ok"]
+    if bad:
+        raise ResultsError(f"{table.name}: rows not measured under load: {', '.join(bad)}")
+    idle = [row for row in table.rows if row["loads"] == "0"]
+    loaded = [row for row in table.rows if row["loads"] != "0"]
+    if len(idle) != 1 or not loaded:
+        raise ResultsError(f"{table.name}: expected one idle row (loads 0) and rows under load")
+    full = max(int(row["blocks_per_sm"]) for row in loaded)
+    by_loads = {int(row["loads"]): row for row in loaded if int(row["blocks_per_sm"]) == full}
+    return by_loads, idle[0], table
+
+
+def littles_law_model(results):
+    """(rows, facts): per loads at the whole GPU, the bytes in flight, the loaded latency and what
+    Little's law allows; facts: the best streaming bandwidth and the bytes in flight it needs."""
+    by_loads, idle, table = loaded_rows(results)
+    best = max(by_loads.values(), key=lambda row: table.number(row, "gbps"))
+    best_gbps, best_ns = table.number(best, "gbps"), table.number(best, "latency_ns")
+    rows = []
+    for loads, row in sorted(by_loads.items()):
+        in_flight = table.number(row, "bytes_in_flight")
+        latency = table.number(row, "latency_ns")
+        allowed = in_flight / latency  # bytes per ns = GB/s
+        rows.append({"loads": loads, "in_flight": in_flight, "latency": latency, "gbps": table.number(row, "gbps"),
+                     "predicted": min(allowed, best_gbps), "allowed": allowed})
+    facts = {"best_gbps": best_gbps, "best_ns": best_ns, "best_loads": int(best["loads"]),
+             "needed": best_gbps * best_ns, "idle_ns": table.number(idle, "latency_ns"),
+             "threads": int(best["streaming_threads"]), "stamp": table.stamp}
+    return rows, facts
+
+
+def not_measured_yet(results):
+    """The paragraph shown while loaded_latency.csv does not exist: only the idle latency, a floor."""
+    idle = select_row(results.table("dram_latency.csv"), {"footprint_bytes": "max"}, "dram_latency.csv")
+    latency = float(idle["latency_ns"])
+    return (f"*Not measured yet*: `{LOADED_LATENCY}` does not exist in this results folder (`bench/reproduce.sh "
+            f"--only loaded_latency`). Until it does, the only latency measured is the idle one, "
+            f"{latency:.0f} ns (`dram_latency.csv`), a floor for the latency under load.\n")
+
+
+def render_littles_law(results, args, context):
+    """Step 07's model: per loads per iteration, the bytes in flight, the loaded latency, what Little's
+    law then allows, and step 07's measured bandwidth with that many loads (step07_loads.csv)."""
+    if args:
+        raise ResultsError(f"{context}: littles-law takes no arguments")
+    if not results.has(LOADED_LATENCY):
+        return not_measured_yet(results)
+    rows, facts = littles_law_model(results)
+    step07 = results.table("step07_loads.csv")
+    largest = str(max(int(row["n"]) for row in step07.rows))
+    measured = {int(row["loads"]): step07.number(row, "gbps") for row in step07.rows
+                if row["type"] == "int32" and row["n"] == largest}
+    cells, checks = [], []
+    for row in rows:
+        seen = measured.get(row["loads"])
+        cells.append([row["loads"], f"{row['in_flight'] / 1e6:.1f}", f"{row['latency']:.0f}", f"{row['gbps']:.0f}",
+                      f"{row['allowed']:.0f}", f"{row['predicted']:.0f}", "-" if seen is None else f"{seen:.0f}"])
+        if seen is not None:
+            checks.append(seen / row["predicted"])
+    out = [short_stamp(facts["stamp"]) + "\n\n",
+           markdown_table(["loads", "MB in flight (at most)", "loaded latency, ns", "stream GB/s",
+                           "in flight / latency, GB/s", "model GB/s", f"step 07 GB/s, int32 {size_text(largest)}"],
+                          [True] * 7, cells)]
+    out.append(f"\nThe most the memory delivered is {facts['best_gbps']:.0f} GB/s (with {facts['best_loads']} loads), "
+               f"at a loaded latency of {facts['best_ns']:.0f} ns, {facts['best_ns'] / facts['idle_ns']:.1f} times the "
+               f"idle {facts['idle_ns']:.0f} ns: Little's law needs {facts['needed'] / 1e6:.1f} MB in flight for it, "
+               f"{facts['needed'] / facts['threads']:.0f} bytes per resident thread. The model is min(that bandwidth, "
+               f"bytes in flight / loaded latency).")
+    short = [str(row["loads"]) for row in rows if row["loads"] in measured and row["allowed"] < facts["best_gbps"]]
+    enough = [str(row["loads"]) for row in rows if row["loads"] in measured and row["allowed"] >= facts["best_gbps"]]
+    if short:
+        out.append(f" By the model, {' and '.join(short)} loads per iteration keep too few bytes in flight for it")
+        out.append(f", and {' and '.join(enough)} enough." if enough else ".")
+    elif enough:
+        out.append(f" By the model, {' and '.join(enough)} loads per iteration all keep enough bytes in flight for it.")
+    if checks:
+        out.append(f" Step 07's measured bandwidth is {min(checks) * 100:.0f} to {max(checks) * 100:.0f} % of the "
+                   f"model's.")
+    return "".join(out) + "\n"
+
+
+def render_littles_law_need(results, args, context):
+    """One paragraph for the lessons after step 07: the bytes in flight Little's law needs, per
+    resident thread, beside the BYTES per thread a step can keep in flight."""
+    if len(args) != 1 or not args[0].isdigit():
+        raise ResultsError(f"{context}: littles-law-need takes the bytes one thread keeps in flight")
+    per_thread = int(args[0])
+    if not results.has(LOADED_LATENCY):
+        return not_measured_yet(results)
+    _, facts = littles_law_model(results)
+    need = facts["needed"] / facts["threads"]
+    verdict = "more than" if per_thread > need * 1.05 else "less than" if per_thread < need * 0.95 else "about"
+    return (f"Little's law with the latency measured under load (step 07's lesson, `{LOADED_LATENCY}`): "
+            f"{facts['best_gbps']:.0f} GB/s at {facts['best_ns']:.0f} ns needs {facts['needed'] / 1e6:.1f} MB in "
+            f"flight, {need:.0f} bytes per resident thread. {per_thread} bytes per thread is {verdict} that.\n")
 
 
 def render_csv(results, args, context):
@@ -495,16 +664,48 @@ def sweep_facts(table):
     return facts
 
 
-# Closer than this, two per-call medians are called level: repeated runs at one size move by about
-# this much.
+# Where spread.csv (the headline measured in several separate processes) does not exist yet, two
+# per-call medians closer than this are called level.
 TIE_PERCENT = 1.0
 
 
-def versus_cub_text(ratios):
+def run_spread(table, type_name, step):
+    """The run-to-run spread of one row of spread.csv: the slowest run's median over the fastest's,
+    minus 1 (0.02: the runs differ by up to 2 %)."""
+    times = [table.number(row, "time_median_ms") for row in table.rows
+             if row["type"] == type_name and row["step"] == step]
+    if len(times) < 2:
+        raise ResultsError(f"{table.name}: fewer than two runs of type={type_name} step={step}")
+    if min(times) <= 0:
+        raise ResultsError(f"{table.name}: a time of type={type_name} step={step} is not positive")
+    return max(times) / min(times) - 1
+
+
+def tie_rule(results, type_steps):
+    """How close two medians must be to be called level: {type: fraction} and the sentence that says
+    where it comes from. With spread.csv, per type the largest run-to-run spread of the rows compared
+    (type_steps: {type: [step, ...]}); without it, TIE_PERCENT, and the sentence says so."""
+    if not results.has("spread.csv"):
+        ties = {t: TIE_PERCENT / 100 for t in type_steps}
+        return ties, (f"{TIE_PERCENT:g} % either way counts as level, a fixed rule until spread.csv, the "
+                      f"measured run-to-run spread, exists")
+    table = results.table("spread.csv")
+    for column in ("run", "type", "step", "n", "time_median_ms"):
+        if column not in table.columns:
+            raise ResultsError(f"{table.name}: no column '{column}' (bench/reproduce.sh --only spread writes it)")
+    ties = {t: max(run_spread(table, t, step) for step in steps) for t, steps in type_steps.items()}
+    runs = len({row["run"] for row in table.rows})
+    spreads = " and ".join(f"{ties[t] * 100:.1f} % for {t}" for t in ties)
+    return ties, (f"a ratio within the larger run-to-run spread of the two rows counts as level: {spreads}, "
+                  f"over {runs} separate runs of the headline at n = {size_text(table.rows[0]['n'])} (spread.csv)")
+
+
+def versus_cub_text(ratios, tie=TIE_PERCENT / 100):
     """'faster at 2^13 .. 2^26, level at 2^27 .. 2^30, slower at 2^10 .. 2^12' from (n, CUB time /
-    step time) pairs in size order; runs of consecutive sizes with the same verdict are joined."""
+    step time) pairs in size order; runs of consecutive sizes with the same verdict are joined. A
+    ratio within a factor 1 + tie of 1 either way is level."""
     def verdict(ratio):
-        return "faster" if ratio > 1 + TIE_PERCENT / 100 else "slower" if ratio < 1 - TIE_PERCENT / 100 else "level"
+        return "faster" if ratio > 1 + tie else "slower" if ratio < 1 / (1 + tie) else "level"
     runs = []
     for n, ratio in ratios:
         word = verdict(ratio)
@@ -565,13 +766,14 @@ def render_sweep_claims(results, args, context):
              if all((last[t], n) in facts[t][2] and (CUB_STEP, n) in facts[t][2] for t in last)]
     if last and sizes:
         name = next(iter(last.values()))
+        ties, rule = tie_rule(results, {t: [last[t], CUB_STEP] for t in last})
         verdicts = []
         for type_name in last:
             sizes_t, _, times, _ = facts[type_name]
             measured = [n for n in sizes_t if (last[type_name], n) in times and (CUB_STEP, n) in times]
             verdicts.append(f"for {type_name}, " + versus_cub_text(
-                [(n, times[(CUB_STEP, n)] / times[(last[type_name], n)]) for n in measured]))
-        out.append(f"\n{name} against CUB ({TIE_PERCENT:g} % either way counts as level): "
+                [(n, times[(CUB_STEP, n)] / times[(last[type_name], n)]) for n in measured], ties[type_name]))
+        out.append(f"\n{name} against CUB ({rule}): "
                    f"{'; '.join(verdicts)}. CUB's time divided by {name}'s (above 1: {name} is faster):\n\n")
         cells = [[size_text(n)] + [f"{facts[t][2][(CUB_STEP, n)] / facts[t][2][(last[t], n)]:.3f}" for t in last]
                  for n in sizes]
@@ -600,6 +802,9 @@ BLOCK_KINDS = {
     "csv": render_csv,
     "sweep-claims": render_sweep_claims,
     "quote": render_quote,
+    "issue-floor": render_issue_floor,
+    "littles-law": render_littles_law,
+    "littles-law-need": render_littles_law_need,
 }
 
 BLOCK = re.compile(r"<!-- results:(?!end -->)(?P<spec>[^\n]*?) -->\n(?P<body>.*?)<!-- results:end -->", re.S)

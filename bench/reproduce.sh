@@ -10,6 +10,9 @@
 #   sweep: sweep.csv                  compare --sweep
 #   step07_loads: step07_loads.csv    bench/ablation/step07_loads.sh
 #   dram_latency: dram_latency.csv    dram_latency
+#   loaded_latency: loaded_latency.csv  loaded_latency (the same latency while the GPU streams)
+#   spread: spread.csv                the headline again in SPREAD_RUNS (default 5) separate
+#                                     processes, with a run column: the run-to-run spread
 #   ncu: ncu.csv                      tools/profile_steps.sh (skipped without ncu)
 #   race_demo: race_demo.txt          tests/race_demo.sh (skipped without compute-sanitizer)
 #   <script>: <script>.csv            each bench/variants/<script>.sh
@@ -30,7 +33,7 @@ only=""
 positional=()
 while (( $# )); do
   case $1 in
-    -h|--help) sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --only) [[ $# -ge 2 && -n $2 ]] || fail_usage "--only needs a comma-separated list of names"; only=$2; shift 2 ;;
     --only=*) only=${1#--only=}; [[ -n $only ]] || fail_usage "--only needs a comma-separated list of names"; shift ;;
     -*) fail_usage "unknown option '$1'" ;;
@@ -49,7 +52,7 @@ results_arg=${positional[1]:-}
 
 variants=()
 for script in bench/variants/*.sh; do [[ -f $script ]] && variants+=("$(basename "$script" .sh)"); done
-all_names=(headline headline_cold sweep step07_loads dram_latency ncu race_demo "${variants[@]}")
+all_names=(headline headline_cold sweep step07_loads dram_latency loaded_latency spread ncu race_demo "${variants[@]}")
 
 selected=("${all_names[@]}")
 if [[ -n $only ]]; then
@@ -65,6 +68,9 @@ need() { [[ -x $bin/$1 ]] || fail_usage "$bin/$1 not found; build it: cmake --bu
 need compare  # also the GPU probe below
 wanted step07_loads && { need step07_loads2; need step07_loads4; need step07_loads8; }
 wanted dram_latency && need dram_latency
+wanted loaded_latency && need loaded_latency
+spread_runs=${SPREAD_RUNS:-5}
+[[ $spread_runs =~ ^[0-9]+$ ]] && (( spread_runs >= 5 )) || fail_usage "SPREAD_RUNS='$spread_runs': a whole number of at least 5"
 wanted race_demo && { need step05_volatile_race_demo; need step05_warp_unroll; }
 
 # --- is there a GPU? ------------------------------------------------------------------------
@@ -105,6 +111,23 @@ if command -v nvidia-smi >/dev/null 2>&1; then
 fi
 
 # --- measuring ------------------------------------------------------------------------------
+# spread_runs_csv RUNS: the headline measured by RUNS separate processes, one after the other, as
+# one CSV: the first run's stamp lines, then compare's header and rows with a run column in front.
+# Separate processes, so that what differs from run to run (clocks, where the allocations land)
+# differs here too.
+spread_runs_csv() {
+  local runs=$1 run output
+  for (( run = 1; run <= runs; run++ )); do
+    output=$("$bin/compare" --type all --csv) || return
+    if (( run == 1 )); then
+      grep '^#' <<<"$output"
+      echo "# runs: $runs separate processes of the command above"
+      echo "run,$(grep -v '^#' <<<"$output" | grep -m 1 .)"
+    fi
+    grep -v '^#' <<<"$output" | grep . | tail -n +2 | sed "s/^/$run,/"
+  done
+}
+
 updated=() skipped=() failed=()
 pending=""  # the temporary file in progress, removed if the script is interrupted
 trap '[[ -n $pending ]] && rm -f "$pending"' EXIT
@@ -140,6 +163,8 @@ wanted headline_cold && produce headline_cold headline_cold.csv "$bin/compare" -
 wanted sweep         && produce sweep sweep.csv "$bin/compare" --sweep
 wanted step07_loads  && produce step07_loads step07_loads.csv bench/ablation/step07_loads.sh "$bin"
 wanted dram_latency  && produce dram_latency dram_latency.csv "$bin/dram_latency"
+wanted loaded_latency && produce loaded_latency loaded_latency.csv "$bin/loaded_latency"
+wanted spread        && produce spread spread.csv spread_runs_csv "$spread_runs"
 
 if wanted ncu; then
   if command -v ncu >/dev/null 2>&1; then

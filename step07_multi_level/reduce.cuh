@@ -11,7 +11,7 @@
 // block for thousands of elements, and the loop keeps many independent loads in flight, which is
 // what a memory-bound kernel needs to approach the memory's bandwidth.
 //
-// What to expect: the largest jump of the course, to a large fraction of the H100's peak, within
+// What to expect: a large jump (step 04's is larger), to a large fraction of the H100's peak, within
 // reach of CUB's cub::DeviceReduce::Sum.
 #pragma once
 

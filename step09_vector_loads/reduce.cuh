@@ -11,8 +11,8 @@
 // Fewer instructions per byte leave the SMs more time to issue loads, and more bytes in flight per
 // thread is what Little's law asks of a kernel that wants the whole memory bandwidth.
 //
-// What to expect: the largest gain at 2^24 and 2^28, where step 08 still waits on the memory
-// system with too few bytes in flight; close to the read ceiling at 2^28.
+// What to expect: a gain only where step 08 keeps too few bytes in flight or spends its cycles
+// issuing loads (step 07's lesson measures the bytes Little's law needs); near the read ceiling at 2^28.
 #pragma once
 
 #include "cuda_check.h"

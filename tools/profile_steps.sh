@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Nsight Compute counters that explain each step, at n = 2^24 int32, block 256. Prints
-# "step,metric,value" lines, one step after the other.
+# Nsight Compute counters that explain each step, at n = 2^24 int32, block 256. Prints a CSV like
+# every other results file: '# key: value' stamp lines (the GPU and versions as the first step
+# reports them, this command, the profiler's version and clock setting), the header
+# step,metric,value, then one line per counter, one step after the other.
 # usage: tools/profile_steps.sh [BUILD_BIN_DIR]   (default build/bin; needs a GPU, ncu, and
 #                                                  permission to read the GPU's counters)
 #
@@ -44,8 +46,23 @@ metrics=(
   launch__occupancy_limit_blocks                                       # blocks per SM the block slots allow
   launch__grid_size                                                    # blocks in the launch
   launch__waves_per_multiprocessor                                     # grid size over what fits at once
+  sm__cycles_elapsed.avg.per_second                                    # the SM clock during the launch (Hz): issue floors use it
 )
 list=$(IFS=,; echo "${metrics[*]}")
+
+# The stamp: the GPU and versions as a step's own --csv prints them (a tiny run, not profiled),
+# without the lines that describe that run; then how these counters were taken.
+stamp_printed=0
+print_stamp() {
+  local exe=$1 output
+  output=$("$exe" --csv --n 1024 --iters 1 --warmup 0 2>/dev/null) || return 1
+  grep -E '^# (gpu|compute_capability|sms|l2_mib|peak_gbps|cuda_driver_api|cuda_runtime|nvidia_driver|date_utc|commit):' <<<"$output"
+  echo "# command: tools/profile_steps.sh $bin"
+  echo "# profiler: $(ncu --version 2>/dev/null | tail -n 1)"
+  echo "# clocks: ncu's default --clock-control base (clocks locked to base); caches flushed before the launch"
+  echo "# launch: the first kernel matching '$kernel_regex' of --n 2^24 --seed 1 --iters 1 --warmup 0, int32, block 256"
+  echo "step,metric,value"
+}
 
 status=0
 found=0
@@ -56,6 +73,10 @@ for dir in "$root"/step[0-9][0-9]_*/; do
   exe=$bin/$step
   [[ -x $exe ]] || continue
   found=1
+  if (( ! stamp_printed )); then
+    print_stamp "$exe" || { echo "profile_steps.sh: $step --csv --n 1024 failed; no stamp to print" >&2; exit 1; }
+    stamp_printed=1
+  fi
   ncu --metrics "$list" --kernel-name "regex:$kernel_regex" --launch-count 1 --csv --print-units base \
       "$exe" --n 2^24 --seed 1 --iters 1 --warmup 0 >"$log" 2>&1
   rc=$?

@@ -4,7 +4,8 @@
     python3 tests/bench/test_render_results.py
 
 The fixture holds every kind of results file (compare's headline, headline_cold and sweep CSVs,
-ncu.csv, an ablation CSV, a latency CSV, a quoted text file) and two READMEs that use every kind
+ncu.csv, an ablation CSV, the idle and the loaded latency CSVs, the run-to-run spread, a quoted text
+file) and two READMEs that use every kind
 of block and inline value. The charts are tested only where matplotlib is installed (otherwise
 that test says it is skipped)."""
 
@@ -20,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "bench"
 RESULT_FILES = ["headline.csv", "headline_cold.csv", "sweep.csv", "ncu.csv", "step07_loads.csv", "dram_latency.csv",
-                "race_demo.txt"]
+                "loaded_latency.csv", "spread.csv", "race_demo.txt"]
 LESSON = Path("step02_fixture") / "README.md"
 
 
@@ -63,10 +64,19 @@ class ReadResults(unittest.TestCase):
         with self.assertRaises(render.ResultsError):
             render.parse_table("a,b,c\n1,2\n", "x.csv")  # a short line
 
-    def test_ncu_csv_without_header_gets_step_metric_value(self):
-        table = render.Results(FIXTURE).table("ncu.csv")
+    def test_ncu_csv_has_a_stamp_and_its_header_like_any_other(self):
+        table = render.Results(FIXTURE).ncu()
         self.assertEqual(table.columns, ["step", "metric", "value"])
         self.assertEqual(table.rows[0]["step"], "step01_interleaved")
+        self.assertEqual(table.stamp["gpu"], "Fixture GPU")
+
+    def test_ncu_csv_without_its_header_is_an_error_not_guessed(self):
+        with tempfile.TemporaryDirectory() as temp:
+            text = (FIXTURE / "ncu.csv").read_text(encoding="utf-8").replace("step,metric,value\n", "")
+            (Path(temp) / "ncu.csv").write_text(text, encoding="utf-8")
+            with self.assertRaises(render.ResultsError) as caught:
+                render.Results(temp).ncu()
+            self.assertIn("expected the header step,metric,value", str(caught.exception))
 
     def test_size_text(self):
         self.assertEqual(render.size_text(1 << 24), "2^24")
@@ -141,6 +151,69 @@ class Blocks(unittest.TestCase):
         self.assertIn("| 2^28 | 1.017 | 1.017 |", body)
         self.assertIn("At n = 2^28, step07_multi_level reaches 697.2 GB/s (69.7 % of peak) and CUB 685.8 GB/s.", body)
 
+    def test_sweep_claims_call_level_what_the_measured_spread_cannot_tell_apart(self):
+        body = self.block("sweep-claims")  # int32: step07 varies 2.9 % run to run, so 1.016 is level
+        self.assertIn("within the larger run-to-run spread of the two rows counts as level: 2.9 % for int32 and "
+                      "0.5 % for float32, over 5 separate runs of the headline at n = 2^20 (spread.csv)", body)
+        self.assertIn("for int32, level at 2^20 .. 2^28; for float32, faster at 2^20 .. 2^28", body)
+
+    def test_sweep_claims_fall_back_to_one_percent_and_say_so(self):
+        with tempfile.TemporaryDirectory() as temp:
+            shutil.copy(FIXTURE / "sweep.csv", Path(temp) / "sweep.csv")
+            body = render.render_sweep_claims(render.Results(temp), [], "here")
+        self.assertIn("1 % either way counts as level, a fixed rule until spread.csv", body)
+        self.assertIn("for int32, level at 2^20, faster at 2^22 .. 2^28", body)
+
+    def test_versus_cub_level_band_is_symmetric_in_time(self):
+        self.assertEqual(render.versus_cub_text([(1024, 1.02), (2048, 1 / 1.02), (4096, 1.03)], 0.02),
+                         "level at 2^10 .. 2^11, faster at 2^12")
+
+    def test_issue_floor_at_the_clock_ncu_measured(self):
+        body = self.block("issue-floor step01_interleaved")
+        # 1,234,567 instructions / (100 SMs x 4) = 3,086 cycles; at 1.5 GHz, 2 us of the 80 us measured
+        self.assertEqual(body, "at least 3,086 cycles (instructions / 400), or 2 us at the 1.50 GHz SM clock ncu ran "
+                               "that launch at (`sm__cycles_elapsed.avg.per_second`): 3 % of the 80 us the profiler "
+                               "measured for it.\n")
+
+    def test_issue_floor_without_the_clock_gives_cycles_only(self):
+        body = self.block("issue-floor step02_nondivergent")
+        self.assertIn("at least 1,636 cycles (instructions / 400). The profiler measured 40 us", body)
+        self.assertIn("not turned into microseconds", body)
+
+    def test_littles_law_beside_step07_loads(self):
+        body = self.block("littles-law")
+        self.assertIn("| loads | MB in flight (at most) | loaded latency, ns | stream GB/s |", body)
+        # 4 loads: 204,544 threads x 16 B = 3.3 MB; / 3400 ns = 963 GB/s, capped at the best, 955
+        self.assertIn("| 4 | 3.3 | 3400 | 950 | 963 | 955 | 976 |", body)
+        self.assertIn("| 1 | 0.8 | 1000 | 780 | 818 | 818 | - |", body)
+        self.assertIn("The most the memory delivered is 955 GB/s (with 8 loads), at a loaded latency of 6800 ns, "
+                      "22.7 times the idle 300 ns: Little's law needs 6.5 MB in flight for it, 32 bytes per "
+                      "resident thread.", body)
+        self.assertIn("Step 07's measured bandwidth is", body)
+
+    def test_littles_law_need_per_thread(self):
+        self.assertIn("needs 6.5 MB in flight, 32 bytes per resident thread. 16 bytes per thread is less than that.",
+                      self.block("littles-law-need 16"))
+        self.assertIn("64 bytes per thread is more than that.", self.block("littles-law-need 64"))
+
+    def test_littles_law_not_measured_yet_says_so_with_the_idle_latency(self):
+        with tempfile.TemporaryDirectory() as temp:
+            shutil.copy(FIXTURE / "dram_latency.csv", Path(temp) / "dram_latency.csv")
+            results = render.Results(temp)
+            for body in (render.render_littles_law(results, [], "here"),
+                         render.render_littles_law_need(results, ["16"], "here")):
+                self.assertIn("*Not measured yet*: `loaded_latency.csv` does not exist", body)
+                self.assertIn("the idle one, 612 ns", body)
+
+    def test_loaded_latency_rows_not_under_load_are_an_error(self):
+        text = (FIXTURE / "loaded_latency.csv").read_text(encoding="utf-8")
+        results = render.Results(FIXTURE)
+        results._tables["loaded_latency.csv"] = render.parse_table(
+            text.replace("1000,ok", "1000,streamers not all resident", 1), "loaded_latency.csv")
+        with self.assertRaises(render.ResultsError) as caught:
+            render.render_littles_law(results, [], "here")
+        self.assertIn("not measured under load", str(caught.exception))
+
     def test_sweep_claims_say_when_a_step_never_wins(self):
         text = (FIXTURE / "sweep.csv").read_text(encoding="utf-8")
         table = render.parse_table(text.replace(",1.540000,", ",99.000000,"), "sweep.csv")  # step07 at 2^28, int32
@@ -156,7 +229,8 @@ class Blocks(unittest.TestCase):
 
     def test_bad_blocks_are_errors_naming_file_line_and_block(self):
         for spec in ("no-such-kind", "step-table step99_none", "ncu step02_nondivergent step99", "csv missing.csv",
-                     "quote missing.txt", "csv step07_loads.csv cols=nope"):
+                     "quote missing.txt", "csv step07_loads.csv cols=nope", "issue-floor step99",
+                     "littles-law extra", "littles-law-need x"):
             with self.assertRaises(render.ResultsError, msg=spec) as caught:
                 render_fixture(f"text\n<!-- results:{spec} -->\n<!-- results:end -->\n", "lesson.md")
             self.assertTrue(str(caught.exception).startswith("lesson.md line 2, block"), str(caught.exception))
