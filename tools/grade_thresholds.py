@@ -23,6 +23,9 @@ import sys
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TOOLS.parent / "bench"))
+import stamped_csv  # noqa: E402
+
 DEFAULT_HEADLINE = TOOLS.parent / "results" / "h100" / "headline.csv"
 DEFAULT_OUT = TOOLS / "grade_thresholds.csv"
 SMALL_GAIN = 1.15
@@ -33,17 +36,9 @@ def threshold_for(gain):
     return 1 + (gain - 1) / 2 if gain >= SMALL_GAIN else FLOOR
 
 
-def read_headline(path):
-    """(comment lines, rows as dicts) of a results CSV: '#' lines are metadata."""
-    text = Path(path).read_text()
-    comments = [line for line in text.splitlines() if line.startswith("#")]
-    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
-    return comments, list(csv.DictReader(io.StringIO(body)))
-
-
 def render(headline_path):
-    comments, rows = read_headline(headline_path)
-    meta = {c[1:].split(":", 1)[0].strip(): c[1:].split(":", 1)[1].strip() for c in comments if ":" in c}
+    headline = stamped_csv.read(headline_path)
+    meta = headline.stamp
     out = io.StringIO()
     out.write("# Speed thresholds of tools/grade: a step passes when previous time / its time >= threshold.\n")
     out.write("# Written by tools/grade_thresholds.py from results/h100/headline.csv (int32, n = 2^24, "
@@ -52,7 +47,7 @@ def render(headline_path):
               f"g < {SMALL_GAIN}: threshold = {FLOOR} (not slower than the previous step).\n")
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["step", "measured_gain", "threshold"])
-    for row in rows:
+    for row in headline.rows:
         if row.get("type") != "int32" or not row.get("step", "").startswith("step"):
             continue
         if row.get("op", "sum") not in ("sum", ""):  # results of other operators, where there are any
@@ -77,7 +72,7 @@ def main(argv):
     out_path = Path(argv[1]) if len(argv) > 1 else DEFAULT_OUT
     try:
         text = render(headline)
-    except (OSError, KeyError, ValueError) as error:
+    except (OSError, KeyError, ValueError, stamped_csv.ResultsError) as error:
         print(f"grade_thresholds: cannot read {headline}: {error}", file=sys.stderr)
         return 2
     out_path.write_text(text)
