@@ -27,7 +27,7 @@ namespace step08 {
 inline constexpr const char* name = "step08_warp_shuffle";
 inline constexpr const char* change = "warp-level tree in registers with __shfl_down_sync";
 
-// solution-begin: read another lane's register with __shfl_down_sync (promote types under 32 bits)
+// solution-begin: one shuffle, for every type
 // The value `offset` lanes above this one. Shuffles move 32 or 64 bits; there is no 8- or 16-bit
 // overload, so smaller types travel in a 32-bit register and come back unchanged.
 template <class T>
@@ -80,7 +80,7 @@ __global__ void reduce_warp_shuffle_kernel(const T* in, std::size_t n, T* partia
     for (unsigned int k = 0; k < loads_per_iteration; ++k)  // the one tile of this thread that crosses n
         if (i + k * Block < n) sum += in[i + k * Block];
 
-    // solution-begin: a shuffle tree per warp, warp sums through shared memory, one barrier, one more shuffle tree
+    // solution-begin: the block's sum with shuffles
     sum = STEP08_WARP_SUM<32>(sum);  // every warp at once, in registers
     if (lane == 0) warp_sums[warp] = sum;
     __syncthreads();  // the only barrier of the tree

@@ -249,7 +249,7 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Sl
 
     sum = block_reduce<Op, Block>(sum, warp_results);
 
-    // solution-begin: the last block combines; the others post their partial in their slots and leave
+    // solution-begin: the last block combines the posted partials
     const bool is_combiner = blockIdx.x == gridDim.x - 1;  // the same for the whole block
     if (!is_combiner) {
         if (tid == 0) post_partial(slots + blockIdx.x * slots_per_partial<T>, sum);
