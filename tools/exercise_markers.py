@@ -1,15 +1,12 @@
 """Solution markers in a step's reduce.cuh, and the assignment's code that replaces them.
 
 A step marks the code that carries its idea with two short comment lines:
-
     // solution-begin: the grid-stride loop
     ... the code a student writes ...
     // solution-end
-
-What the assignment puts in each region's place lives here, in tools/stubs/<step folder>.cuh,
-out of the student's way: the same markers, with the same begin text, around the replacement
-(a `// TODO:` line saying what to write and, where the file would not compile otherwise, a
-placeholder), written unindented; it takes the indentation of the step's marker.
+tools/stubs/<step folder>.cuh holds, out of the reader's way, the same markers with the same
+begin texts around each replacement (`// TODO:` lines, a placeholder where the file would not
+compile otherwise), unindented: it takes the indentation of the step's marker.
 """
 
 import re
@@ -52,18 +49,13 @@ def stub_text(step):
 
 
 def replacements(text, stubs):
-    """{hint: replacement lines} for every region of `text`, from the regions of `stubs`; raises
+    """{hint: replacement lines} for the regions of `text`, from the regions of `stubs`; raises
     MarkerError unless both have the same begin texts, each once."""
-    marked = [hint for hint, *_ in regions(text)]
-    given = {hint: lines for hint, _, _, lines in regions(stubs)}
-    repeated = {hint for hint in marked if marked.count(hint) > 1}
-    if repeated or len(given) != len(regions(stubs)):
-        raise MarkerError(f"a solution-begin text is used twice: {', '.join(sorted(repeated)) or 'in the stubs'}")
-    missing, unused = [h for h in marked if h not in given], [h for h in given if h not in marked]
-    if missing or unused:
-        raise MarkerError("the stubs do not match the markers: " + "; ".join(
-            [f"no stub for '{h}'" for h in missing] + [f"a stub for no region: '{h}'" for h in unused]))
-    return given
+    marked, given = [hint for hint, *_ in regions(text)], [(hint, lines) for hint, _, _, lines in regions(stubs)]
+    if sorted(marked) != sorted(hint for hint, _ in given) or len(set(marked)) != len(marked):
+        raise MarkerError(f"the solution-begin texts of the step ({'; '.join(marked)}) and of its stubs "
+                          f"({'; '.join(hint for hint, _ in given)}) differ, or one is used twice")
+    return dict(given)
 
 
 def make_stub(text, stubs):

@@ -10,7 +10,7 @@ from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
-import course_steps  # noqa: E402
+import classroom  # noqa: E402
 import exercise_markers  # noqa: E402
 import grade_thresholds  # noqa: E402
 
@@ -68,7 +68,7 @@ class Markers(unittest.TestCase):
                 exercise_markers.make_stub(text, stubs)
 
     def test_every_step_of_the_course_has_short_markers_and_matching_stubs(self):
-        steps = course_steps.steps(TOOLS.parent)
+        steps = classroom.steps(TOOLS.parent)
         self.assertTrue(steps)
         for step in steps.values():
             with self.subTest(step=step):
@@ -83,7 +83,7 @@ class Markers(unittest.TestCase):
                 self.assertTrue(exercise_markers.distinctive_solution_lines(text, stubs))
 
     def test_every_stubs_file_belongs_to_a_step(self):
-        steps = set(course_steps.steps(TOOLS.parent).values())
+        steps = set(classroom.steps(TOOLS.parent).values())
         for path in exercise_markers.STUBS.glob("*.cuh"):
             self.assertIn(path.stem, steps, f"{path} names no step folder")
 
@@ -91,11 +91,11 @@ class Markers(unittest.TestCase):
 class Steps(unittest.TestCase):
     def test_names_and_previous_step(self):
         found = {1: "step01_a", 4: "step04_first_add", 7: "step07_b"}
-        self.assertEqual(course_steps.find("4", found), ("step04_first_add", "step01_a"))
-        self.assertEqual(course_steps.find("step07", found), ("step07_b", "step04_first_add"))
-        self.assertEqual(course_steps.find("step01_a", found), ("step01_a", None))
+        self.assertEqual(classroom.find("4", found), ("step04_first_add", "step01_a"))
+        self.assertEqual(classroom.find("step07", found), ("step07_b", "step04_first_add"))
+        self.assertEqual(classroom.find("step01_a", found), ("step01_a", None))
         for bad in ("step04_wrong", "5", "banana", "step4x"):
-            self.assertIsNone(course_steps.find(bad, found))
+            self.assertIsNone(classroom.find(bad, found))
 
 
 class Thresholds(unittest.TestCase):

@@ -1,8 +1,10 @@
-"""The steps of a course tree, found by their folders, so that no tool lists them: a step is a
-folder stepNN_<name> holding reduce.cuh, and the previous step is the one with the next-lower
-number. Used by make_exercise and grade."""
+"""What make_exercise and grade share: the steps of a course tree, found by their folders so that
+no tool lists them (a step is a folder stepNN_<name> holding reduce.cuh; the previous step is the
+one with the next-lower number), and one-line command-line errors."""
 
+import argparse
 import re
+import sys
 from pathlib import Path
 
 STEP_FOLDER = re.compile(r"step(\d\d)_\w+")
@@ -37,3 +39,11 @@ def tag(folder):
 
 def known(found):
     return ", ".join(found[k] for k in sorted(found))
+
+
+class Parser(argparse.ArgumentParser):
+    """Bad command lines get one line on stderr (what was wrong, and where --help is) and exit 2."""
+
+    def error(self, message):
+        print(f"{self.prog}: {message} (--help lists the options)", file=sys.stderr)
+        sys.exit(2)
