@@ -12,15 +12,7 @@ import shlex
 import subprocess
 import sys
 
-
-def split_csv(text):
-    stamp, table = [], []
-    for line in text.splitlines():
-        if line.startswith("#"):
-            stamp.append(line)
-        elif line.strip():
-            table.append(line)
-    return stamp, table
+from stamped_csv import split
 
 
 def main(commands):
@@ -39,7 +31,7 @@ def main(commands):
             status = 1
             continue
         status = status or run.returncode
-        stamp, table = split_csv(run.stdout)
+        stamp, table = split(run.stdout)
         if not table:
             print(f"collect_rows.py: '{command}' printed no CSV", file=sys.stderr)
             status = 1

@@ -51,7 +51,6 @@ marker is malformed or selects no single row, 3 matplotlib is missing (after the
 """
 
 import argparse
-import csv
 import math
 import re
 import sys
@@ -84,57 +83,12 @@ COLUMN_FORMATS = {
 RATIO_FORMAT = ".2f"
 
 
-class ResultsError(Exception):
-    """A results file is missing or malformed, or a marker cannot be rendered from it (exit 2)."""
-
-
 # ---------------------------------------------------------------------------------------------
-# Reading results
+# Reading results: bench/stamped_csv.py, the one reader of the course's CSV files (ResultsError:
+# a results file is missing or malformed, or a marker cannot be rendered from it: exit 2).
 
-
-class Table:
-    """One results file: its stamp ({key: value} from '# key: value' lines), columns and rows
-    (dicts of strings, as in the file)."""
-
-    def __init__(self, name, stamp, columns, rows):
-        self.name, self.stamp, self.columns, self.rows = name, stamp, columns, rows
-
-    def number(self, row, column):
-        try:
-            return float(row[column])
-        except (TypeError, ValueError):
-            raise ResultsError(f"{self.name}: column '{column}' is not a number in row {describe(row)}") from None
-
-
-def describe(row):
-    keys = [k for k in ("type", "n", "l2", "step", "metric", "loads", "footprint_bytes") if k in row]
-    return "{" + ", ".join(f"{k}={row[k]}" for k in keys) + "}" if keys else str(row)
-
-
-def parse_table(text, name):
-    stamp = {}
-    lines = []
-    for line in text.splitlines():
-        if line.startswith("#"):
-            key, sep, value = line[1:].partition(":")
-            if sep:
-                stamp[key.strip()] = value.strip()
-        elif line.strip():
-            lines.append(line)
-    if not lines:
-        raise ResultsError(f"{name}: no header and no rows")
-    reader = csv.DictReader(lines)
-    columns = list(reader.fieldnames)
-    if len(set(columns)) != len(columns) or any(not c for c in columns):
-        raise ResultsError(f"{name}: the header has empty or repeated column names")
-    rows = []
-    for number, record in enumerate(reader, start=1):
-        if None in record or any(v is None for v in record.values()):
-            raise ResultsError(f"{name}: data line {number} does not have {len(columns)} fields")
-        rows.append(record)
-    if not rows:
-        raise ResultsError(f"{name}: no rows after the header")
-    return Table(name, stamp, columns, rows)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from stamped_csv import ResultsError, Table, describe, parse as parse_table  # noqa: E402,F401
 
 
 class Results:

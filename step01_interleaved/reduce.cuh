@@ -31,7 +31,7 @@ __global__ void reduce_interleaved_kernel(const T* in, std::size_t n, T* partial
     sdata[tid] = i < n ? in[i] : T(0);  // past the end, 0 changes no sum
     __syncthreads();
 
-    // solution-begin: the tree: in round s, thread tid adds sdata[tid + s] onto sdata[tid] when tid is a multiple of 2*s; a barrier after each round
+    // solution-begin: the tree: interleaved pairs, a barrier after each round
     for (unsigned int s = 1; s < blockDim.x; s *= 2) {
         if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];
         __syncthreads();  // outside the if: every thread of the block must reach it

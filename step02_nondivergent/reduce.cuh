@@ -33,7 +33,7 @@ __global__ void reduce_nondivergent_kernel(const T* in, std::size_t n, T* partia
     sdata[tid] = i < n ? in[i] : T(0);  // past the end, 0 changes no sum
     __syncthreads();
 
-    // solution-begin: the tree with a strided index: in round s, thread tid works on element 2*s*tid, so the working threads are the first ones of the block
+    // solution-begin: the tree with a strided index
     for (unsigned int s = 1; s < blockDim.x; s *= 2) {
         const unsigned int index = 2 * s * tid;  // contiguous threads, strided elements
         if (index < blockDim.x) sdata[index] += sdata[index + s];

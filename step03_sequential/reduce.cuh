@@ -32,7 +32,7 @@ __global__ void reduce_sequential_kernel(const T* in, std::size_t n, T* partials
     sdata[tid] = i < n ? in[i] : T(0);  // past the end, 0 changes no sum
     __syncthreads();
 
-    // solution-begin: sequential addressing: fold the upper half of the active values onto the lower half, halving s each round
+    // solution-begin: the tree with sequential addressing
     for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
         if (tid < s) sdata[tid] += sdata[tid + s];  // a warp reads 32 consecutive words
         __syncthreads();  // outside the if: every thread of the block must reach it

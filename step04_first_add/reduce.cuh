@@ -26,8 +26,7 @@ __global__ void reduce_first_add_kernel(const T* in, std::size_t n, T* partials)
     T* sdata = dynamic_shared<T>();
     const unsigned int tid = threadIdx.x;
     // 64-bit index: blockIdx.x * blockDim.x overflows 32 bits once n passes 2^32
-    // solution-begin: each thread adds two elements, blockDim.x apart, while loading (the second one may be past n): a block covers 2*blockDim.x elements
-    // solution-stub: sdata[tid] = T(0);  // placeholder
+    // solution-begin: the first add, during the load
     const std::size_t i = static_cast<std::size_t>(blockIdx.x) * (2 * blockDim.x) + tid;
     T sum = i < n ? in[i] : T(0);  // past the end, 0 changes no sum
     if (i + blockDim.x < n) sum += in[i + blockDim.x];
@@ -66,8 +65,7 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     T* const level_outputs[2] = {scratch, scratch + reduction::ceil_div(n, 2 * block)};
     const std::size_t shared_bytes = block * sizeof(T);
     for (int level = 0;; ++level) {
-        // solution-begin: the grid: every block covers 2*block elements
-        // solution-stub: const std::size_t blocks = 1;  // placeholder: a single block
+        // solution-begin: the grid
         const std::size_t blocks = reduction::ceil_div(n, 2 * block);  // < 2^31 for any n that fits on a GPU
         // solution-end
         T* const level_out = blocks == 1 ? out : level_outputs[level % 2];

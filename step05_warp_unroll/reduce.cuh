@@ -25,7 +25,7 @@ namespace step05 {
 inline constexpr const char* name = "step05_warp_unroll";
 inline constexpr const char* change = "last warp unrolled, __syncwarp() instead of __syncthreads()";
 
-// solution-begin: a helper for one level of the last warp's tree: lanes below offset add the value offset slots above, with __syncwarp() between reads and writes
+// solution-begin: one level of the last warp's tree
 // One level of the last warp's tree: lanes below `offset` add the value `offset` slots above.
 // Reads and writes are separated: the first __syncwarp() orders every read of this level before
 // any write, the second every write before the next level's reads. (Since lanes >= offset stay
@@ -53,7 +53,7 @@ __global__ void reduce_warp_unroll_kernel(const T* in, std::size_t n, T* partial
     sdata[tid] = sum;
     __syncthreads();
 
-    // solution-begin: the tree: __syncthreads() rounds while more than one warp works, then warp 0 finishes the last 64 values with __syncwarp() only
+    // solution-begin: the tree, the last warp without barriers
     for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
         if (tid < s) sdata[tid] += sdata[tid + s];  // a warp reads 32 consecutive words
         __syncthreads();  // outside the if: every thread of the block must reach it

@@ -57,8 +57,7 @@ __global__ void reduce_multi_level_kernel(const T* in, std::size_t n, T* partial
     T* sdata = dynamic_shared<T>();
     const unsigned int tid = threadIdx.x;
     // 64-bit index: blockIdx.x * blockDim.x overflows 32 bits once n passes 2^32
-    // solution-begin: a grid-stride loop: each thread adds many elements, several independent coalesced loads per iteration, then the tail up to n
-    // solution-stub: T sum = T(0);  // placeholder
+    // solution-begin: the grid-stride loop
     const std::size_t tile = loads_per_iteration * Block;  // elements a block covers per iteration
     const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
     std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + tid;
@@ -107,11 +106,7 @@ Kernel<T> kernel_for_block(int block) {
     }
 }
 
-// solution-begin: the grid of the first launch: as many blocks as fit on the GPU at once (occupancy API), never more than the input needs
-// solution-stub: inline unsigned int grid_for(std::size_t n, int block) {
-// solution-stub:     (void)n, (void)block;
-// solution-stub:     return 1;  // placeholder: a single block
-// solution-stub: }
+// solution-begin: the grid of the first launch
 // Blocks that fit on the whole GPU at once, per block size: SM count x resident blocks per SM from
 // the occupancy API. Asked once per process, of the current device, for the float64 instantiation
 // (the one that needs the most shared memory), so that every element type uses the same grid.
@@ -156,8 +151,7 @@ inline std::size_t addition_depth(std::size_t n, int block) {
 
 template <class T>
 void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
-    // solution-begin: the launch plan: one launch of grid_for(n, block) blocks writes one partial per block, a second one-block launch adds them into out
-    // solution-stub: (void)in, (void)n, (void)out, (void)scratch, (void)block, (void)stream;
+    // solution-begin: the launch plan
     const std::size_t shared_bytes = block * sizeof(T);
     const Kernel<T> kernel = kernel_for_block<T>(block);
     const unsigned int grid = grid_for(n, block);

@@ -27,7 +27,7 @@ namespace step08 {
 inline constexpr const char* name = "step08_warp_shuffle";
 inline constexpr const char* change = "warp-level tree in registers with __shfl_down_sync";
 
-// solution-begin: read another lane's register with __shfl_down_sync (promote types under 32 bits)
+// solution-begin: one shuffle, for every type
 // The value `offset` lanes above this one. Shuffles move 32 or 64 bits; there is no 8- or 16-bit
 // overload, so smaller types travel in a 32-bit register and come back unchanged.
 template <class T>
@@ -62,7 +62,7 @@ template <unsigned int Block, class T>
 __device__ __forceinline__ T block_sum(T sum, T* warp_sums) {
     constexpr unsigned int warps = Block / 32;
     const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    // solution-begin: a shuffle tree per warp, warp sums through shared memory, one barrier, one more shuffle tree
+    // solution-begin: the block's sum with shuffles
     sum = STEP08_WARP_SUM<32>(sum);  // every warp at once, in registers
     if (lane == 0) warp_sums[warp] = sum;
     __syncthreads();  // the only barrier of the tree

@@ -72,7 +72,7 @@ constexpr unsigned int loads_per_iteration = 4;
 
 constexpr std::size_t vector_bytes = 16;  // the widest load one thread can issue
 
-// solution-begin: a 16-byte vector of T and its one-instruction load
+// solution-begin: the 16-byte vector and its load
 template <class T>
 struct alignas(vector_bytes) Vector {
     static constexpr unsigned int width = vector_bytes / sizeof(T);  // 16 uint8, 4 int32/float, 2 double
@@ -104,7 +104,7 @@ __global__ void reduce_vector_loads_kernel(const T* in, std::size_t n, T* partia
     __shared__ T warp_sums[32];  // one slot per warp: at most 1024 / 32
     const unsigned int tid = threadIdx.x;
     T sum = T(0);
-    // solution-begin: scalar head up to the first 16-byte boundary, whole vectors, scalar tail
+    // solution-begin: head, whole vectors, tail
     // in[0, head) scalar | vectors of width elements, 16-byte aligned | in[tail_begin, n) scalar
     const std::size_t head = head_elements(in, n);
     const std::size_t vectors = (n - head) / Vector<T>::width;

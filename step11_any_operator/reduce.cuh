@@ -48,8 +48,10 @@ __device__ __forceinline__ T shuffle_down(T value, unsigned int offset) {
 // with partial results nobody reads). Every lane of the warp must call it: the shuffles name all 32.
 template <class Op, unsigned int Lanes, class T>
 __device__ __forceinline__ T warp_reduce(T value) {
+    // solution-begin: the warp tree with Op
 #pragma unroll
     for (unsigned int offset = Lanes / 2; offset > 0; offset /= 2) value = Op()(value, shuffle_down(value, offset));
+    // solution-end
     return value;
 }
 
@@ -60,6 +62,7 @@ template <class Op, unsigned int Block, class T>
 __device__ __forceinline__ T block_reduce(T value, T* warp_results) {
     constexpr unsigned int warps = Block / 32;
     const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    // solution-begin: the block tree, padded with Op's identity
     value = warp_reduce<Op, 32>(value);  // every warp at once, in registers
     if (lane == 0) warp_results[warp] = value;
     __syncthreads();  // the only barrier of the tree
@@ -67,6 +70,7 @@ __device__ __forceinline__ T block_reduce(T value, T* warp_results) {
         value = lane < warps ? warp_results[lane] : Op::template identity<T>();
         value = warp_reduce<Op, warps>(value);  // log2(Block / 32) levels: none for a 32-thread block
     }
+    // solution-end
     return value;
 }
 

@@ -6,15 +6,11 @@ usage: tools/grade_thresholds.py [HEADLINE_CSV] [OUT_CSV]      (defaults: the H1
        tools/grade_thresholds.py --check                        (exit 1 when the CSV is out of date)
 
 The rule, for a measured gain g = previous step's time / this step's time (int32, n = 2^24, L2
-warm, the x_previous column):
-  - g >= 1.15: threshold = 1 + (g - 1) / 2. Half of the measured gain, so that another GPU, another
-    run or a slightly different but sound implementation still passes, while the previous step's
-    approach (gain 1.0) or a half-done change fails.
-  - g < 1.15: threshold = 0.97. The idea gains less than the spread between runs and between
-    correct implementations, so the check only asks that the step is not slower than the previous
-    one by more than the timing noise.
-Steps without a measured gain (step01, or steps without results yet) get no row, and the grader
-says it cannot check their speed.
+warm, the x_previous column), explained in docs/teaching.md: g >= 1.15: threshold = 1 + (g - 1) / 2,
+half of the gain (the previous step's approach, gain 1.0, fails; a sound implementation on another
+run or GPU passes); g < 1.15: threshold = 0.97, not slower than the previous step beyond timing
+noise. A step without a measured gain gets no row: its speed test reports Skipped (step01,
+with no previous step, is only timed).
 """
 
 import csv
@@ -23,6 +19,9 @@ import sys
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TOOLS.parent / "bench"))
+import stamped_csv  # noqa: E402
+
 DEFAULT_HEADLINE = TOOLS.parent / "results" / "h100" / "headline.csv"
 DEFAULT_OUT = TOOLS / "grade_thresholds.csv"
 SMALL_GAIN = 1.15
@@ -33,26 +32,17 @@ def threshold_for(gain):
     return 1 + (gain - 1) / 2 if gain >= SMALL_GAIN else FLOOR
 
 
-def read_headline(path):
-    """(comment lines, rows as dicts) of a results CSV: '#' lines are metadata."""
-    text = Path(path).read_text()
-    comments = [line for line in text.splitlines() if line.startswith("#")]
-    body = "\n".join(line for line in text.splitlines() if not line.startswith("#"))
-    return comments, list(csv.DictReader(io.StringIO(body)))
-
-
 def render(headline_path):
-    comments, rows = read_headline(headline_path)
-    meta = {c[1:].split(":", 1)[0].strip(): c[1:].split(":", 1)[1].strip() for c in comments if ":" in c}
+    headline = stamped_csv.read(headline_path)
     out = io.StringIO()
     out.write("# Speed thresholds of tools/grade: a step passes when previous time / its time >= threshold.\n")
     out.write("# Written by tools/grade_thresholds.py from results/h100/headline.csv (int32, n = 2^24, "
-              f"L2 {meta.get('l2', '?')}; {meta.get('gpu', '?')}, commit {meta.get('commit', '?')}).\n")
+              f"L2 {headline.stamp.get('l2', '?')}; {headline.stamp.get('gpu', '?')}, commit {headline.stamp.get('commit', '?')}).\n")
     out.write(f"# Rule: measured gain g >= {SMALL_GAIN}: threshold = 1 + (g - 1) / 2; "
               f"g < {SMALL_GAIN}: threshold = {FLOOR} (not slower than the previous step).\n")
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["step", "measured_gain", "threshold"])
-    for row in rows:
+    for row in headline.rows:
         if row.get("type") != "int32" or not row.get("step", "").startswith("step"):
             continue
         if row.get("op", "sum") not in ("sum", ""):  # results of other operators, where there are any
@@ -77,7 +67,7 @@ def main(argv):
     out_path = Path(argv[1]) if len(argv) > 1 else DEFAULT_OUT
     try:
         text = render(headline)
-    except (OSError, KeyError, ValueError) as error:
+    except (OSError, KeyError, ValueError, stamped_csv.ResultsError) as error:
         print(f"grade_thresholds: cannot read {headline}: {error}", file=sys.stderr)
         return 2
     out_path.write_text(text)

@@ -11,6 +11,7 @@ if [[ $# -ne 1 ]]; then
   exit 2
 fi
 bin=$1
+bench="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"  # stamped_csv.py, the CSV reader
 for loads in 2 4 8; do
   if [[ ! -x $bin/step07_loads$loads ]]; then
     echo "step07_loads.sh: $bin/step07_loads$loads not found; build it: cmake --build build --target step07_loads$loads" >&2
@@ -23,22 +24,25 @@ command -v python3 >/dev/null || { echo "step07_loads.sh: python3 is needed to r
 # asked. Columns are found by name in the header, so their order does not matter.
 extract_row() {
   python3 -c '
-import csv, sys
+import sys
+sys.path.insert(0, sys.argv[3])
+import stamped_csv
 loads, with_stamp = sys.argv[1], sys.argv[2] == "1"
-lines = sys.stdin.read().splitlines()
-stamp = [line for line in lines if line.startswith("#")]
-rows = list(csv.DictReader(line for line in lines if line.strip() and not line.startswith("#")))
-if len(rows) != 1:
-    sys.exit("expected one CSV row after the header, found %d" % len(rows))
+try:
+    table = stamped_csv.parse(sys.stdin.read(), "the step")
+except stamped_csv.ResultsError as error:
+    sys.exit(str(error))
+if len(table.rows) != 1:
+    sys.exit("expected one CSV row after the header, found %d" % len(table.rows))
 wanted = ["type", "n", "time_median_ms", "gbps", "percent_of_peak", "batch_gbps", "status"]
-missing = [name for name in wanted if name not in rows[0]]
+missing = [name for name in wanted if name not in table.columns]
 if missing:
     sys.exit("the CSV has no column " + ", ".join(missing))
-row = rows[0]
+row = table.rows[0]
 if with_stamp:
-    print("\n".join(stamp))
+    print("\n".join(table.stamp_lines))
 print(",".join([row["type"], row["n"], loads] + [row[name] for name in wanted[2:]]))
-' "$@"
+' "$@" "$bench"
 }
 
 status=0

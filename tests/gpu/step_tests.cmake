@@ -86,3 +86,29 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
                    $<TARGET_FILE:reduction_gpu_probe> $<TARGET_FILE:${exe}>)
   set_tests_properties(sanitize_${tag} PROPERTIES LABELS "gpu;sanitizer;${tag}" SKIP_RETURN_CODE 77 TIMEOUT 1800)
 endfunction()
+
+# reduction_add_speed_test(<step_dir_name> [<previous_step_dir_name>])
+#
+# speed_<tag>, labels <tag>;speed: tools/speed_test.py times the step's executable (the target
+# <step_dir_name>) against the previous step's at n = 2^24, int32, and passes when previous time /
+# its time reaches the step's threshold in tools/grade_thresholds.csv. Skipped (77) without a GPU or
+# without a threshold; with no previous step (step01) it only prints the time. Runs alone on the
+# machine (RUN_SERIAL): another test on the GPU would move the times. REDUCTION_SPEED_ROUNDS sets
+# the runs of each (default 3).
+find_package(Python3 COMPONENTS Interpreter QUIET)
+get_filename_component(REDUCTION_CLASSROOM_DIR ${REDUCTION_STEP_TESTS_DIR}/../../tools ABSOLUTE)
+
+function(reduction_add_speed_test step_dir_name)
+  set(script ${REDUCTION_CLASSROOM_DIR}/speed_test.py)
+  if(NOT Python3_Interpreter_FOUND OR NOT EXISTS ${script})
+    message(STATUS "speed test of ${step_dir_name} off: it needs Python 3 and ${script}")
+    return()
+  endif()
+  string(SUBSTRING "${step_dir_name}" 0 6 tag)
+  set(exes $<TARGET_FILE:${step_dir_name}>)
+  if(ARGC GREATER 1 AND ARGV1)
+    list(APPEND exes $<TARGET_FILE:${ARGV1}>)
+  endif()
+  add_test(NAME speed_${tag} COMMAND ${Python3_EXECUTABLE} ${script} ${REDUCTION_CLASSROOM_DIR}/grade_thresholds.csv ${exes})
+  set_tests_properties(speed_${tag} PROPERTIES LABELS "${tag};speed" SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
+endfunction()

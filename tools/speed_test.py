@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""The speed check of one step, run by ctest as speed_stepNN (tests/gpu/step_tests.cmake).
+
+usage: speed_test.py THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]
+
+Times the step and the previous step alternately, REDUCTION_SPEED_ROUNDS times each (default 3),
+with `--n 2^24 --type int32 --csv`, and takes the median of the per-run median times. The step
+passes when previous time / its time reaches its threshold in THRESHOLDS_CSV (the rule is in
+tools/grade_thresholds.py). Without a previous step (step01) nothing is compared: the times are
+printed and the test passes. REDUCTION_SPEED_REFERENCE, an executable of the step's reference
+solution, is timed too and its ratio printed (tools/grade --reference).
+
+The last line says the verdict. Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77
+(ctest: Skipped) no usable GPU, or no threshold for the step.
+"""
+
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+import stamped_csv  # noqa: E402
+
+SPEED_ARGS = ["--n", "2^24", "--type", "int32", "--csv"]
+STEP_EXIT_NO_GPU = 3  # common/exit_codes.h: no usable GPU
+SKIPPED = 77
+
+
+def verdict(code, text):
+    print(text)
+    sys.exit(code)
+
+
+def median_time(exe):
+    """The time_median_ms of one verified run of `exe`."""
+    try:
+        run = subprocess.run([exe, *SPEED_ARGS], capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        verdict(1, f"speed: FAIL: {Path(exe).name} did not run: {error}")
+    if run.returncode == STEP_EXIT_NO_GPU:
+        verdict(SKIPPED, f"SKIPPED: no usable GPU: {(run.stderr.strip().splitlines() or ['no CUDA device'])[-1]}")
+    if run.returncode != 0:
+        last = (run.stderr.strip() or run.stdout.strip()).splitlines()[-3:]
+        verdict(1, f"speed: FAIL: {Path(exe).name} exited {run.returncode}: {' / '.join(last)}")
+    try:
+        return float(stamped_csv.parse(run.stdout, Path(exe).name).rows[-1]["time_median_ms"])
+    except (stamped_csv.ResultsError, KeyError, ValueError):
+        verdict(1, f"speed: FAIL: {Path(exe).name} printed no time_median_ms column")
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    thresholds_csv, exes = argv[0], argv[1:]
+    rounds_text = os.environ.get("REDUCTION_SPEED_ROUNDS", "3")
+    if not rounds_text.isdigit() or int(rounds_text) < 1:
+        print(f"speed_test.py: REDUCTION_SPEED_ROUNDS={rounds_text} is not a count of at least 1", file=sys.stderr)
+        return 2
+    rounds = int(rounds_text)
+    contestants = {Path(exe).name: exe for exe in exes}
+    step, previous = Path(exes[0]).name, (Path(exes[1]).name if len(exes) > 1 else None)
+    if os.environ.get("REDUCTION_SPEED_REFERENCE"):
+        contestants["reference solution"] = os.environ["REDUCTION_SPEED_REFERENCE"]
+
+    threshold = None
+    if previous:
+        try:
+            rows = stamped_csv.read(thresholds_csv).rows
+            threshold = {row["step"]: float(row["threshold"]) for row in rows}.get(step)
+        except (stamped_csv.ResultsError, KeyError, ValueError) as error:
+            verdict(1, f"speed: FAIL: cannot read the thresholds: {error}")
+        if threshold is None:  # a setup problem, not the student's: not graded rather than passed
+            verdict(SKIPPED, f"SKIPPED: not checked: no threshold for {step} in {Path(thresholds_csv).name} "
+                    "(run tools/grade_thresholds.py on measured results)")
+
+    times = {label: [] for label in contestants}
+    for _ in range(rounds):
+        for label, exe in contestants.items():
+            times[label].append(median_time(exe))
+    medians = {label: statistics.median(values) for label, values in times.items()}
+    for label, value in medians.items():
+        print(f"{label}: {value:.4f} ms (median of {rounds} runs of {' '.join(SPEED_ARGS[:4])})")
+    if "reference solution" in medians:
+        print(f"{step} / reference time: {medians[step] / medians['reference solution']:.3f}")
+    if not previous:  # step01: nothing to be faster than, so nothing to check
+        verdict(0, "speed: not checked: no previous step")
+    gain = medians[previous] / medians[step]
+    passed = gain >= threshold
+    verdict(0 if passed else 1,
+            f"speed: gain over {previous} {gain:.3f}, threshold {threshold:.3f}: {'PASS' if passed else 'FAIL'}")
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
