@@ -6,7 +6,7 @@
 
 #include "element_type.h"
 #include "exit_codes.h"
-#include "input.h"
+#include "pattern.h"
 #include "operators.h"
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 #include "report.h"
 
-#include "input.h"
+#include "pattern.h"
 
 #include <algorithm>
 #include <cmath>
