@@ -215,31 +215,30 @@ std::string json_value(const Cell& cell) {
     return cell.kind == Cell::text ? json_string(cell.string) : cell.string;
 }
 
-}  // namespace
-
-std::string csv_header() {
+// write(field) for every field (only the CSV ones if csv_only), joined by `separator`.
+template <class Write>
+std::string joined(bool csv_only, const char* separator, Write write) {
     std::string out;
+    bool first = true;  // not out.empty(): a blank first cell still needs its separator
     for (const Field& field : result_fields)
-        if (field.csv) out += (out.empty() ? "" : ",") + std::string(field.name);
-    return out;
-}
-
-std::string csv_row(const Measurement& m) {
-    std::string out;
-    bool first = true;
-    for (const Field& field : result_fields)
-        if (field.csv) {
-            out += (first ? "" : ",") + csv_cell(field.value(m));
+        if (field.csv || !csv_only) {
+            out += (first ? "" : separator) + write(field);
             first = false;
         }
     return out;
 }
 
+}  // namespace
+
+std::string csv_header() { return joined(true, ",", [](const Field& f) { return std::string(f.name); }); }
+
+std::string csv_row(const Measurement& m) {
+    return joined(true, ",", [&](const Field& f) { return csv_cell(f.value(m)); });
+}
+
 std::string json_record(const Measurement& m) {
-    std::string out = "{";
-    for (const Field& field : result_fields)
-        out += (out.size() > 1 ? ", " : "") + json_string(field.name) + ": " + json_value(field.value(m));
-    return out + "}";
+    return "{" + joined(false, ", ", [&](const Field& f) { return json_string(f.name) + ": " + json_value(f.value(m)); }) +
+           "}";
 }
 
 std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows) {
