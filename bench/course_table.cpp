@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace reduction::bench {
 namespace {
@@ -40,19 +41,37 @@ void rate_table(std::vector<Measurement>& rows) {
     for (std::size_t i = 0; i < rows.size(); ++i) rows[i].ratios = ratios[i];
 }
 
-std::string l2_text(bool flushed) { return flushed ? "L2 flushed" : "L2 warm"; }
+std::string l2_text(bool flushed) { return std::string("L2 ") + l2_word(flushed); }
 
 std::string text_table(const std::vector<Measurement>& rows) {
-    std::vector<std::vector<std::string>> lines = {
-        {"step", "what changed", "ms/call", "batch ms", "GB/s", "% of peak", "x previous", "x step01", "x CUB", "check"}};
-    for (const Measurement& row : rows)
-        lines.push_back({row.step, row.change, format_number("%.4f", row.time.per_call.median_ms),
-                         std::isfinite(row.time.batch_ms) ? format_number("%.4f", row.time.batch_ms) : "-",
-                         format_number("%.1f", row.gbps), format_number("%.1f", row.percent_of_peak),
-                         ratio_cell(row.ratios.previous), ratio_cell(row.ratios.step01), ratio_cell(row.ratios.cub),
-                         status_text(row)});
-    const std::vector<bool> right = {false, false, true, true, true, true, true, true, true, false};
-    std::vector<std::size_t> width(lines.front().size(), 0);
+    // one column each: its heading, right-aligned or not, and its cell for a row
+    struct Column {
+        const char* heading;
+        bool right;
+        std::string (*cell)(const Measurement& row);
+    };
+    static const Column columns[] = {
+        {"step", false, [](const Measurement& r) { return r.step; }},
+        {"what changed", false, [](const Measurement& r) { return r.change; }},
+        {"ms/call", true, [](const Measurement& r) { return format_number("%.4f", r.time.per_call.median_ms); }},
+        {"batch ms", true,
+         [](const Measurement& r) {
+             return std::isfinite(r.time.batch_ms) ? format_number("%.4f", r.time.batch_ms) : std::string("-");
+         }},
+        {"GB/s", true, [](const Measurement& r) { return format_number("%.1f", r.gbps); }},
+        {"% of peak", true, [](const Measurement& r) { return format_number("%.1f", r.percent_of_peak); }},
+        {"x previous", true, [](const Measurement& r) { return ratio_cell(r.ratios.previous); }},
+        {"x step01", true, [](const Measurement& r) { return ratio_cell(r.ratios.step01); }},
+        {"x CUB", true, [](const Measurement& r) { return ratio_cell(r.ratios.cub); }},
+        {"check", false, [](const Measurement& r) { return std::string(status_text(r)); }},
+    };
+    std::vector<std::vector<std::string>> lines(1);
+    for (const Column& column : columns) lines[0].push_back(column.heading);
+    for (const Measurement& row : rows) {
+        lines.emplace_back();
+        for (const Column& column : columns) lines.back().push_back(column.cell(row));
+    }
+    std::vector<std::size_t> width(std::size(columns), 0);
     for (const auto& cells : lines)
         for (std::size_t c = 0; c < cells.size(); ++c) width[c] = std::max(width[c], cells[c].size());
     std::string out;
@@ -61,7 +80,7 @@ std::string text_table(const std::vector<Measurement>& rows) {
         for (std::size_t c = 0; c < cells.size(); ++c) {
             const std::string pad(width[c] - cells[c].size(), ' ');
             if (c > 0) line += "  ";
-            line += right[c] ? pad + cells[c] : cells[c] + pad;
+            line += columns[c].right ? pad + cells[c] : cells[c] + pad;
         }
         line.erase(line.find_last_not_of(' ') + 1);
         out += line + "\n";

@@ -22,7 +22,6 @@ enum ExitCode : int {
     exit_bad_input = 2,      // unknown flag, malformed value, unusable --input file
     exit_no_gpu = 3,         // no CUDA device or driver, too little device memory
     exit_cuda_error = 4,     // a CUDA call failed while running
-    exit_skipped = 77,       // tests only: nothing to test here (the usual "skipped" code for ctest)
 };
 
 // A malformed flag, a value out of range, an unreadable or wrong-sized --input file: exit 2.

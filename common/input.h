@@ -4,6 +4,7 @@
 
 #include "device_buffer.h"
 #include "element_type.h"
+#include "pattern.h"
 #include "reference.h"
 
 #include <cstddef>
@@ -15,17 +16,6 @@
 namespace reduction {
 
 struct Options;
-
-enum class Pattern {
-    random,       // signed uniform values: int32 in [-1000, 1000], floats in [-1, 1)
-    ones,         // 1 everywhere: the sum is n (hides indexing bugs; for reading, not for testing)
-    index,        // x[i] = i mod 1000: position-dependent, so a dropped or doubled element shows
-    alternating,  // +1, -1, +1, ...: the sum is n mod 2, large cancellations
-};
-
-inline constexpr const char* accepted_patterns = "random, ones, index, alternating";
-const char* pattern_name(Pattern pattern);
-std::optional<Pattern> parse_pattern(const std::string& text);
 
 // Element i depends only on (seed, i), so chunks are generated in parallel and any element can be
 // recomputed on its own.

@@ -114,6 +114,30 @@ inline std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps,
     return n * type_size(type) + working + flush_bytes;
 }
 
+// The verdict of a row checked twice: the first run's if it failed, else the last timed run's (a
+// race can hide in the first run), saying so when only the timed runs went wrong.
+inline Verdict verdict_of_both(const Verdict& first, const Verdict& after_timing) {
+    if (!first.pass) return first;
+    Verdict verdict = after_timing;
+    if (!after_timing.pass) verdict.note = "right on the first run, wrong after timing: " + after_timing.note;
+    return verdict;
+}
+
+// A float sum whose order is unknown gets the bound of the longest possible chain (CUB: n - 1).
+// Once gamma_d >= 1 that bound allows any finite result: such a PASS could not fail.
+inline bool bound_allows_anything(const Measurement& m, const Reference& reference) {
+    const bool float_sum = m.type != ElementType::int32 && reference.op == OpKind::sum &&
+                           reference.first_non_finite == Reference::no_index;
+    return float_sum && gamma_bound(m.type, m.depth) >= 1.0;
+}
+
+// GB/s and the share of the peak, from the per-call median and from the batch time.
+inline void add_bandwidth(Measurement& m, std::size_t bytes, double peak_gbps) {
+    m.gbps = bandwidth_gbps(bytes, m.time.per_call.median_ms);
+    m.percent_of_peak = peak_gbps > 0 ? 100.0 * m.gbps / peak_gbps : 0.0;
+    if (std::isfinite(m.time.batch_ms)) m.batch_gbps = bandwidth_gbps(bytes, m.time.batch_ms);
+}
+
 template <class T>
 Measurement measure_step(const StepApi& step, const T* device_input, std::size_t n, const Reference& reference,
                          const MeasureSettings& settings, const DeviceInfo& device, L2Flusher* flusher,
@@ -129,36 +153,26 @@ Measurement measure_step(const StepApi& step, const T* device_input, std::size_t
     m.depth = run.addition_depth();
     m.l2_flushed = flusher != nullptr;
     m.peak_gbps = device.peak_gbps;
-
     m.verified = settings.verify;
+    const auto timed = [&] {
+        return time_on_device([&](cudaStream_t s) { run.launch(s); }, settings.warmup, settings.iters, stream, flusher);
+    };
+
     if (!m.verified) {
         run.run_once(stream);
         m.verdict.pass = true;
         m.verdict.note = "not a reduction: timed, not verified";
-        m.time = time_on_device([&](cudaStream_t s) { run.launch(s); }, settings.warmup, settings.iters, stream, flusher);
+        m.time = timed();
     } else {
         const Verdict first = verify(run.run_once(stream), reference, m.depth);
-        m.time = time_on_device([&](cudaStream_t s) { run.launch(s); }, settings.warmup, settings.iters, stream, flusher);
-        // the last timed repetition's result must be right too: a race can hide in the first run
-        const Verdict after_timing = verify(run.read_result(stream), reference, m.depth);
-        m.verdict = first.pass ? after_timing : first;
-        if (first.pass && !after_timing.pass)
-            m.verdict.note = "right on the first run, wrong after timing: " + after_timing.note;
-        // A float sum whose order is unknown gets the bound of the longest possible chain (CUB:
-        // n - 1). Once gamma_d >= 1 that bound allows any finite result: such a PASS could not
-        // fail, so the row says "timed, not verified" instead.
-        const bool float_sum = m.type != ElementType::int32 && reference.op == OpKind::sum &&
-                               reference.first_non_finite == Reference::no_index;
-        if (m.verdict.pass && float_sum && gamma_bound(m.type, m.depth) >= 1.0) {
+        m.time = timed();
+        m.verdict = verdict_of_both(first, verify(run.read_result(stream), reference, m.depth));
+        if (m.verdict.pass && bound_allows_anything(m, reference)) {
             m.verified = false;
             m.verdict.note = "timed, not verified: for an addition order this deep the error bound allows any result";
         }
     }
-
-    const std::size_t bytes = n * sizeof(T);
-    m.gbps = bandwidth_gbps(bytes, m.time.per_call.median_ms);
-    m.percent_of_peak = device.peak_gbps > 0 ? 100.0 * m.gbps / device.peak_gbps : 0.0;
-    if (std::isfinite(m.time.batch_ms)) m.batch_gbps = bandwidth_gbps(bytes, m.time.batch_ms);
+    add_bandwidth(m, n * sizeof(T), device.peak_gbps);
     return m;
 }
 

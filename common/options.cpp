@@ -1,8 +1,11 @@
 #include "options.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <functional>
 #include <limits>
+#include <set>
 #include <sstream>
 
 namespace reduction {
@@ -21,12 +24,15 @@ std::optional<unsigned long long> parse_unsigned(const std::string& text) {
     return value;
 }
 
+// An integer from low to high; `accepted` says so in the message ("an integer from low to high" if empty).
 int parse_int_in(const std::string& flag, const std::string& text, long long low, long long high,
-                 const std::string& accepted) {
+                 const std::string& accepted = "") {
     const auto value = parse_unsigned(text);
     if (!value || static_cast<long long>(*value) < low || static_cast<long long>(*value) > high ||
         *value > static_cast<unsigned long long>(std::numeric_limits<int>::max()))
-        throw UsageError(flag + ": '" + text + "' is not accepted; expected " + accepted);
+        throw UsageError(flag + ": '" + text + "' is not accepted; expected " +
+                         (accepted.empty() ? "an integer from " + std::to_string(low) + " to " + std::to_string(high)
+                                           : accepted));
     return static_cast<int>(*value);
 }
 
@@ -37,6 +43,138 @@ std::vector<std::string> split_commas(const std::string& text) {
     while (std::getline(stream, part, ','))
         if (!part.empty()) parts.push_back(part);
     return parts;
+}
+
+// One command-line flag: what usage() prints for it and what the parser does with it.
+struct Flag {
+    const char* name;         // "--n"
+    const char* placeholder;  // the value's name in usage ("COUNT"), or nullptr for a switch
+    std::string help;         // what it does and accepts; text after a '\n' is a note on the next line
+    // The default that usage shows, read from a default-constructed Options so that each default is
+    // written once (in options.h); nullptr when there is none to show.
+    std::function<std::string(const Options& defaults)> shown_default;
+    // Sets the option from the value ("" for a switch); `flag` is the name, for messages.
+    std::function<void(Options& o, const std::string& flag, const std::string& value)> apply;
+    const char* alias = nullptr;  // another accepted spelling ("-h")
+};
+
+// "2^24" for a power of two, the decimal number otherwise: as a student would type the count.
+std::string count_spelling(std::size_t n) {
+    if (n == 0 || (n & (n - 1)) != 0) return std::to_string(n);
+    int log2 = 0;
+    while ((std::size_t{1} << log2) < n) ++log2;
+    return "2^" + std::to_string(log2);
+}
+
+// The parsed value, or a UsageError "--flag: 'text' <why>; accepted: <accepted>".
+template <class T>
+T or_reject(const std::optional<T>& value, const std::string& flag, const std::string& text, const char* why,
+            const std::string& accepted) {
+    if (!value) throw UsageError(flag + ": '" + text + "' " + why + "; accepted: " + accepted);
+    return *value;
+}
+
+int parse_block(const std::string& text) {
+    const auto block = parse_unsigned(text);
+    if (!block || !is_valid_block(static_cast<long long>(*block)))
+        throw UsageError("--block: '" + text + "' is not accepted; threads per block must be a power of two: " +
+                         accepted_blocks);
+    return static_cast<int>(*block);
+}
+
+std::uint64_t parse_seed(const std::string& text) {
+    const auto seed = parse_unsigned(text);
+    if (!seed) throw UsageError("--seed: '" + text + "' is not accepted; expected an integer from 0 to 2^64-1");
+    return *seed;
+}
+
+std::string nonempty_path(const std::string& text) {
+    if (text.empty()) throw UsageError("--input needs a file name");
+    return text;
+}
+
+std::vector<std::string> step_list(const std::string& text) {
+    std::vector<std::string> steps = split_commas(text);
+    if (steps.empty()) throw UsageError("--steps needs a comma-separated list, e.g. 01,07,cub");
+    return steps;
+}
+
+std::string types_accepted(Tool tool) { return accepted_types + std::string(tool == Tool::compare ? ", all" : ""); }
+
+// The flags `tool` accepts, in the order usage() lists them. The actions' parameters are
+// (Options& o, const std::string& flag, const std::string& value), written `auto&` to fit a line.
+std::vector<Flag> flag_table(Tool tool) {
+    using std::to_string;
+    const auto text = [](const char* words) { return [words](const Options&) { return std::string(words); }; };
+    std::vector<Flag> flags = {
+        {"--n", "COUNT", "elements to reduce\n16777216, 2^24 or 16M: K, M, G, T are powers of 2^10",
+         [](const Options& d) { return count_spelling(d.n); },
+         [](Options& o, auto& flag, auto& v) { o.n = parse_count(flag, v); }},
+        {"--type", "TYPE",
+         types_accepted(tool) + (tool == Tool::compare ? "\nall runs int32 and float32 (not float64)" : ""),
+         [](const Options& d) { return std::string(type_name(d.type)); },
+         [tool](Options& o, auto& flag, auto& v) {
+             o.type_given = true;
+             if (tool == Tool::compare && v == "all") o.both_types = true;
+             else o.type = or_reject(parse_type(v), flag, v, "is not supported", types_accepted(tool));
+         }},
+        {"--block", "THREADS", std::string("threads per block: ") + accepted_blocks,
+         [](const Options& d) { return to_string(d.block); },
+         [](Options& o, auto&, auto& v) { o.block = parse_block(v); }},
+        {"--iters", "N", "timed repetitions, median and min reported",
+         [](const Options& d) { return to_string(d.iters); },
+         [](Options& o, auto& flag, auto& v) { o.iters = parse_int_in(flag, v, 1, 1000000); }},
+        {"--warmup", "N", "untimed repetitions first", [](const Options& d) { return to_string(d.warmup); },
+         [](Options& o, auto& flag, auto& v) { o.warmup = parse_int_in(flag, v, 0, 1000000); }},
+        {"--seed", "S", "seed of the generated input", text("a fresh one, printed"),
+         [](Options& o, auto&, auto& v) { o.seed = parse_seed(v); }},
+        {"--pattern", "P", std::string(accepted_patterns) + "\nrandom: signed values",
+         [](const Options& d) { return std::string(pattern_name(d.pattern)); },
+         [](Options& o, auto& flag, auto& v) {
+             o.pattern = or_reject(parse_pattern(v), flag, v, "is not known", accepted_patterns);
+         }},
+        {"--input", "FILE", "raw little-endian values of --type instead of generated ones", nullptr,
+         [](Options& o, auto&, auto& v) { o.input_path = nonempty_path(v); }},
+        {"--op", "OP", std::string(accepted_ops) + ": the operator\nmax and min from step11 on",
+         [](const Options& d) { return std::string(op_name(d.op)); },
+         [](Options& o, auto& flag, auto& v) { o.op = or_reject(parse_op(v), flag, v, "is not known", accepted_ops); }},
+        {"--device", "I", "CUDA device index", [](const Options& d) { return to_string(d.device); },
+         [](Options& o, auto& flag, auto& v) {
+             o.device = parse_int_in(flag, v, 0, 1023, "a device index from 0 (see nvidia-smi)");
+         }},
+        {"--flush-l2", nullptr, "write a buffer twice the L2's size before every timed repetition (cold L2)", nullptr,
+         [](Options& o, auto&, auto&) { o.flush_l2 = true; }},
+        {"--csv", nullptr, "CSV instead of the text block", nullptr,
+         [](Options& o, auto&, auto&) { o.format = OutputFormat::csv; }},
+        {"--json", nullptr, "JSON instead of the text block", nullptr,
+         [](Options& o, auto&, auto&) { o.format = OutputFormat::json; }},
+    };
+    if (tool == Tool::compare) {
+        flags.push_back({"--steps", "LIST", "comma-separated subset, e.g. 01,05,07,cub", text("every step and cub"),
+                         [](Options& o, auto&, auto& v) { o.steps = step_list(v); }});
+        flags.push_back({"--sweep", nullptr,
+                         "every size 2^10 .. 2^30 that fits, CSV on stdout, progress on stderr\n"
+                         "in int32 and float32 unless --type names one",
+                         nullptr, [](Options& o, auto&, auto&) { o.sweep = true; }});
+    }
+    flags.push_back({"--help", nullptr, "this text", nullptr, [](Options& o, auto&, auto&) { o.help = true; }, "-h"});
+    return flags;
+}
+
+const Flag* find_flag(const std::vector<Flag>& flags, const std::string& word) {
+    for (const Flag& flag : flags)
+        if (word == flag.name || (flag.alias && word == flag.alias)) return &flag;
+    return nullptr;
+}
+
+// The rules between flags, once every flag has been read.
+void check_combinations(const Options& options, const std::set<std::string>& given) {
+    const auto has = [&](const char* flag) { return given.count(flag) > 0; };
+    if (has("--n") && has("--input")) throw UsageError("--n and --input cannot be combined: the file's size gives n");
+    if (has("--input") && (has("--pattern") || has("--seed")))
+        throw UsageError("--pattern and --seed describe generated input; they cannot be combined with --input");
+    if (options.sweep && has("--n")) throw UsageError("--sweep measures its own sizes; drop --n");
+    if (options.sweep && has("--input")) throw UsageError("--sweep generates its inputs; drop --input");
 }
 
 }  // namespace
@@ -81,109 +219,41 @@ std::optional<OpKind> parse_op(const std::string& text) {
 }
 
 Options parse_options(int argc, const char* const* argv, Tool tool) {
+    const std::vector<Flag> flags = flag_table(tool);
     Options options;
-    bool n_given = false, pattern_given = false;
+    std::set<std::string> given;
     for (int i = 1; i < argc; ++i) {
-        const std::string flag = argv[i];
-        const auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw UsageError(flag + " needs a value; see --help");
-            return argv[++i];
-        };
-        if (flag == "--help" || flag == "-h") {
-            options.help = true;
-        } else if (flag == "--n") {
-            options.n = parse_count(flag, value());
-            n_given = true;
-        } else if (flag == "--type") {
-            const std::string text = value();
-            options.type_given = true;
-            if (tool == Tool::compare && text == "all") {
-                options.both_types = true;
-            } else if (const auto type = parse_type(text)) {
-                options.type = *type;
-            } else {
-                throw UsageError("--type: '" + text + "' is not supported; accepted: " +
-                                 accepted_types + (tool == Tool::compare ? ", all" : ""));
-            }
-        } else if (flag == "--block") {
-            const std::string text = value();
-            const auto block = parse_unsigned(text);
-            if (!block || !is_valid_block(static_cast<long long>(*block)))
-                throw UsageError("--block: '" + text + "' is not accepted; threads per block must be a power of two: " +
-                                 accepted_blocks);
-            options.block = static_cast<int>(*block);
-        } else if (flag == "--iters") {
-            options.iters = parse_int_in(flag, value(), 1, 1000000, "an integer from 1 to 1000000");
-        } else if (flag == "--warmup") {
-            options.warmup = parse_int_in(flag, value(), 0, 1000000, "an integer from 0 to 1000000");
-        } else if (flag == "--seed") {
-            const std::string text = value();
-            const auto seed = parse_unsigned(text);
-            if (!seed) throw UsageError("--seed: '" + text + "' is not accepted; expected an integer from 0 to 2^64-1");
-            options.seed = *seed;
-        } else if (flag == "--pattern") {
-            const std::string text = value();
-            const auto pattern = parse_pattern(text);
-            if (!pattern)
-                throw UsageError("--pattern: '" + text + "' is not known; accepted: " + accepted_patterns);
-            options.pattern = *pattern;
-            pattern_given = true;
-        } else if (flag == "--input") {
-            options.input_path = value();
-            if (options.input_path.empty()) throw UsageError("--input needs a file name");
-        } else if (flag == "--device") {
-            options.device = parse_int_in(flag, value(), 0, 1023, "a device index from 0 (see nvidia-smi)");
-        } else if (flag == "--csv") {
-            options.format = OutputFormat::csv;
-        } else if (flag == "--json") {
-            options.format = OutputFormat::json;
-        } else if (flag == "--op") {
-            const std::string text = value();
-            const auto op = parse_op(text);
-            if (!op) throw UsageError("--op: '" + text + "' is not known; accepted: " + accepted_ops);
-            options.op = *op;
-        } else if (flag == "--flush-l2") {
-            options.flush_l2 = true;
-        } else if (tool == Tool::compare && flag == "--steps") {
-            options.steps = split_commas(value());
-            if (options.steps.empty()) throw UsageError("--steps needs a comma-separated list, e.g. 01,07,cub");
-        } else if (tool == Tool::compare && flag == "--sweep") {
-            options.sweep = true;
-        } else {
-            throw UsageError("unknown option '" + flag + "'; see --help for the accepted options");
+        const std::string word = argv[i];
+        const Flag* flag = find_flag(flags, word);
+        if (!flag) throw UsageError("unknown option '" + word + "'; see --help for the accepted options");
+        std::string value;
+        if (flag->placeholder) {
+            if (i + 1 >= argc) throw UsageError(word + " needs a value; see --help");
+            value = argv[++i];
         }
+        flag->apply(options, flag->name, value);
+        given.insert(flag->name);
     }
-    if (n_given && !options.input_path.empty())
-        throw UsageError("--n and --input cannot be combined: the file's size gives n");
-    if (!options.input_path.empty() && (pattern_given || options.seed))
-        throw UsageError("--pattern and --seed describe generated input; they cannot be combined with --input");
-    if (options.sweep && n_given) throw UsageError("--sweep measures its own sizes; drop --n");
-    if (options.sweep && !options.input_path.empty()) throw UsageError("--sweep generates its inputs; drop --input");
+    check_combinations(options, given);
     return options;
 }
 
 std::string usage(const char* program, Tool tool) {
-    std::ostringstream out;
-    out << "usage: " << program << " [options]\n\n"
-        << "  --n COUNT        elements to sum (default 2^24); 16777216, 2^24 or 16M (K, M, G, T are powers of 2^10)\n"
-        << "  --type TYPE      " << accepted_types << (tool == Tool::compare ? ", all" : "") << " (default int32)\n"
-        << "  --block THREADS  threads per block: " << accepted_blocks << " (default 256)\n"
-        << "  --iters N        timed repetitions, median and min reported (default 100)\n"
-        << "  --warmup N       untimed repetitions first (default 5)\n"
-        << "  --seed S         seed of the generated input (default: a fresh one, printed)\n"
-        << "  --pattern P      " << accepted_patterns << " (default random: signed values)\n"
-        << "  --input FILE     raw little-endian values of --type instead of generated ones\n"
-        << "  --op OP          " << accepted_ops << ": the operator (default sum; max and min from step11 on)\n"
-        << "  --device I       CUDA device index (default 0)\n"
-        << "  --flush-l2       write a buffer twice the L2's size before every timed repetition (cold L2)\n"
-        << "  --csv | --json   machine-readable output instead of the text block\n";
-    if (tool == Tool::compare)
-        out << "  --steps LIST     comma-separated subset, e.g. 01,05,07,cub (default: every step and cub)\n"
-            << "  --sweep          every size 2^10 .. 2^30 that fits, CSV on stdout, progress on stderr\n";
-    out << "  --help           this text\n\n"
-        << "exit codes: 0 verified, 1 wrong result, 2 bad command line or input file,\n"
-        << "            3 no usable GPU or not enough device memory, 4 a CUDA error while running\n";
-    return out.str();
+    constexpr std::size_t help_column = 17;  // "--block THREADS" and two spaces
+    const Options defaults;
+    std::string out = std::string("usage: ") + program + " [options]\n\n";
+    for (const Flag& flag : flag_table(tool)) {
+        std::string left = std::string(flag.name) + (flag.placeholder ? std::string(" ") + flag.placeholder : "");
+        left.resize(std::max(help_column, left.size() + 2), ' ');
+        const std::size_t line_end = flag.help.find('\n');
+        out += "  " + left + flag.help.substr(0, line_end);
+        if (flag.shown_default) out += " (default " + flag.shown_default(defaults) + ")";
+        out += "\n";
+        if (line_end != std::string::npos)  // the note, under the help text
+            out += std::string(2 + help_column, ' ') + flag.help.substr(line_end + 1) + "\n";
+    }
+    return out + "\nexit codes: 0 verified, 1 wrong result, 2 bad command line or input file,\n"
+                 "            3 no usable GPU or not enough device memory, 4 a CUDA error while running\n";
 }
 
 }  // namespace reduction

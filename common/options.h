@@ -6,8 +6,8 @@
 
 #include "element_type.h"
 #include "exit_codes.h"
-#include "input.h"
 #include "operators.h"
+#include "pattern.h"
 
 #include <cstddef>
 #include <cstdint>

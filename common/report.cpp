@@ -1,6 +1,6 @@
 #include "report.h"
 
-#include "input.h"
+#include "pattern.h"
 
 #include <algorithm>
 #include <cmath>
@@ -35,11 +35,6 @@ std::string env_or(const char* name, const std::string& fallback) {
     const char* value = std::getenv(name);
     return value && *value ? value : fallback;
 }
-
-// A blank cell (CSV) or null (JSON) for "no value".
-std::string csv_number(double value, const char* fmt) { return std::isfinite(value) ? format_number(fmt, value) : ""; }
-std::string csv_ratio(const std::optional<double>& value) { return value ? format_number("%.4f", *value) : ""; }
-std::string json_ratio(const std::optional<double>& value) { return value ? json_number(*value, "%.4f") : "null"; }
 
 }  // namespace
 
@@ -105,9 +100,11 @@ const char* status_text(const Measurement& m) {
 const char* l2_word(bool flushed) { return flushed ? "flushed" : "warm"; }
 
 std::string timing_text(const Options& options) {
-    return "per call: median and min of " + std::to_string(options.iters) +
-           " calls queued behind a gate kernel, one event pair each; batch: " + std::to_string(options.iters) +
-           " calls in chunks of at most 64 queued behind the gate, one event pair per chunk, total time / count" + (options.flush_l2 ? " (none with --flush-l2)" : "") +
+    const std::string iters = std::to_string(options.iters);
+    return "per call: median and min of " + iters + " calls queued behind a gate kernel, one event pair each; batch: " +
+           iters + " calls in chunks of at most " + std::to_string(gate_chunk) +
+           " queued behind the gate, one event pair per chunk, total time / count" +
+           (options.flush_l2 ? " (none with --flush-l2)" : "") +
            "; idle: median with the stream synchronised before each call; " + std::to_string(options.warmup) +
            " warm-up calls first; L2 " + (options.flush_l2 ? "flushed before each timed call" : "warm");
 }
@@ -158,38 +155,90 @@ std::string stamp_lines(const Stamp& stamp) {
     return out;
 }
 
-std::string csv_header() {
-    return "type,op,n,block,step,change,time_median_ms,time_min_ms,gbps,percent_of_peak,batch_ms,batch_gbps,idle_ms,"
-           "peak_gbps,x_previous,x_step01,x_cub,l2,status";
+namespace {
+
+// One value of a result row, before it is written as a CSV cell or a JSON value.
+struct Cell {
+    enum Kind { text, integer, number } kind;
+    std::string string;      // text; integer, already in decimal
+    double real = 0;         // number: NaN or an infinity is "no value", a blank cell or null
+    const char* fmt = "%.6g";
+};
+Cell text(const std::string& value) { return {Cell::text, value}; }
+template <class I> Cell integer(I value) { return {Cell::integer, std::to_string(value)}; }
+Cell number(double value, const char* fmt) { return {Cell::number, "", value, fmt}; }
+Cell ratio(const std::optional<double>& value) { return number(value.value_or(NAN), "%.4f"); }
+
+// The one schema of a result row: the CSV columns are the fields marked `csv`, in this order; the
+// JSON record holds every field, in this order. common/README.md lists them (a host test checks).
+struct Field {
+    const char* name;  // CSV column and JSON key
+    bool csv;          // false: JSON only (the verdict's details)
+    Cell (*value)(const Measurement& m);
+};
+const Field result_fields[] = {
+    {"type", true, [](const Measurement& m) { return text(type_name(m.type)); }},
+    {"op", true, [](const Measurement& m) { return text(m.op); }},
+    {"n", true, [](const Measurement& m) { return integer(m.n); }},
+    {"block", true, [](const Measurement& m) { return integer(m.block); }},
+    {"step", true, [](const Measurement& m) { return text(m.step); }},
+    {"change", true, [](const Measurement& m) { return text(m.change); }},
+    {"time_median_ms", true, [](const Measurement& m) { return number(m.time.per_call.median_ms, "%.6f"); }},
+    {"time_min_ms", true, [](const Measurement& m) { return number(m.time.per_call.min_ms, "%.6f"); }},
+    {"gbps", true, [](const Measurement& m) { return number(m.gbps, "%.2f"); }},
+    {"percent_of_peak", true, [](const Measurement& m) { return number(m.percent_of_peak, "%.2f"); }},
+    {"batch_ms", true, [](const Measurement& m) { return number(m.time.batch_ms, "%.6f"); }},
+    {"batch_gbps", true, [](const Measurement& m) { return number(m.batch_gbps, "%.2f"); }},
+    {"idle_ms", true, [](const Measurement& m) { return number(m.time.idle.median_ms, "%.6f"); }},
+    {"peak_gbps", true, [](const Measurement& m) { return number(m.peak_gbps, "%.1f"); }},
+    {"x_previous", true, [](const Measurement& m) { return ratio(m.ratios.previous); }},
+    {"x_step01", true, [](const Measurement& m) { return ratio(m.ratios.step01); }},
+    {"x_cub", true, [](const Measurement& m) { return ratio(m.ratios.cub); }},
+    {"l2", true, [](const Measurement& m) { return text(l2_word(m.l2_flushed)); }},
+    {"status", true, [](const Measurement& m) { return text(status_text(m)); }},
+    {"iters", false, [](const Measurement& m) { return integer(m.time.per_call.count); }},
+    {"result", false, [](const Measurement& m) { return text(m.verdict.result); }},
+    {"expected", false, [](const Measurement& m) { return text(m.verdict.expected); }},
+    {"error", false, [](const Measurement& m) { return number(m.verdict.error, "%.6g"); }},
+    {"tolerance", false, [](const Measurement& m) { return number(m.verdict.tolerance, "%.6g"); }},
+    {"addition_depth", false, [](const Measurement& m) { return integer(m.depth); }},
+    {"note", false, [](const Measurement& m) { return text(m.verdict.note); }},
+};
+
+std::string csv_cell(const Cell& cell) {
+    if (cell.kind == Cell::number) return std::isfinite(cell.real) ? format_number(cell.fmt, cell.real) : "";
+    return cell.kind == Cell::text ? csv_field(cell.string) : cell.string;
 }
 
+std::string json_value(const Cell& cell) {
+    if (cell.kind == Cell::number) return json_number(cell.real, cell.fmt);
+    return cell.kind == Cell::text ? json_string(cell.string) : cell.string;
+}
+
+// write(field) for every field (only the CSV ones if csv_only), joined by `separator`.
+template <class Write>
+std::string joined(bool csv_only, const char* separator, Write write) {
+    std::string out;
+    bool first = true;  // not out.empty(): a blank first cell still needs its separator
+    for (const Field& field : result_fields)
+        if (field.csv || !csv_only) {
+            out += (first ? "" : separator) + write(field);
+            first = false;
+        }
+    return out;
+}
+
+}  // namespace
+
+std::string csv_header() { return joined(true, ",", [](const Field& f) { return std::string(f.name); }); }
+
 std::string csv_row(const Measurement& m) {
-    return std::string(type_name(m.type)) + "," + csv_field(m.op) + "," + std::to_string(m.n) + "," +
-           std::to_string(m.block) + "," + csv_field(m.step) + "," + csv_field(m.change) + "," +
-           csv_number(m.time.per_call.median_ms, "%.6f") + "," + csv_number(m.time.per_call.min_ms, "%.6f") + "," +
-           csv_number(m.gbps, "%.2f") + "," + csv_number(m.percent_of_peak, "%.2f") + "," +
-           csv_number(m.time.batch_ms, "%.6f") + "," + csv_number(m.batch_gbps, "%.2f") + "," +
-           csv_number(m.time.idle.median_ms, "%.6f") + "," + csv_number(m.peak_gbps, "%.1f") + "," +
-           csv_ratio(m.ratios.previous) + "," + csv_ratio(m.ratios.step01) + "," + csv_ratio(m.ratios.cub) + "," +
-           l2_word(m.l2_flushed) + "," + status_text(m);
+    return joined(true, ",", [&](const Field& f) { return csv_cell(f.value(m)); });
 }
 
 std::string json_record(const Measurement& m) {
-    return std::string("{") + "\"type\": " + json_string(type_name(m.type)) + ", \"op\": " + json_string(m.op) +
-           ", \"n\": " + std::to_string(m.n) + ", \"block\": " + std::to_string(m.block) +
-           ", \"step\": " + json_string(m.step) + ", \"change\": " + json_string(m.change) +
-           ", \"time_median_ms\": " + json_number(m.time.per_call.median_ms, "%.6f") +
-           ", \"time_min_ms\": " + json_number(m.time.per_call.min_ms, "%.6f") +
-           ", \"gbps\": " + json_number(m.gbps, "%.2f") + ", \"percent_of_peak\": " + json_number(m.percent_of_peak, "%.2f") +
-           ", \"batch_ms\": " + json_number(m.time.batch_ms, "%.6f") + ", \"batch_gbps\": " + json_number(m.batch_gbps, "%.2f") +
-           ", \"idle_ms\": " + json_number(m.time.idle.median_ms, "%.6f") +
-           ", \"peak_gbps\": " + json_number(m.peak_gbps, "%.1f") + ", \"x_previous\": " + json_ratio(m.ratios.previous) +
-           ", \"x_step01\": " + json_ratio(m.ratios.step01) + ", \"x_cub\": " + json_ratio(m.ratios.cub) +
-           ", \"l2\": " + json_string(l2_word(m.l2_flushed)) + ", \"status\": " + json_string(status_text(m)) +
-           ", \"iters\": " + std::to_string(m.time.per_call.count) + ", \"result\": " + json_string(m.verdict.result) +
-           ", \"expected\": " + json_string(m.verdict.expected) + ", \"error\": " + json_number(m.verdict.error) +
-           ", \"tolerance\": " + json_number(m.verdict.tolerance) + ", \"addition_depth\": " + std::to_string(m.depth) +
-           ", \"note\": " + json_string(m.verdict.note) + "}";
+    return "{" + joined(false, ", ", [&](const Field& f) { return json_string(f.name) + ": " + json_value(f.value(m)); }) +
+           "}";
 }
 
 std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows) {
@@ -209,7 +258,8 @@ void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& devic
         << footprint_text(bytes, device.l2_bytes) << "\n"
         << "  block      " << m.block << " threads\n"
         << "  result     " << m.verdict.result << ", expected " << m.verdict.expected;
-    if (m.type == ElementType::int32)
+    // integers, and max and min (which pick one input element), are compared exactly
+    if (m.type == ElementType::int32 || m.op != Sum::name)
         out << ", exact comparison";
     else
         out << ", error " << format_number("%.3g", m.verdict.error) << " <= tolerance "

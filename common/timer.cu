@@ -56,7 +56,8 @@ public:
     void check_not_timed_out() const {
         if (reinterpret_cast<volatile int*>(flags_)[1] != 0)
             throw CudaError(cudaErrorLaunchTimeout,
-                            "timing: the host took more than 5 s to queue " + std::to_string(gate_chunk) +
+                            "timing: the host took more than " + std::to_string(gate_timeout_ns / 1'000'000'000ull) +
+                                " s to queue " + std::to_string(gate_chunk) +
                                 " repetitions behind the gate kernel, so the times would include host work");
     }
 

@@ -57,7 +57,7 @@ const std::vector<FlagExample> step_flags = {
     {"--n", "2^20"},      {"--type", "float32"}, {"--block", "128"}, {"--iters", "10"},
     {"--warmup", "1"},    {"--seed", "42"},      {"--pattern", "ones"}, {"--input", "values.bin"},
     {"--device", "0"},    {"--flush-l2", ""},    {"--csv", ""},      {"--json", ""},
-    {"--help", ""},
+    {"--op", "max"},      {"--help", ""},
 };
 const std::vector<FlagExample> compare_only_flags = {{"--steps", "01,07,cub"}, {"--sweep", ""}};
 
@@ -277,6 +277,26 @@ TEST_CASE("every flag in usage() is accepted, and every accepted flag is in usag
     CHECK(contains(step_text, accepted_patterns));
     CHECK(contains(compare_text, ", all"));
     CHECK_FALSE(contains(step_text, ", all"));
+}
+
+TEST_CASE("usage() shows each default as Options holds it, and what --type all runs", "[options]") {
+    const std::string text = usage("compare", Tool::compare);
+    INFO(text);
+    const Options defaults;
+    const std::vector<std::string> shown = {
+        "--n COUNT        elements to reduce (default 2^24)",
+        "(default " + std::to_string(defaults.block) + ")",
+        "(default " + std::to_string(defaults.iters) + ")",
+        "(default " + std::to_string(defaults.warmup) + ")",
+        std::string("(default ") + type_name(defaults.type) + ")",
+        std::string("(default ") + pattern_name(defaults.pattern) + ")",
+        std::string("(default ") + op_name(defaults.op) + ")",
+    };
+    for (const std::string& line : shown) CHECK(contains(text, line));
+    CHECK(defaults.n == (std::size_t{1} << 24));
+    // --type all measures int32 and float32, never float64: the help must not suggest otherwise
+    CHECK(contains(text, "all runs int32 and float32 (not float64)"));
+    CHECK_FALSE(contains(usage("step01_interleaved"), "all runs"));
 }
 
 TEST_CASE("a full command line sets every field", "[options]") {

@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <regex>
@@ -99,6 +100,7 @@ public:
             skip_space();
             const std::string value = peek() == '"' ? '"' + string_value() : scalar_value();
             if (!fields.emplace(key, value).second) fail("duplicate key '" + key + "'");
+            keys_.push_back(key);
             skip_space();
             if (peek() == ',') {
                 ++at_;
@@ -109,6 +111,8 @@ public:
             return finish(fields);
         }
     }
+
+    const std::vector<std::string>& keys() const { return keys_; }  // in the order written
 
 private:
     [[noreturn]] void fail(const std::string& why) const {
@@ -176,9 +180,43 @@ private:
 
     const std::string& text_;
     std::size_t at_ = 0;
+    std::vector<std::string> keys_;
 };
 
 std::map<std::string, std::string> parse_json(const std::string& text) { return FlatJsonParser(text).parse(); }
+
+std::vector<std::string> json_keys(const std::string& text) {
+    FlatJsonParser parser(text);
+    parser.parse();
+    return parser.keys();
+}
+
+// The documented schema: the rows "| `name` | CSV, JSON | ..." of common/README.md's field table.
+struct DocumentedField {
+    std::string name;
+    bool csv;
+};
+std::vector<DocumentedField> documented_fields() {
+    const std::string path = std::string(REDUCTION_TEST_DATA_DIR) + "/../../common/README.md";
+    std::ifstream file(path);
+    if (!file) throw std::runtime_error("cannot read " + path);
+    std::vector<DocumentedField> fields;
+    static const std::regex row("\\| `([a-z0-9_]+)` \\| (CSV, JSON|JSON) \\|.*");
+    std::smatch match;
+    for (std::string line; std::getline(file, line);)
+        if (std::regex_match(line, match, row)) fields.push_back({match[1], match[2] == "CSV, JSON"});
+    return fields;
+}
+
+// The header line the top-level README shows in backquotes: "`type,op,n,...`".
+std::string readme_csv_header() {
+    const std::string path = std::string(REDUCTION_TEST_DATA_DIR) + "/../../README.md";
+    std::ifstream file(path);
+    if (!file) throw std::runtime_error("cannot read " + path);
+    for (std::string line; std::getline(file, line);)
+        if (line.rfind("`type,", 0) == 0) return line.substr(1, line.find('`', 1) - 1);
+    return "<no header line in README.md>";
+}
 
 }  // namespace
 
@@ -361,4 +399,36 @@ TEST_CASE("the text block shows the verdict, the bandwidth and the share of the 
     CHECK(contains(fail, "never a valid sum"));  // the note is shown
     CHECK(contains(fail, "flushed"));
     CHECK(contains(fail, "batch      none"));
+}
+
+TEST_CASE("CSV header and JSON keys are the fields documented in common/README.md, in order", "[report]") {
+    const std::vector<DocumentedField> documented = documented_fields();
+    REQUIRE(documented.size() >= 19);
+    std::string csv_columns;
+    std::vector<std::string> all_keys;
+    for (const DocumentedField& field : documented) {
+        if (field.csv) csv_columns += (csv_columns.empty() ? "" : ",") + field.name;
+        all_keys.push_back(field.name);
+    }
+    CHECK(csv_header() == csv_columns);
+    CHECK(readme_csv_header() == csv_header());  // the top-level README shows the same header
+    CHECK(json_keys(json_record(passing_int32())) == all_keys);
+    CHECK(json_keys(json_record(failing_float())) == all_keys);
+}
+
+TEST_CASE("max and min are compared exactly, and the text block says so", "[report]") {
+    for (const char* op : {"max", "min"}) {
+        Measurement m = failing_float();
+        m.op = op;
+        m.verdict.pass = true;
+        m.verdict.note.clear();
+        m.verdict.error = 0;
+        m.verdict.tolerance = 0;
+        std::ostringstream out;
+        print_text(out, m, sample_device(), "pattern random, seed 42");
+        INFO(out.str());
+        CHECK(contains(out.str(), "exact comparison"));
+        CHECK_FALSE(contains(out.str(), "tolerance"));
+        CHECK_FALSE(contains(out.str(), "gamma_d"));
+    }
 }
