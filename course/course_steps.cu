@@ -11,6 +11,7 @@
 #include "step09_vector_loads/reduce.cuh"
 #include "step10_single_pass/reduce.cuh"
 #include "step11_any_operator/reduce.cuh"
+#include "step12_small_n/reduce.cuh"
 
 namespace reduction {
 
@@ -27,13 +28,16 @@ const std::vector<StepApi>& course_steps() {
         REDUCTION_STEP_API(step09),
         REDUCTION_STEP_API(step10),
         REDUCTION_STEP_API(step11),
+        REDUCTION_STEP_API(step12),
     };
     return steps;
 }
 
 const StepOps* step_ops(const StepApi& step) {
     static const StepOps step11_ops = REDUCTION_STEP_OPS(step11);
+    static const StepOps step12_ops = REDUCTION_STEP_OPS(step12);
     if (std::string(step.name) == step11::name) return &step11_ops;
+    if (std::string(step.name) == step12::name) return &step12_ops;
     if (&step == &cub_step()) return &cub_ops();
     return nullptr;
 }

@@ -60,8 +60,13 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
     target_link_libraries(reduction_gpu_probe PRIVATE reduction_gpu_test_support)
   endif()
 
-  # Tests of one step only (e.g. step11's --op max|min): tests/gpu/<tag>_*.cpp and <tag>_*.cu.
+  # Tests of one step only: tests/gpu/<tag>_*.cpp and <tag>_*.cu. A step whose operator is a
+  # template parameter (it defines reduce_op, step11_any_operator on) also gets the max/min tests.
   file(GLOB step_specific CONFIGURE_DEPENDS ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cpp ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cu)
+  file(READ ${step_source_dir}/reduce.cuh step_header)
+  if(step_header MATCHES "void reduce_op[(]")
+    list(APPEND step_specific ${REDUCTION_STEP_TESTS_DIR}/ops_tests.cpp ${REDUCTION_STEP_TESTS_DIR}/ops_under_test.cu)
+  endif()
 
   set(exe gpu_tests_${tag})
   add_executable(${exe}

@@ -1,4 +1,4 @@
-// Step 11 with Max and Min: the same single-pass tree with another operator. A maximum or minimum
+// A step with --op (step11_any_operator on), with Max and Min: the same tree, another operator. A maximum or minimum
 // never rounds, so the result must equal std::max_element / std::min_element exactly, for every
 // size, block size, type and misalignment of the input, with infinities among the values, and the
 // same on a second call that reuses the scratch (the slots must have been emptied).
@@ -74,7 +74,7 @@ std::string describe(OpKind op, std::size_t n, int block, std::size_t offset, co
                      T got, T again, T expected) {
     std::ostringstream out;
     out.precision(std::numeric_limits<T>::max_digits10);
-    out << "step11 " << op_name(op) << " " << type_name(element_type_of<T>()) << " n=" << n << " block=" << block
+    out << REDUCTION_STEP_TAG << " " << op_name(op) << " " << type_name(element_type_of<T>()) << " n=" << n << " block=" << block
         << " offset=" << offset << " input=" << input << " seed=" << seed << ": got " << +got << ", then " << +again
         << ", expected " << +expected;
     return out.str();
@@ -152,7 +152,7 @@ void check_infinities(std::uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("step11: max and min equal std::max_element and std::min_element", "[gpu][step11]") {
+TEST_CASE("max and min equal std::max_element and std::min_element", "[gpu][ops]") {
     const std::uint64_t seed = test::test_seed();
     INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
     check_ops_matrix<std::int32_t>(seed);
@@ -160,7 +160,7 @@ TEST_CASE("step11: max and min equal std::max_element and std::min_element", "[g
     check_ops_matrix<double>(seed);
 }
 
-TEST_CASE("step11: max and min with +inf and -inf inputs", "[gpu][step11]") {
+TEST_CASE("max and min with +inf and -inf inputs", "[gpu][ops]") {
     const std::uint64_t seed = test::test_seed();
     INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
     check_infinities<float>(seed);

@@ -1,5 +1,5 @@
-// Step 11's reduce_op<Op, T> for Sum, Max and Min, for its operator tests (step11_ops_tests.cpp).
-// step_tests.cmake compiles every tests/gpu/<tag>_*.cpp and <tag>_*.cu into that tag's program.
+// The step's reduce_op<Op, T> for Sum, Max and Min, for the operator tests (ops_tests.cpp), which
+// step_tests.cmake compiles into the test program of every step that has reduce_op.
 #include "step_under_test.h"
 
 #include REDUCTION_STEP_HEADER
