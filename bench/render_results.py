@@ -835,6 +835,8 @@ def render_text(text, results, name):
 
     def block(match):
         spec = match.group("spec").split()
+        if spec and spec[0].startswith("multigpu-"):
+            return match.group(0)  # measured on several GPUs (results/h200x2): not rendered from this folder
         context = f"{name} line {line_of(valued, match.start())}, block '{match.group('spec')}'"
         if not spec or spec[0] not in BLOCK_KINDS:
             raise ResultsError(f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")

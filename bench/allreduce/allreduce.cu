@@ -1,0 +1,176 @@
+// The element-wise sum of a float vector held on every GPU, left on every GPU: an all-reduce, from
+// 4 bytes (one float) to --max-bytes (1 GiB) per GPU, doubling. Two ways:
+//   nccl   one ncclAllReduce per GPU, in a group
+//   naive  every vector copied to GPU 0 (peer copies), added there by a simple element-wise kernel,
+//          the sum copied back to every GPU: all on GPU 0's stream, so GPU 0's link carries
+//          everything twice and the others wait
+// Each size is checked once per method (every element on every GPU), then timed as team.h times
+// (calls queued behind a gate on every GPU; the slowest GPU's interval; median and min).
+// algbw = bytes / time and busbw = algbw * 2 (K - 1) / K, as nccl-tests define them.
+#include "bench_setup.h"
+
+#include "team.h"
+
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "exit_codes.h"
+#include "timer.h"
+
+#include <cmath>
+#include <iostream>
+#include <vector>
+
+namespace {
+
+using namespace bench_multi_gpu;
+using reduction::DeviceBuffer;
+
+// GPU `rank`'s element i: rank + 1 + (i mod 8). Small integers: every sum is exact in float.
+__global__ void fill_kernel(float* values, std::size_t count, int rank) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+        values[i] = static_cast<float>(rank + 1 + static_cast<int>(i % 8));
+}
+
+// Counts the elements that differ from the sum over `gpus` GPUs of fill_kernel's values.
+__global__ void count_wrong_kernel(const float* values, std::size_t count, int gpus, unsigned long long* wrong) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+        const float expected = static_cast<float>(gpus * (gpus + 1) / 2 + gpus * static_cast<int>(i % 8));
+        if (values[i] != expected) atomicAdd(wrong, 1ull);
+    }
+}
+
+// out[i] = sum over the K inputs' element i, in rank order.
+__global__ void add_vectors_kernel(const float* const* inputs, int gpus, std::size_t count, float* out) {
+    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+        float sum = 0;
+        for (int r = 0; r < gpus; ++r) sum += inputs[r][i];
+        out[i] = sum;
+    }
+}
+
+constexpr int threads = 256;
+unsigned int blocks_for(std::size_t count) {
+    return static_cast<unsigned int>(std::min<std::size_t>((count + threads - 1) / threads, 4096));
+}
+
+int run(int argc, char** argv) {
+    const Settings settings = parse_settings(argc, argv, true);
+    if (settings.help) {
+        std::cout << usage_text(argv[0], "all-reduce of a float vector on every GPU: NCCL against a naive gather to GPU 0", true);
+        return reduction::exit_ok;
+    }
+    const int gpus = settings.gpus > 0 ? settings.gpus : step13::visible_gpus();
+    const std::unique_ptr<step13::Team> team = step13::Team::local(gpus);
+    const auto& members = team->members();
+    const reduction::DeviceInfo device = reduction::open_device(0);
+    const bool peer = enable_peer_access(members);
+    const std::size_t max_count = settings.max_bytes / sizeof(float);
+
+    // GPU 0 holds K vectors (its own and one per other GPU) plus the sum; the others two vectors.
+    for (const auto& m : members) {
+        CUDA_CHECK(cudaSetDevice(m.device));
+        const std::size_t vectors = m.rank == 0 ? gpus + 1 : 2;
+        reduction::require_device_memory(vectors * max_count * sizeof(float) + (1 << 20),
+                                         "allreduce on GPU " + std::to_string(m.rank) + " (--max-bytes)");
+    }
+    std::vector<DeviceBuffer<float>> send, recv, staging;  // staging: on GPU 0, one per other GPU
+    std::vector<DeviceBuffer<unsigned long long>> wrong;
+    for (const auto& m : members) {
+        CUDA_CHECK(cudaSetDevice(m.device));
+        send.emplace_back(max_count);
+        recv.emplace_back(max_count);
+        wrong.emplace_back(1);
+        fill_kernel<<<blocks_for(max_count), threads, 0, m.stream>>>(send.back().get(), max_count, m.rank);
+        CUDA_CHECK_LAUNCH();
+    }
+    CUDA_CHECK(cudaSetDevice(members[0].device));
+    std::vector<const float*> inputs{send[0].get()};
+    for (int r = 1; r < gpus; ++r) {
+        staging.emplace_back(max_count);
+        inputs.push_back(staging.back().get());
+    }
+    DeviceBuffer<const float*> device_inputs(static_cast<std::size_t>(gpus));
+    CUDA_CHECK(cudaMemcpy(device_inputs.get(), inputs.data(), gpus * sizeof(float*), cudaMemcpyHostToDevice));
+    team->synchronize();
+
+    std::size_t count = 1;
+    const auto nccl = [&] {
+        NCCL_CHECK(ncclGroupStart());
+        for (std::size_t i = 0; i < members.size(); ++i)
+            NCCL_CHECK(ncclAllReduce(send[i].get(), recv[i].get(), count, ncclFloat32, ncclSum, members[i].comm,
+                                     members[i].stream));
+        NCCL_CHECK(ncclGroupEnd());
+    };
+    const auto naive = [&] {
+        const auto& first = members[0];
+        CUDA_CHECK(cudaSetDevice(first.device));
+        for (int r = 1; r < gpus; ++r)
+            CUDA_CHECK(cudaMemcpyPeerAsync(staging[r - 1].get(), first.device, send[r].get(), members[r].device,
+                                           count * sizeof(float), first.stream));
+        add_vectors_kernel<<<blocks_for(count), threads, 0, first.stream>>>(device_inputs.get(), gpus, count, recv[0].get());
+        CUDA_CHECK_LAUNCH();
+        for (int r = 1; r < gpus; ++r)
+            CUDA_CHECK(cudaMemcpyPeerAsync(recv[r].get(), members[r].device, recv[0].get(), first.device,
+                                           count * sizeof(float), first.stream));
+    };
+    // Runs `method` once into receive buffers filled with NaN bytes; true if every GPU has the sum.
+    const auto check = [&](const std::function<void()>& method) {
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            CUDA_CHECK(cudaSetDevice(members[i].device));
+            CUDA_CHECK(cudaMemsetAsync(recv[i].get(), 0xFF, count * sizeof(float), members[i].stream));
+            CUDA_CHECK(cudaMemsetAsync(wrong[i].get(), 0, sizeof(unsigned long long), members[i].stream));
+        }
+        team->synchronize();
+        method();
+        team->synchronize();
+        bool ok = true;
+        for (std::size_t i = 0; i < members.size(); ++i) {
+            CUDA_CHECK(cudaSetDevice(members[i].device));
+            count_wrong_kernel<<<blocks_for(count), threads, 0, members[i].stream>>>(recv[i].get(), count, gpus, wrong[i].get());
+            CUDA_CHECK_LAUNCH();
+            unsigned long long bad = 0;
+            CUDA_CHECK(cudaMemcpyAsync(&bad, wrong[i].get(), sizeof bad, cudaMemcpyDeviceToHost, members[i].stream));
+            CUDA_CHECK(cudaStreamSynchronize(members[i].stream));
+            ok = ok && bad == 0;
+        }
+        return ok;
+    };
+
+    const std::string timing = "per call: median and min of " + std::to_string(settings.iters) +
+                               " calls queued behind a gate kernel on every GPU, the slowest GPU's event interval; " +
+                               std::to_string(settings.warmup) + " warm-up calls first; algbw = bytes / median time, "
+                               "busbw = algbw * 2(K-1)/K (nccl-tests doc/PERFORMANCE.md)";
+    std::cout << reduction::stamp_lines(bench_stamp(device, *team, peer, timing, argc, argv))
+              << "method,gpus,bytes,count,time_median_us,time_min_us,algbw_gbps,busbw_gbps,nvlink_gbps,status\n";
+    const double link = nvlink_gbps();
+    bool all_ok = true;
+    for (count = 1; count <= max_count; count *= 2) {
+        for (const auto& [method, work] : {std::pair<const char*, std::function<void()>>{"nccl", nccl},
+                                           std::pair<const char*, std::function<void()>>{"naive", naive}}) {
+            const bool ok = check(work);
+            all_ok = all_ok && ok;
+            const reduction::Timing t = team->time(work, settings.warmup, settings.iters);
+            const std::size_t bytes = count * sizeof(float);
+            const double algbw = algbw_gbps(bytes, t.per_call.median_ms);
+            std::cout << method << "," << gpus << "," << bytes << "," << count << ","
+                      << reduction::format_number("%.2f", t.per_call.median_ms * 1e3) << ","
+                      << reduction::format_number("%.2f", t.per_call.min_ms * 1e3) << ","
+                      << reduction::format_number("%.3f", algbw) << ","
+                      << reduction::format_number("%.3f", busbw_gbps(algbw, gpus)) << ","
+                      << (std::isfinite(link) ? reduction::format_number("%.1f", link) : "") << ","
+                      << (ok ? "PASS" : "FAIL") << std::endl;
+        }
+        if (count > max_count / 2) break;  // the next doubling would pass --max-bytes (and could wrap)
+    }
+    if (!all_ok) std::cerr << "allreduce: some method left a wrong sum on some GPU\n";
+    return all_ok ? reduction::exit_ok : reduction::exit_wrong_result;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return reduction::run_guarded([&] { return run(argc, argv); });
+}

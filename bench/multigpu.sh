@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Measures the multi-GPU step and its benchmarks for results/h200x2/ (two GPUs of one host):
+#   step13.csv     step13_multi_gpu at K = 1 and K = 2, n = 2^20, 2^24, 2^28, 2^32, int32 and float32:
+#                  one process (--gpus K), one MPI rank per GPU (when mpirun is there), and
+#                  --from-one-gpu; one stamp, then one row per run with its gpus, launch, from_one_gpu
+#   combine.csv    the combine of one partial per GPU: NCCL, host gather, peer copy to GPU 0
+#   allreduce.csv  all-reduce of a float vector, 4 B .. 1 GiB per GPU: NCCL against a naive gather
+#   nvlink.txt, topology.txt   what nvidia-smi says about the links (the limit in the CSVs' stamp)
+# About 5 minutes on two H200s. NCCL_NVLS_ENABLE is passed on to every rank as it is set.
+#
+# usage: bench/multigpu.sh OUTDIR [BUILD_DIR]     (BUILD_DIR default build-gpu; run from the repo root)
+set -uo pipefail
+usage="usage: bench/multigpu.sh OUTDIR [BUILD_DIR]"
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "$usage" >&2; exit 2; }
+out=$1
+bin=${2:-build-gpu}/bin
+for program in step13_multi_gpu combine_bench allreduce_bench; do
+  [ -x "$bin/$program" ] || { echo "multigpu.sh: $bin/$program is missing; build the tree first (NCCL needed)" >&2; exit 2; }
+done
+mkdir -p "$out" && [ -w "$out" ] || { echo "multigpu.sh: cannot write to '$out'" >&2; exit 2; }
+command -v nvidia-smi >/dev/null 2>&1 || { echo "multigpu.sh: nvidia-smi not found: no NVIDIA GPU here" >&2; exit 3; }
+gpus=$(nvidia-smi -L | grep -c '^GPU')
+[ "$gpus" -ge 2 ] || echo "multigpu.sh: only $gpus GPU here: the K = 2 rows and the benchmarks' comparisons need two" >&2
+
+export REDUCTION_COMMIT=${REDUCTION_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
+REDUCTION_NVIDIA_DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)
+export REDUCTION_NVIDIA_DRIVER
+
+# The link limit: the per-direction GB/s of GPU 0's NVLinks, summed, as `nvidia-smi nvlink -s` lists them.
+nvidia-smi nvlink -s >"$out/nvlink.txt" 2>&1
+nvidia-smi topo -m >"$out/topology.txt" 2>&1
+REDUCTION_NVLINK_GBPS=$(awk '/^GPU /{gpu++} gpu==1 && /Link [0-9]+:.*GB\/s/{for(i=1;i<=NF;i++) if($(i+1)=="GB/s") s+=$i} END{if(s>0) printf "%.1f", s}' "$out/nvlink.txt")
+export REDUCTION_NVLINK_GBPS
+REDUCTION_TOPOLOGY=$(awk 'NR==2{print; exit}' "$out/topology.txt" | tr -s ' \t' ' ')  # GPU0's row: how it reaches GPU1
+export REDUCTION_TOPOLOGY
+echo "NVLink per direction, GPU 0: ${REDUCTION_NVLINK_GBPS:-unknown} GB/s" >&2
+
+launch=()
+if command -v mpirun >/dev/null 2>&1; then
+  launch=(mpirun -np 2)
+  [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
+  [ -n "${NCCL_NVLS_ENABLE+set}" ] && launch+=(-x NCCL_NVLS_ENABLE)
+else
+  echo "multigpu.sh: no mpirun: the one-rank-per-GPU rows are left out" >&2
+fi
+
+status=0
+rows=$(mktemp -d)
+trap 'rm -rf "$rows"' EXIT
+count=0
+# step RUN_NAME COMMAND...: one CSV run, kept for step13.csv
+step() {
+  local name=$1
+  shift
+  count=$((count + 1))
+  echo "step13: $name" >&2
+  if ! "$@" --csv >"$rows/$(printf %03d $count).csv" 2>"$rows/err"; then
+    echo "multigpu.sh: '$*' failed: $(tail -n 3 "$rows/err")" >&2
+    rm -f "$rows/$(printf %03d $count).csv"
+    status=1
+  fi
+}
+for type in int32 float32; do
+  for exponent in 20 24 28 32; do
+    iters=100
+    [ "$exponent" -ge 32 ] && iters=20
+    args=(--type "$type" --n "2^$exponent" --iters "$iters" --seed 42)
+    step "K=1 $type 2^$exponent" "$bin/step13_multi_gpu" --gpus 1 "${args[@]}"
+    if [ "$gpus" -ge 2 ]; then
+      step "K=2 one process $type 2^$exponent" "$bin/step13_multi_gpu" --gpus 2 "${args[@]}"
+      step "K=2 from GPU 0 $type 2^$exponent" "$bin/step13_multi_gpu" --gpus 2 --from-one-gpu "${args[@]}"
+      [ ${#launch[@]} -gt 0 ] && step "K=2 MPI $type 2^$exponent" "${launch[@]}" "$bin/step13_multi_gpu" "${args[@]}"
+    fi
+  done
+done
+# One stamp (the first run's, its command replaced by this script's), one header, every row.
+first=$(ls "$rows"/[0-9]*.csv 2>/dev/null | head -n 1)
+if [ -n "$first" ]; then
+  {
+    grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step13_multi_gpu at K = 1 and 2, each launch form)|'
+    grep -v '^#' "$first" | head -n 1
+    for file in "$rows"/[0-9]*.csv; do grep -v '^#' "$file" | tail -n +2; done
+  } >"$out/step13.csv"
+fi
+
+if [ "$gpus" -ge 2 ]; then
+  echo "combine: 2 GPUs" >&2
+  "$bin/combine_bench" --gpus 2 --iters 200 >"$out/combine.csv" || status=1
+  echo "allreduce: 2 GPUs, 4 B .. 1 GiB" >&2
+  "$bin/allreduce_bench" --gpus 2 --iters 20 >"$out/allreduce.csv" || status=1
+fi
+echo "multigpu.sh: results in $out ($([ $status = 0 ] && echo all verified || echo SOME RUNS FAILED))" >&2
+exit $status

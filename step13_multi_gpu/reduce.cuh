@@ -1,0 +1,170 @@
+// Step 13 — K GPUs: each sums its shard with the previous step's kernel, one NCCL all-reduce of
+// the K partials gives every GPU the total.
+//
+// What changed since the previous step: nothing inside a GPU. The input is cut into K shards, one
+// per GPU (n / K elements each, the first n % K one more); every GPU reduces its shard to one
+// partial with the previous step's reduction, on its own stream; then one ncclAllReduce of one
+// element adds the K partials and leaves the sum on every GPU. A GPU whose shard is empty (n < K)
+// launches nothing: its partial holds the operator's identity, which changes no total.
+//
+// Why it should help: each GPU reads only its 1/K of the bytes, at its own memory bandwidth, and
+// the K GPUs read at once: K times the bandwidth of one. The combine moves one value per GPU: it
+// costs the latency of a collective (about 10 us over NVLink), whatever n is.
+//
+// What to expect: at large n (2^28 and beyond) close to K times the previous step's speed; at
+// small n slower than one GPU, since the ~10 us of the combine is more than the whole reduction on
+// one GPU takes (a few microseconds at 2^20). With --from-one-gpu, where the input starts on GPU 0 and must
+// first be sent to the others, no speed-up at all: sending a byte over NVLink is slower than
+// reading it from GPU 0's own memory.
+//
+// Which GPU runs what is the business of team.h (one process driving K GPUs, or one MPI rank per
+// GPU); this file is the same for both.
+#pragma once
+
+#include "step10_single_pass/reduce.cuh"
+
+#include "nccl_check.h"
+#include "operators.h"
+#include "step_api.h"
+#include "team.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+// The single-GPU reduction every GPU runs on its shard: the course's previous step.
+namespace previous = step10;
+
+namespace step13 {
+
+inline constexpr const char* name = "step13_multi_gpu";
+inline constexpr const char* change = "K GPUs: a shard each, one NCCL all-reduce of the partials";
+
+// Sum, max and min of the previous step, as the harness sees a step (common/step_api.h).
+inline const reduction::StepOps& previous_step() {
+    static const reduction::StepOps ops = REDUCTION_STEP_OPS(previous);
+    return ops;
+}
+
+// Elements [begin, begin + count) of n go to rank `rank` of `gpus`: n / gpus each, the first
+// n % gpus ranks one more. For n < gpus the last gpus - n ranks get none.
+struct Shard {
+    std::size_t begin = 0;
+    std::size_t count = 0;
+};
+inline Shard shard_of(std::size_t n, int gpus, int rank) {
+    const std::size_t k = static_cast<std::size_t>(gpus), r = static_cast<std::size_t>(rank);
+    const std::size_t base = n / k, extra = n % k;
+    return Shard{r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
+}
+
+// The partials' type as NCCL adds them. An int32 sum runs on uint32 on the GPU (common/step_api.h:
+// unsigned addition wraps modulo 2^32, by definition), so NCCL adds the partials as uint32 too;
+// max and min compare, so they need the signed type.
+template <class T>
+ncclDataType_t nccl_type(reduction::OpKind op) {
+    if constexpr (std::is_same_v<T, std::int32_t>) return op == reduction::OpKind::sum ? ncclUint32 : ncclInt32;
+    else if constexpr (std::is_same_v<T, float>) return ncclFloat32;
+    else return ncclFloat64;
+}
+
+inline ncclRedOp_t nccl_op(reduction::OpKind op) {
+    switch (op) {
+        case reduction::OpKind::max: return ncclMax;
+        case reduction::OpKind::min: return ncclMin;
+        case reduction::OpKind::sum: break;
+    }
+    return ncclSum;
+}
+
+// The operator's identity: the partial of a GPU with an empty shard.
+template <class T>
+T identity(reduction::OpKind op) {
+    switch (op) {
+        case reduction::OpKind::max: return reduction::Max::identity<T>();
+        case reduction::OpKind::min: return reduction::Min::identity<T>();
+        case reduction::OpKind::sum: break;
+    }
+    return reduction::Sum::identity<T>();
+}
+
+// What one GPU works on, on its own device: its shard, the previous step's scratch, its partial
+// and its copy of the total. `receive` is where its shard arrives from GPU 0 (null on GPU 0, whose
+// shard is the head of the whole input).
+template <class T>
+struct Part {
+    const T* input = nullptr;
+    T* receive = nullptr;
+    std::size_t count = 0;
+    T* scratch = nullptr;
+    T* partial = nullptr;
+    T* total = nullptr;
+};
+
+// solution-begin: a shard per GPU, then one all-reduce of one element
+// One call: every GPU reduces its shard to its partial, then the partials are combined on all GPUs.
+template <class T>
+void reduce_and_combine(const reduction::StepApi& step, const Team& team, const std::vector<Part<T>>& parts, int block,
+                        reduction::OpKind op) {
+    const std::vector<Member>& members = team.members();
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        if (parts[i].count == 0) continue;  // an empty shard: the partial keeps the identity
+        CUDA_CHECK(cudaSetDevice(members[i].device));
+        reduction::reduce_fn<T>(step)(parts[i].input, parts[i].count, parts[i].partial, parts[i].scratch, block,
+                                      members[i].stream);
+    }
+    // Queued behind each GPU's kernel on the same stream, so it reads the finished partial. One
+    // thread may drive several communicators: a group makes the K calls one collective, not K
+    // calls each waiting for the others.
+    NCCL_CHECK(ncclGroupStart());
+    for (std::size_t i = 0; i < members.size(); ++i)
+        NCCL_CHECK(ncclAllReduce(parts[i].partial, parts[i].total, 1, nccl_type<T>(op), nccl_op(op), members[i].comm,
+                                 members[i].stream));
+    NCCL_CHECK(ncclGroupEnd());
+}
+// solution-end
+
+// --from-one-gpu, and the first upload: GPU 0 sends every other GPU its shard of `whole` (held by
+// rank 0 only). Point-to-point NCCL, so that one process or K processes take the same path; over
+// NVLink it is a peer-to-peer copy. Each receive is queued on its GPU's stream, before that GPU's
+// reduction of the same call.
+template <class T>
+void send_shards_from_first(const Team& team, const T* whole, std::size_t n, const std::vector<Part<T>>& parts) {
+    const int gpus = team.size();
+    if (gpus == 1) return;
+    const std::vector<Member>& members = team.members();
+    NCCL_CHECK(ncclGroupStart());
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        const Member& m = members[i];
+        if (m.rank == 0) {
+            for (int r = 1; r < gpus; ++r) {
+                const Shard s = shard_of(n, gpus, r);
+                if (s.count > 0)
+                    NCCL_CHECK(ncclSend(whole + s.begin, s.count * sizeof(T), ncclUint8, r, m.comm, m.stream));
+            }
+        } else if (parts[i].count > 0) {
+            NCCL_CHECK(ncclRecv(parts[i].receive, parts[i].count * sizeof(T), ncclUint8, 0, m.comm, m.stream));
+        }
+    }
+    NCCL_CHECK(ncclGroupEnd());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bookkeeping
+
+// The longest chain of additions: the previous step's within the largest shard (asked of the
+// current device), then the combine. NCCL may add the K partials along a ring (or, inside one
+// node, a chain), one after another: K - 1 additions, never more. A tree would need only
+// ceil(log2 K), but NCCL picks its algorithm at run time and we cannot see which, so the bound
+// takes the longer one.
+inline std::size_t addition_depth(const reduction::StepApi& step, std::size_t n, int gpus, int block) {
+    std::size_t local = 0;
+    for (int r : {0, gpus - 1}) {  // the only two shard sizes: the first's and the last's
+        const std::size_t count = shard_of(n, gpus, r).count;
+        if (count > 0) local = std::max(local, step.addition_depth(count, block));
+    }
+    return local + static_cast<std::size_t>(gpus - 1);
+}
+
+}  // namespace step13

@@ -1,0 +1,336 @@
+#include "team.h"
+
+#include "cuda_check.h"
+#include "exit_codes.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <unistd.h>
+
+namespace step13 {
+namespace {
+
+__device__ unsigned long long global_time_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+// One thread spins until the host writes 1 to *open or the timeout passes (then it says so).
+__global__ void team_gate_kernel(const volatile int* open, volatile int* timed_out, unsigned long long timeout_ns) {
+    const unsigned long long start = global_time_ns();
+    while (*open == 0) {
+        if (global_time_ns() - start > timeout_ns) {
+            *timed_out = 1;
+            return;
+        }
+    }
+}
+
+// Two ints in pinned host memory that every GPU of this process reads and writes directly:
+// portable (mapped into every device), so one write opens the gates of all its GPUs at once.
+class Gates {
+public:
+    explicit Gates(const std::vector<Member>& members) : members_(members) {
+        CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&flags_), 2 * sizeof(int),
+                                 cudaHostAllocMapped | cudaHostAllocPortable));
+        flags_[0] = flags_[1] = 0;
+    }
+    ~Gates() {
+        open();  // never leave a kernel spinning, whatever was thrown
+        cudaFreeHost(flags_);
+    }
+    Gates(const Gates&) = delete;
+    Gates& operator=(const Gates&) = delete;
+
+    void close() {
+        flags_[0] = 0;
+        flags_[1] = 0;
+        closed_ = true;
+        for (const Member& m : members_) {
+            CUDA_CHECK(cudaSetDevice(m.device));
+            int* device_flags = nullptr;
+            CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags), flags_, 0));
+            team_gate_kernel<<<1, 1, 0, m.stream>>>(device_flags, device_flags + 1, reduction::gate_timeout_ns);
+            CUDA_CHECK_LAUNCH();
+        }
+    }
+    void open() {
+        if (!closed_) return;
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        reinterpret_cast<volatile int*>(flags_)[0] = 1;
+        closed_ = false;
+    }
+    void check_not_timed_out() const {
+        if (reinterpret_cast<volatile int*>(flags_)[1] != 0)
+            throw reduction::CudaError(cudaErrorLaunchTimeout,
+                                       "timing: queueing a chunk of repetitions on every GPU took more than 5 s, "
+                                       "so the times would include host work");
+    }
+
+private:
+    const std::vector<Member>& members_;
+    int* flags_ = nullptr;
+    bool closed_ = false;
+};
+
+// count events per member, each created on its member's device.
+class TeamEvents {
+public:
+    TeamEvents(const std::vector<Member>& members, int count) : count_(count) {
+        for (const Member& m : members) {
+            CUDA_CHECK(cudaSetDevice(m.device));
+            for (int i = 0; i < count; ++i) {
+                cudaEvent_t e = nullptr;
+                CUDA_CHECK(cudaEventCreate(&e));
+                events_.push_back(e);
+            }
+        }
+    }
+    ~TeamEvents() {
+        for (cudaEvent_t e : events_) cudaEventDestroy(e);
+    }
+    TeamEvents(const TeamEvents&) = delete;
+    TeamEvents& operator=(const TeamEvents&) = delete;
+    cudaEvent_t at(std::size_t member, int i) const { return events_[member * count_ + i]; }
+
+private:
+    int count_;
+    std::vector<cudaEvent_t> events_;
+};
+
+void record(const std::vector<Member>& members, const TeamEvents& events, int i) {
+    for (std::size_t m = 0; m < members.size(); ++m) {
+        CUDA_CHECK(cudaSetDevice(members[m].device));
+        CUDA_CHECK(cudaEventRecord(events.at(m, i), members[m].stream));
+    }
+}
+
+// The slowest member's time between starts[i] and stops[i].
+double slowest_ms(const std::vector<Member>& members, const TeamEvents& starts, const TeamEvents& stops, int i) {
+    double slowest = 0;
+    for (std::size_t m = 0; m < members.size(); ++m) {
+        float ms = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&ms, starts.at(m, i), stops.at(m, i)));
+        slowest = std::max(slowest, static_cast<double>(ms));
+    }
+    return slowest;
+}
+
+}  // namespace
+
+int visible_gpus() {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess || count == 0)
+        throw reduction::EnvironmentError(std::string("no usable CUDA device (") +
+                                          (status != cudaSuccess ? cudaGetErrorString(status) : "no device found") +
+                                          "): the multi-GPU step needs NVIDIA GPUs and their driver");
+    return count;
+}
+
+bool launched_by_mpi() {
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
+        if (std::getenv(name)) return true;
+    return false;
+}
+
+std::unique_ptr<Team> Team::local(int gpus) {
+    const int count = visible_gpus();
+    if (gpus > count)
+        throw reduction::UsageError("--gpus " + std::to_string(gpus) + ": this machine has " + std::to_string(count) +
+                                    " CUDA device(s); ask for at most " + std::to_string(count));
+    std::unique_ptr<Team> team(new Team());
+    team->size_ = gpus;
+    std::vector<int> devices(static_cast<std::size_t>(gpus));
+    std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus), nullptr);
+    for (int d = 0; d < gpus; ++d) devices[d] = d;
+    NCCL_CHECK(ncclCommInitAll(comms.data(), gpus, devices.data()));
+    for (int d = 0; d < gpus; ++d) team->members_.push_back(Member{d, d, nullptr, comms[d]});  // owned from here
+    for (Member& m : team->members_) {
+        CUDA_CHECK(cudaSetDevice(m.device));
+        CUDA_CHECK(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
+    }
+    return team;
+}
+
+#if defined(REDUCTION_WITH_MPI)
+std::unique_ptr<Team> Team::from_mpi() {
+    int rank = 0, ranks = 0, local_rank = 0, local_ranks = 0;
+    MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &rank));
+    MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &ranks));
+    MPI_Comm host = MPI_COMM_NULL;  // the ranks that share this host's memory, hence its GPUs
+    MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host));
+    MPI_CHECK(MPI_Comm_rank(host, &local_rank));
+    MPI_CHECK(MPI_Comm_size(host, &local_ranks));
+    MPI_Comm_free(&host);
+    const int count = visible_gpus();
+    if (local_ranks > count) {
+        char name[256] = {};
+        gethostname(name, sizeof name - 1);
+        throw reduction::EnvironmentError("rank " + std::to_string(rank) + ": " + std::to_string(local_ranks) +
+                                          " ranks share host '" + name + "', which has " + std::to_string(count) +
+                                          " CUDA device(s); start at most one rank per GPU");
+    }
+    std::unique_ptr<Team> team(new Team());
+    team->mpi_ = true;
+    team->size_ = ranks;
+    team->first_rank_ = rank;
+    CUDA_CHECK(cudaSetDevice(local_rank));
+    ncclUniqueId id{};
+    if (rank == 0) NCCL_CHECK(ncclGetUniqueId(&id));
+    MPI_CHECK(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD));
+    ncclComm_t comm = nullptr;
+    NCCL_CHECK(ncclCommInitRank(&comm, ranks, id, rank));
+    team->members_.push_back(Member{rank, local_rank, nullptr, comm});
+    CUDA_CHECK(cudaStreamCreateWithFlags(&team->members_.back().stream, cudaStreamNonBlocking));
+    return team;
+}
+
+MpiSession::MpiSession(int* argc, char*** argv) {
+    MPI_Init(argc, argv);  // before it, no error handler can be set: a failure here is fatal by default
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+
+MpiSession::~MpiSession() { MPI_Finalize(); }
+
+void MpiSession::fail(int exit_code) const {
+    MPI_Abort(MPI_COMM_WORLD, exit_code);  // ends every rank; mpirun exits with exit_code
+    std::exit(exit_code);                  // not reached
+}
+#endif
+
+Team::~Team() {
+    // After a failure the other GPUs may never answer: abort, which does not wait for them.
+    // Otherwise finalize every communicator in one group (one thread may own several), then free.
+    const bool failing = std::uncaught_exceptions() > 0;
+    if (!failing && ncclGroupStart() == ncclSuccess) {
+        for (const Member& m : members_)
+            if (m.comm) ncclCommFinalize(m.comm);
+        ncclGroupEnd();
+    }
+    for (const Member& m : members_) {
+        if (m.comm) failing ? ncclCommAbort(m.comm) : ncclCommDestroy(m.comm);
+        if (m.stream) {
+            cudaSetDevice(m.device);
+            cudaStreamDestroy(m.stream);
+        }
+    }
+}
+
+void Team::broadcast_from_leader(void* bytes, std::size_t size) const {
+#if defined(REDUCTION_WITH_MPI)
+    if (!mpi_) return;
+    auto* at = static_cast<char*>(bytes);
+    constexpr std::size_t chunk = 1 << 30;  // MPI counts are int
+    for (std::size_t done = 0; done < size; done += chunk)
+        MPI_CHECK(MPI_Bcast(at + done, static_cast<int>(std::min(chunk, size - done)), MPI_BYTE, 0, MPI_COMM_WORLD));
+#else
+    (void)bytes;
+    (void)size;
+#endif
+}
+
+void Team::max_over_ranks(std::vector<double>& values) const {
+#if defined(REDUCTION_WITH_MPI)
+    if (mpi_ && !values.empty())
+        MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
+                                MPI_COMM_WORLD));
+#else
+    (void)values;
+#endif
+}
+
+bool Team::all_ranks(bool value) const {
+#if defined(REDUCTION_WITH_MPI)
+    if (mpi_) {
+        int all = value ? 1 : 0;
+        MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
+        return all != 0;
+    }
+#endif
+    return value;
+}
+
+void Team::barrier() const {
+#if defined(REDUCTION_WITH_MPI)
+    if (mpi_) MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+#endif
+}
+
+void Team::synchronize() const {
+    for (const Member& m : members_) {
+        CUDA_CHECK(cudaSetDevice(m.device));
+        CUDA_CHECK(cudaStreamSynchronize(m.stream));
+    }
+}
+
+reduction::Timing Team::time(const std::function<void()>& work, int warmup, int iters) {
+    for (int i = 0; i < warmup; ++i) work();
+    synchronize();
+    barrier();
+    using reduction::gate_chunk;
+    reduction::Timing timing;
+    Gates gates(members_);
+    TeamEvents starts(members_, gate_chunk), stops(members_, gate_chunk);
+
+    // per call: a chunk queued behind the gates on every GPU (and, with MPI, on every rank: the
+    // barrier), released at once; an event pair per repetition and GPU
+    std::vector<double> samples;
+    for (int done = 0; done < iters;) {
+        const int count = std::min(gate_chunk, iters - done);
+        gates.close();
+        for (int i = 0; i < count; ++i) {
+            record(members_, starts, i);
+            work();
+            record(members_, stops, i);
+        }
+        barrier();
+        gates.open();
+        synchronize();
+        gates.check_not_timed_out();
+        for (int i = 0; i < count; ++i) samples.push_back(slowest_ms(members_, starts, stops, i));
+        done += count;
+    }
+    max_over_ranks(samples);
+    timing.per_call = reduction::summarize(samples);
+
+    // batch: calls back to back, one event pair per chunk and GPU
+    std::vector<double> chunks;
+    for (int done = 0; done < iters;) {
+        const int count = std::min(gate_chunk, iters - done);
+        gates.close();
+        record(members_, starts, 0);
+        for (int i = 0; i < count; ++i) work();
+        record(members_, stops, 0);
+        barrier();
+        gates.open();
+        synchronize();
+        gates.check_not_timed_out();
+        chunks.push_back(slowest_ms(members_, starts, stops, 0));
+        done += count;
+    }
+    max_over_ranks(chunks);
+    double total_ms = 0;
+    for (double ms : chunks) total_ms += ms;
+    timing.batch_ms = total_ms / iters;
+
+    // idle: every GPU idle, every rank at the barrier, before each call
+    std::vector<double> idle;
+    for (int i = 0; i < iters; ++i) {
+        synchronize();
+        barrier();
+        record(members_, starts, 0);
+        work();
+        record(members_, stops, 0);
+        synchronize();
+        idle.push_back(slowest_ms(members_, starts, stops, 0));
+    }
+    max_over_ranks(idle);
+    timing.idle = reduction::summarize(idle);
+    return timing;
+}
+
+}  // namespace step13
