@@ -21,7 +21,7 @@
 // GPU); this file is the same for both.
 #pragma once
 
-#include "step10_single_pass/reduce.cuh"
+#include "step12_small_n/reduce.cuh"
 
 #include "nccl_check.h"
 #include "operators.h"
@@ -34,7 +34,7 @@
 #include <vector>
 
 // The single-GPU reduction every GPU runs on its shard: the course's previous step.
-namespace previous = step10;
+namespace previous = step12;
 
 namespace step13 {
 
