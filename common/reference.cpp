@@ -77,6 +77,10 @@ struct Partial {
         } else if constexpr (std::is_integral_v<T>) {
             for (std::size_t k = 0; k < count; ++k) wrapped += static_cast<std::uint64_t>(static_cast<std::int64_t>(values[k]));
         } else {
+            // the running sums in locals, so that they stay in registers through the loop instead of
+            // going through memory at every element (80-bit loads and stores are slow)
+            CompensatedSum s = sum;
+            long double a = abs, pos = positive, neg = negative;
             for (std::size_t k = 0; k < count; ++k) {
                 const T x = values[k];
                 if (!std::isfinite(x)) {
@@ -86,10 +90,16 @@ struct Partial {
                     else minus_inf = true;
                     continue;
                 }
-                sum.add(x);
-                abs += std::fabs(static_cast<long double>(x));
-                (x > 0 ? positive : negative) += x;
+                s.add(x);
+                a += std::fabs(static_cast<long double>(x));
+                // adding +0 leaves either sum as it is: no branch on the sign
+                pos += x > 0 ? static_cast<long double>(x) : 0.0L;
+                neg += x > 0 ? 0.0L : static_cast<long double>(x);
             }
+            sum = s;
+            abs = a;
+            positive = pos;
+            negative = neg;
         }
     }
 
