@@ -2,48 +2,76 @@
 
 #include "cuda_check.h"
 #include "exit_codes.h"
+#include "fill.h"
+#include "input_formula.h"
 #include "options.h"
 #include "parallel.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <limits>
+#include <future>
 #include <random>
+#include <stdexcept>
 #include <system_error>
-#include <type_traits>
 
 namespace reduction {
 namespace {
 
-// splitmix64's finaliser: a strong 64-bit mix, so hash(seed, i) is a counter-based generator.
-std::uint64_t mix(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
+// Pinned (page-locked) host memory: the GPU copies from it by DMA at full speed, and a copy from it
+// returns only once it is done, so the buffer can be refilled right after.
+template <class T>
+class PinnedBuffer {
+public:
+    explicit PinnedBuffer(std::size_t count) {
+        if (count > 0) CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&data_), count * sizeof(T), cudaHostAllocDefault));
+    }
+    ~PinnedBuffer() {
+        if (data_) cudaFreeHost(data_);  // never throw from a destructor
+    }
+    PinnedBuffer(const PinnedBuffer&) = delete;
+    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+    T* get() { return data_; }
+
+private:
+    T* data_ = nullptr;
+};
+
+// Two of these are pinned while a file streams: large enough that each read is efficient, small
+// enough that host memory stays far below any input worth streaming.
+constexpr std::size_t file_chunk_bytes = std::size_t{64} << 20;
+
+template <class T>
+DeviceInput<T> upload_generated(const Options& options) {
+    const std::uint64_t seed = options.seed.value();
+    DeviceInput<T> input;
+    input.n = options.n;
+    input.values = DeviceBuffer<T>(input.n);
+    fill_input(input.values.get(), 0, input.n, options.pattern, seed, cudaStream_t{});
+    // the CPU regenerates the values for the reference while the GPU writes them
+    input.reference = generated_reference<T>(input.n, options.pattern, seed, options.op);
+    CUDA_CHECK(cudaStreamSynchronize(cudaStream_t{}));  // a failed fill surfaces here
+    return input;
 }
 
 template <class T>
-T random_value(std::uint64_t bits) {
-    if constexpr (std::is_integral_v<T>) {
-        return static_cast<T>(static_cast<std::int64_t>(bits % 2001) - 1000);
-    } else {
-        // the top mantissa-many bits give a uniform value in [0, 1), exactly representable in T
-        constexpr int digits = std::numeric_limits<T>::digits;
-        const T unit = static_cast<T>(bits >> (64 - digits)) / static_cast<T>(std::uint64_t{1} << digits);
-        return unit * T(2) - T(1);
-    }
-}
-
-template <class T>
-T pattern_value(Pattern pattern, std::uint64_t seed, std::size_t i) {
-    switch (pattern) {
-        case Pattern::random: return random_value<T>(mix(seed ^ mix(i)));
-        case Pattern::ones: return T(1);
-        case Pattern::index: return static_cast<T>(i % 1000);
-        case Pattern::alternating: return (i % 2 == 0) ? T(1) : T(-1);
-    }
-    return T(0);
+DeviceInput<T> upload_file(const Options& options) {
+    DeviceInput<T> input;
+    input.n = input_file_count(options.input_path, element_type_of<T>());
+    input.values = DeviceBuffer<T>(input.n);
+    const std::size_t chunk = std::min(input.n, file_chunk_bytes / sizeof(T));
+    PinnedBuffer<T> first_buffer(chunk), second_buffer(chunk);
+    T* const buffers[2] = {first_buffer.get(), second_buffer.get()};
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    T* const destination = input.values.get();
+    input.reference = stream_input_file<T>(options.input_path, options.op, buffers, chunk,
+                                           [device, destination](const T* values, std::size_t first, std::size_t count) {
+                                               CUDA_CHECK(cudaSetDevice(device));  // a new thread starts on device 0
+                                               CUDA_CHECK(cudaMemcpy(destination + first, values, count * sizeof(T),
+                                                                     cudaMemcpyHostToDevice));
+                                           });
+    return input;
 }
 
 }  // namespace
@@ -68,9 +96,17 @@ template <class T>
 std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed) {
     std::vector<T> values(n);
     for_each_chunk(n, host_threads_for(n), [&](unsigned, std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) values[i] = pattern_value<T>(pattern, seed, i);
+        for (std::size_t i = begin; i < end; ++i) values[i] = formula::pattern_value<T>(pattern, seed, i);
     });
     return values;
+}
+
+template <class T>
+Reference generated_reference(std::size_t n, Pattern pattern, std::uint64_t seed, OpKind op) {
+    const ElementSource<T> source = [pattern, seed](std::size_t first, std::size_t count, T* out) {
+        for (std::size_t k = 0; k < count; ++k) out[k] = formula::pattern_value<T>(pattern, seed, first + k);
+    };
+    return compute_reference<T>(n, source, op);
 }
 
 std::size_t input_file_count(const std::string& path, ElementType type) {
@@ -91,14 +127,55 @@ std::size_t input_file_count(const std::string& path, ElementType type) {
     return static_cast<std::size_t>(bytes / element);
 }
 
+namespace {
+
+// Reads the next `count` values of an --input file; a file that ends sooner (it shrank after its
+// size was checked) is the user's problem, as a wrong size is.
+template <class T>
+void read_values(std::ifstream& file, const std::string& path, T* into, std::size_t count) {
+    // the course's targets are little-endian (x86-64, AArch64), so the raw bytes are the values
+    if (!file.read(reinterpret_cast<char*>(into), static_cast<std::streamsize>(count * sizeof(T))))
+        throw UsageError("--input: reading '" + path + "' stopped early");
+}
+
+}  // namespace
+
 template <class T>
 std::vector<T> read_input_file(const std::string& path) {
     std::vector<T> values(input_file_count(path, element_type_of<T>()));
     std::ifstream file(path, std::ios::binary);
-    // the course's targets are little-endian (x86-64, AArch64), so the raw bytes are the values
-    if (!file.read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(T))))
-        throw UsageError("--input: reading '" + path + "' stopped early");
+    read_values(file, path, values.data(), values.size());
     return values;
+}
+
+template <class T>
+Reference stream_input_file(const std::string& path, OpKind op, T* const buffers[2], std::size_t chunk,
+                            const ChunkConsumer<T>& consume) {
+    const std::size_t n = input_file_count(path, element_type_of<T>());
+    if (chunk == 0) throw std::invalid_argument("stream_input_file: a chunk holds at least one element");
+    std::ifstream file(path, std::ios::binary);
+    StreamingReference<T> reference(op);
+    std::size_t count = std::min(chunk, n);
+    read_values(file, path, buffers[0], count);
+    for (std::size_t first = 0, which = 0; first < n; which ^= 1) {
+        // the chunk just read is consumed and summed on two threads while the next one is read; on
+        // any exception the futures' destructors wait for both, so no thread outlives a buffer
+        const T* const values = buffers[which];
+        std::future<void> consumed = std::async(std::launch::async, [&consume, values, first, count] {
+            consume(values, first, count);
+        });
+        std::future<void> summed = std::async(std::launch::async, [&reference, values, count] {
+            reference.add(values, count);  // in input order: the previous chunk's add has returned
+        });
+        const std::size_t next = first + count;
+        const std::size_t next_count = std::min(chunk, n - next);
+        if (next_count > 0) read_values(file, path, buffers[which ^ 1], next_count);
+        consumed.get();
+        summed.get();
+        first = next;
+        count = next_count;
+    }
+    return reference.result();
 }
 
 std::uint64_t fresh_seed() {
@@ -117,20 +194,15 @@ std::string input_description(const Options& options) {
 
 template <class T>
 DeviceInput<T> upload_input(const Options& options) {
-    const std::vector<T> values = options.input_path.empty()
-                                      ? generate_input<T>(options.n, options.pattern, options.seed.value())
-                                      : read_input_file<T>(options.input_path);
-    DeviceInput<T> input;
-    input.n = values.size();
-    input.reference = compute_reference(values, options.op);
-    input.values = DeviceBuffer<T>(input.n);
-    CUDA_CHECK(cudaMemcpy(input.values.get(), values.data(), input.n * sizeof(T), cudaMemcpyHostToDevice));
-    return input;
+    return options.input_path.empty() ? upload_generated<T>(options) : upload_file<T>(options);
 }
 
-#define REDUCTION_INSTANTIATE_INPUT(T)                                               \
-    template std::vector<T> generate_input<T>(std::size_t, Pattern, std::uint64_t); \
-    template std::vector<T> read_input_file<T>(const std::string&);                 \
+#define REDUCTION_INSTANTIATE_INPUT(T)                                                                            \
+    template std::vector<T> generate_input<T>(std::size_t, Pattern, std::uint64_t);                              \
+    template Reference generated_reference<T>(std::size_t, Pattern, std::uint64_t, OpKind);                      \
+    template std::vector<T> read_input_file<T>(const std::string&);                                              \
+    template Reference stream_input_file<T>(const std::string&, OpKind, T* const[2], std::size_t,                \
+                                            const ChunkConsumer<T>&);                                            \
     template DeviceInput<T> upload_input<T>(const Options&);
 REDUCTION_INSTANTIATE_INPUT(std::int32_t)
 REDUCTION_INSTANTIATE_INPUT(float)

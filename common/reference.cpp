@@ -2,6 +2,7 @@
 
 #include "parallel.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -38,21 +39,6 @@ std::string exact_text(T value) {
     return text;
 }
 
-// The largest (Max) or smallest (Min) value, NaNs skipped; the identity when there is none.
-template <class Op, class T>
-T extreme_of(const std::vector<T>& values) {
-    const unsigned chunks = host_threads_for(values.size());
-    std::vector<T> partial(chunks, Op::template identity<T>());
-    for_each_chunk(values.size(), chunks, [&](unsigned c, std::size_t begin, std::size_t end) {
-        T best = Op::template identity<T>();
-        for (std::size_t i = begin; i < end; ++i) best = Op{}(best, values[i]);
-        partial[c] = best;
-    });
-    T best = Op::template identity<T>();
-    for (T x : partial) best = Op{}(best, x);
-    return best;
-}
-
 // Max and min pick one input element: the GPU's result must be that value exactly.
 template <class T>
 Verdict verify_extreme(T result, const Reference& reference) {
@@ -67,75 +53,158 @@ Verdict verify_extreme(T result, const Reference& reference) {
     return v;
 }
 
+// The summary of one contiguous run of input elements: everything the Reference needs, for any
+// operator. Runs are summarised on separate threads and appended in input order, so the first
+// non-finite index is the first run's that has one.
+template <class T>
+struct Partial {
+    explicit Partial(OpKind kind = OpKind::sum) : op(kind) {}
+
+    OpKind op;
+    std::uint64_t wrapped = 0;  // int32 sum: unsigned, so it wraps (defined) and the low 32 bits stay exact
+    CompensatedSum sum;         // floating-point sum of the finite terms
+    long double abs = 0, positive = 0, negative = 0;  // all terms of one sign: plain sums are fine
+    bool nan = false, plus_inf = false, minus_inf = false;
+    std::size_t first_non_finite = Reference::no_index;
+    T extreme = op == OpKind::max ? Max::identity<T>() : Min::identity<T>();  // max and min, NaNs skipped
+
+    // values[k] is input element first + k.
+    void add(const T* values, std::size_t count, std::size_t first) {
+        if (op == OpKind::max) {
+            for (std::size_t k = 0; k < count; ++k) extreme = Max{}(extreme, values[k]);
+        } else if (op == OpKind::min) {
+            for (std::size_t k = 0; k < count; ++k) extreme = Min{}(extreme, values[k]);
+        } else if constexpr (std::is_integral_v<T>) {
+            for (std::size_t k = 0; k < count; ++k) wrapped += static_cast<std::uint64_t>(static_cast<std::int64_t>(values[k]));
+        } else {
+            // the running sums in locals, so that they stay in registers through the loop instead of
+            // going through memory at every element (80-bit loads and stores are slow)
+            CompensatedSum s = sum;
+            long double a = abs, pos = positive, neg = negative;
+            for (std::size_t k = 0; k < count; ++k) {
+                const T x = values[k];
+                if (!std::isfinite(x)) {
+                    if (first_non_finite == Reference::no_index) first_non_finite = first + k;
+                    if (std::isnan(x)) nan = true;
+                    else if (x > 0) plus_inf = true;
+                    else minus_inf = true;
+                    continue;
+                }
+                s.add(x);
+                a += std::fabs(static_cast<long double>(x));
+                // adding +0 leaves either sum as it is: no branch on the sign
+                pos += x > 0 ? static_cast<long double>(x) : 0.0L;
+                neg += x > 0 ? 0.0L : static_cast<long double>(x);
+            }
+            sum = s;
+            abs = a;
+            positive = pos;
+            negative = neg;
+        }
+    }
+
+    // The run that follows this one in the input.
+    void append(const Partial& later) {
+        extreme = op == OpKind::max ? Max{}(extreme, later.extreme) : Min{}(extreme, later.extreme);
+        wrapped += later.wrapped;
+        sum.add(later.sum.sum);
+        sum.add(later.sum.carry);
+        abs += later.abs;
+        positive += later.positive;
+        negative += later.negative;
+        nan = nan || later.nan;
+        plus_inf = plus_inf || later.plus_inf;
+        minus_inf = minus_inf || later.minus_inf;
+        if (first_non_finite == Reference::no_index) first_non_finite = later.first_non_finite;
+    }
+
+    Reference reference(std::size_t n) const {
+        Reference ref;
+        ref.type = element_type_of<T>();
+        ref.n = n;
+        ref.op = op;
+        if (op != OpKind::sum) {
+            if constexpr (std::is_integral_v<T>) ref.exact = extreme;
+            else ref.sum = extreme;
+        } else if constexpr (std::is_integral_v<T>) {
+            ref.exact = static_cast<std::int64_t>(wrapped);
+            ref.sum = static_cast<long double>(ref.exact);
+        } else {
+            ref.sum = sum.value();
+            ref.abs_sum = abs;
+            ref.positive_sum = positive;
+            ref.negative_sum = negative;
+            ref.has_nan = nan;
+            ref.has_plus_inf = plus_inf;
+            ref.has_minus_inf = minus_inf;
+            ref.first_non_finite = first_non_finite;
+        }
+        return ref;
+    }
+};
+
+// Summarises [0, n) in one chunk per thread (host_threads_for), then joins the chunks in order.
+// summarise(partial, begin, end) fills one chunk's Partial.
+template <class T, class Summarise>
+Partial<T> summarise_in_chunks(std::size_t n, OpKind op, Summarise summarise) {
+    const unsigned chunks = host_threads_for(n);
+    std::vector<Partial<T>> partial(chunks, Partial<T>(op));
+    for_each_chunk(n, chunks, [&](unsigned c, std::size_t begin, std::size_t end) { summarise(partial[c], begin, end); });
+    Partial<T> total(op);
+    for (const Partial<T>& p : partial) total.append(p);
+    return total;
+}
+
+// Elements regenerated per call of an ElementSource: 128 KiB of doubles per thread, in cache.
+constexpr std::size_t source_block = std::size_t{1} << 14;
+
 }  // namespace
 
 template <class T>
 Reference compute_reference(const std::vector<T>& values, OpKind op) {
-    Reference ref;
-    ref.type = element_type_of<T>();
-    ref.n = values.size();
-    ref.op = op;
-    if (op != OpKind::sum) {
-        const T extreme = op == OpKind::max ? extreme_of<Max>(values) : extreme_of<Min>(values);
-        if constexpr (std::is_integral_v<T>) ref.exact = extreme;
-        else ref.sum = extreme;
-        return ref;
-    }
-    const unsigned chunks = host_threads_for(values.size());
-    if constexpr (std::is_integral_v<T>) {
-        // unsigned arithmetic: wraps (defined) instead of overflowing, so the low 32 bits stay exact
-        std::vector<std::uint64_t> partial(chunks, 0);
-        for_each_chunk(values.size(), chunks, [&](unsigned c, std::size_t begin, std::size_t end) {
-            std::uint64_t s = 0;
-            for (std::size_t i = begin; i < end; ++i) s += static_cast<std::uint64_t>(static_cast<std::int64_t>(values[i]));
-            partial[c] = s;
-        });
-        std::uint64_t total = 0;
-        for (auto s : partial) total += s;
-        ref.exact = static_cast<std::int64_t>(total);
-        ref.sum = static_cast<long double>(ref.exact);
-    } else {
-        // Each chunk sums its finite terms and notes its non-finite ones; chunks are joined in order,
-        // so the first non-finite index is the first chunk's that has one.
-        struct Chunk {
-            CompensatedSum sum;
-            long double abs = 0, positive = 0, negative = 0;  // all terms of one sign: plain sums are fine
-            bool nan = false, plus_inf = false, minus_inf = false;
-            std::size_t first_non_finite = Reference::no_index;
-        };
-        std::vector<Chunk> partial(chunks);
-        for_each_chunk(values.size(), chunks, [&](unsigned c, std::size_t begin, std::size_t end) {
-            Chunk k;
-            for (std::size_t i = begin; i < end; ++i) {
-                const T x = values[i];
-                if (!std::isfinite(x)) {
-                    if (k.first_non_finite == Reference::no_index) k.first_non_finite = i;
-                    if (std::isnan(x)) k.nan = true;
-                    else if (x > 0) k.plus_inf = true;
-                    else k.minus_inf = true;
-                    continue;
-                }
-                k.sum.add(x);
-                k.abs += std::fabs(static_cast<long double>(x));
-                (x > 0 ? k.positive : k.negative) += x;
-            }
-            partial[c] = k;
-        });
-        CompensatedSum total;
-        for (const Chunk& k : partial) {
-            total.add(k.sum.sum);
-            total.add(k.sum.carry);
-            ref.abs_sum += k.abs;
-            ref.positive_sum += k.positive;
-            ref.negative_sum += k.negative;
-            ref.has_nan = ref.has_nan || k.nan;
-            ref.has_plus_inf = ref.has_plus_inf || k.plus_inf;
-            ref.has_minus_inf = ref.has_minus_inf || k.minus_inf;
-            if (ref.first_non_finite == Reference::no_index) ref.first_non_finite = k.first_non_finite;
+    const Partial<T> total = summarise_in_chunks<T>(values.size(), op, [&](Partial<T>& p, std::size_t begin, std::size_t end) {
+        p.add(values.data() + begin, end - begin, begin);
+    });
+    return total.reference(values.size());
+}
+
+template <class T>
+Reference compute_reference(std::size_t n, const ElementSource<T>& source, OpKind op) {
+    const Partial<T> total = summarise_in_chunks<T>(n, op, [&](Partial<T>& p, std::size_t begin, std::size_t end) {
+        std::vector<T> block(std::min(end - begin, source_block));
+        for (std::size_t first = begin; first < end; first += block.size()) {
+            const std::size_t count = std::min(block.size(), end - first);
+            source(first, count, block.data());
+            p.add(block.data(), count, first);
         }
-        ref.sum = total.value();
-    }
-    return ref;
+    });
+    return total.reference(n);
+}
+
+template <class T>
+struct StreamingReference<T>::State {
+    Partial<T> total;
+    std::size_t n = 0;
+};
+
+template <class T>
+StreamingReference<T>::StreamingReference(OpKind op) : state_(new State{Partial<T>(op), 0}) {}
+
+template <class T>
+StreamingReference<T>::~StreamingReference() = default;
+
+template <class T>
+void StreamingReference<T>::add(const T* values, std::size_t count) {
+    const std::size_t offset = state_->n;
+    state_->total.append(summarise_in_chunks<T>(count, state_->total.op, [&](Partial<T>& p, std::size_t begin, std::size_t end) {
+        p.add(values + begin, end - begin, offset + begin);
+    }));
+    state_->n += count;
+}
+
+template <class T>
+Reference StreamingReference<T>::result() const {
+    return state_->total.reference(state_->n);
 }
 
 double gamma_bound(ElementType type, std::size_t depth) {
@@ -216,8 +285,10 @@ Verdict verify(T result, const Reference& reference, std::size_t depth) {
     return v;
 }
 
-#define REDUCTION_INSTANTIATE_REFERENCE(T)                              \
-    template Reference compute_reference<T>(const std::vector<T>&, OpKind); \
+#define REDUCTION_INSTANTIATE_REFERENCE(T)                                            \
+    template Reference compute_reference<T>(const std::vector<T>&, OpKind);               \
+    template Reference compute_reference<T>(std::size_t, const ElementSource<T>&, OpKind); \
+    template class StreamingReference<T>;                                                 \
     template Verdict verify<T>(T, const Reference&, std::size_t);
 REDUCTION_INSTANTIATE_REFERENCE(std::int32_t)
 REDUCTION_INSTANTIATE_REFERENCE(float)

@@ -35,6 +35,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,6 +62,38 @@ struct Reference {
 // comparisons picks the same element. NaN inputs are skipped, as the kernels' `b > a ? b : a` does.
 template <class T>
 Reference compute_reference(const std::vector<T>& values, OpKind op = OpKind::sum);
+
+// Writes elements [first, first + count) of an input that is never held whole into out[0..count).
+// Called from several threads at once, for disjoint ranges.
+template <class T>
+using ElementSource = std::function<void(std::size_t first, std::size_t count, T* out)>;
+
+// The reference of the n elements that `source` regenerates, a block at a time on every core: the
+// same Reference, bit for bit, as compute_reference on the whole array (the same chunks, the same
+// order of additions), in host memory that does not grow with n.
+template <class T>
+Reference compute_reference(std::size_t n, const ElementSource<T>& source, OpKind op = OpKind::sum);
+
+// The reference of an input that arrives in pieces, in order (a file read chunk by chunk): each
+// piece is summed on every core as it comes and nothing of it is kept. The float sum may differ
+// from compute_reference's in the last bits of the long double (the pieces group the additions
+// differently); everything else is identical.
+template <class T>
+class StreamingReference {
+public:
+    explicit StreamingReference(OpKind op = OpKind::sum);
+    ~StreamingReference();
+    StreamingReference(const StreamingReference&) = delete;
+    StreamingReference& operator=(const StreamingReference&) = delete;
+
+    // The next `count` elements of the input, after those added so far.
+    void add(const T* values, std::size_t count);
+    Reference result() const;
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
 
 struct Verdict {
     bool pass = false;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "device_buffer.h"
+#include "fill.h"
 #include "input.h"
 #include "measure.h"
 #include "reference.h"
@@ -16,7 +17,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <vector>
 
 namespace reduction::test {
 
@@ -51,23 +51,19 @@ bool same_bytes(const T& a, const T& b) {
     return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-// The harness's generated input and CPU verdict, for the types the harness knows.
+// The harness's generated input (pattern, seed), written by the GPU from element `offset` of
+// `device` on; every other element of `device` is 0x7F bytes, a huge value for every type, so a
+// kernel that reads outside [offset, offset + n) adds it and fails. Returns the input's reference,
+// regenerated on the host from the same formula while the GPU writes: no host array of n elements,
+// and nothing read back from the GPU.
 template <class T>
-std::vector<T> make_input(std::size_t n, Pattern pattern, std::uint64_t seed) {
-    return generate_input<T>(n, pattern, seed);
-}
-
-template <class T>
-Verdict verdict_for(T result, const std::vector<T>& values, std::size_t depth) {
-    return verify(result, compute_reference(values), depth);
-}
-
-// Fills all of `device` with 0x7F bytes (a huge value for every type: a kernel that reads outside
-// [offset, offset + n) adds it and fails), then copies `values` to element `offset`.
-template <class T>
-void upload_poisoned(DeviceBuffer<T>& device, std::size_t offset, const std::vector<T>& values) {
+Reference upload_generated(DeviceBuffer<T>& device, std::size_t offset, std::size_t n, Pattern pattern,
+                           std::uint64_t seed) {
     CUDA_CHECK(cudaMemset(device.get(), 0x7F, device.bytes()));
-    CUDA_CHECK(cudaMemcpy(device.get() + offset, values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
+    fill_input(device.get() + offset, 0, n, pattern, seed, cudaStream_t{});
+    const Reference reference = generated_reference<T>(n, pattern, seed);
+    CUDA_CHECK(cudaStreamSynchronize(cudaStream_t{}));
+    return reference;
 }
 
 // The step run twice on the same input, each time into an output first filled with 0xFF bytes:

@@ -5,13 +5,17 @@
 #include "host_test_support.h"
 #include "input.h"
 #include "parallel.h"
+#include "reference.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -180,7 +184,73 @@ void check_file_rejected(const std::string& path, const std::vector<std::string>
     CHECK(contains(message, "--input"));
     CHECK(contains(message, path));
     for (const auto& fragment : fragments) CHECK(contains(message, fragment));
+    // streaming rejects it with the same message, before anything is handed over
+    std::vector<T> first(4), second(4);
+    T* const buffers[2] = {first.data(), second.data()};
+    bool consumed = false;
+    const std::string streamed = test::usage_error_message([&] {
+        stream_input_file<T>(path, OpKind::sum, buffers, 4, [&](const T*, std::size_t, std::size_t) { consumed = true; });
+    });
+    CHECK(streamed == message);
+    CHECK_FALSE(consumed);
 }
+
+// What stream_input_file handed over, checked as it arrives: chunks in order, no gap, no overlap,
+// never longer than a buffer, always in one of the two buffers, and each buffer left alone while
+// it is being consumed (the consumer sleeps, then finds its chunk unchanged).
+template <class T>
+struct StreamRecord {
+    std::vector<T> values;
+    std::size_t chunks = 0;
+    bool in_order = true, in_buffers = true, undisturbed = true, short_enough = true;
+};
+
+template <class T>
+Reference stream_into(const std::string& path, std::size_t chunk, OpKind op, StreamRecord<T>& record) {
+    std::vector<T> first(chunk), second(chunk);
+    T* const buffers[2] = {first.data(), second.data()};
+    return stream_input_file<T>(path, op, buffers, chunk, [&](const T* values, std::size_t start, std::size_t count) {
+        const std::vector<T> copy(values, values + count);
+        if (record.chunks < 8) std::this_thread::sleep_for(std::chrono::microseconds(200));  // the next chunk is read meanwhile
+        record.undisturbed = record.undisturbed && std::equal(copy.begin(), copy.end(), values);
+        record.in_order = record.in_order && start == record.values.size();
+        record.in_buffers = record.in_buffers && (values == buffers[0] || values == buffers[1]);
+        record.short_enough = record.short_enough && count >= 1 && count <= chunk;
+        record.values.insert(record.values.end(), copy.begin(), copy.end());
+        ++record.chunks;
+    });
+}
+
+template <class T>
+struct StreamedFile {
+    void operator()() const {
+        const test::TempDir dir;
+        for (std::size_t n : {std::size_t{1}, std::size_t{1000}, std::size_t{4097}}) {
+            const auto values = generate_input<T>(n, Pattern::random, 12);
+            const std::string path = dir.write_values("values.bin", values);
+            for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{1000}, n, n + 5}) {
+                if (chunk == 1 && n > 1) continue;  // thousands of chunks: slow, and no new case
+                for (OpKind op : {OpKind::sum, OpKind::max}) {
+                    INFO("n " << n << ", chunk " << chunk << ", op " << op_name(op));
+                    StreamRecord<T> record;
+                    const Reference reference = stream_into(path, chunk, op, record);
+                    CHECK(record.values == values);
+                    CHECK(record.chunks == (n + chunk - 1) / chunk);
+                    CHECK(record.in_order);
+                    CHECK(record.in_buffers);
+                    CHECK(record.undisturbed);
+                    CHECK(record.short_enough);
+                    const Reference whole = compute_reference(values, op);
+                    CHECK(reference.n == n);
+                    CHECK(reference.exact == whole.exact);
+                    CHECK(test::close_to(static_cast<double>(reference.sum), static_cast<double>(whole.sum), 1e-12));
+                    CHECK(test::close_to(static_cast<double>(reference.abs_sum), static_cast<double>(whole.abs_sum), 1e-12));
+                    CHECK(reference.first_non_finite == whole.first_non_finite);
+                }
+            }
+        }
+    }
+};
 
 std::vector<unsigned char> bytes(std::size_t count) { return std::vector<unsigned char>(count, 0x11); }
 
@@ -234,6 +304,36 @@ TEST_CASE("random float values lie in [-1, 1) with both signs", "[input]") {
 }
 
 TEST_CASE("written values read back, their count known from the size alone", "[input]") { for_each_type<FileRoundTrip>(); }
+
+TEST_CASE("a file streams in chunks through two buffers, with the whole file's reference", "[input]") {
+    for_each_type<StreamedFile>();
+}
+
+TEST_CASE("a non-finite value in a streamed file is found at its index", "[input]") {
+    const test::TempDir dir;
+    auto values = generate_input<float>(5000, Pattern::random, 4);
+    values[3001] = -std::numeric_limits<float>::infinity();
+    const std::string path = dir.write_values("values.bin", values);
+    StreamRecord<float> record;
+    const Reference reference = stream_into(path, 1000, OpKind::sum, record);
+    CHECK(reference.first_non_finite == 3001);
+    CHECK(reference.has_minus_inf);
+    CHECK_FALSE(reference.has_nan);
+}
+
+TEST_CASE("a failure while a chunk is consumed reaches the caller", "[input]") {
+    const test::TempDir dir;
+    const std::string path = dir.write_values("values.bin", generate_input<std::int32_t>(100, Pattern::index, 0));
+    std::vector<std::int32_t> first(10), second(10);
+    std::int32_t* const buffers[2] = {first.data(), second.data()};
+    std::size_t calls = 0;
+    const auto failing = [&](const std::int32_t*, std::size_t start, std::size_t) {
+        ++calls;
+        if (start == 30) throw std::runtime_error("copy failed");
+    };
+    CHECK_THROWS_AS(stream_input_file<std::int32_t>(path, OpKind::sum, buffers, 10, failing), std::runtime_error);
+    CHECK(calls == 4);  // nothing is handed over after the failure
+}
 
 TEST_CASE("input files are raw little-endian values", "[input]") {
     // written byte by byte, not by write_input_file, so that the format itself is tested

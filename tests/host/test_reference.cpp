@@ -6,6 +6,7 @@
 #include "input.h"
 #include "reference.h"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace reduction;
@@ -408,4 +410,119 @@ TEST_CASE("max and min: the extreme element, compared exactly", "[reference]") {
     // only -inf: the maximum is -inf itself, not the operator's identity
     const std::vector<float> only_minus_inf(3, -inf);
     CHECK(verify<float>(-inf, compute_reference(only_minus_inf, OpKind::max), 0).pass);
+}
+
+// The references that never hold the input (regenerated block by block, or streamed in pieces)
+// against the whole-array compute_reference: every pattern, type and operator.
+namespace {
+
+constexpr Pattern reference_patterns[] = {Pattern::random, Pattern::ones, Pattern::index, Pattern::alternating};
+constexpr OpKind reference_ops[] = {OpKind::sum, OpKind::max, OpKind::min};
+
+// Every field; the long double sums must be equal or within `relative` of each other.
+void check_same_reference(const Reference& got, const Reference& expected, long double relative) {
+    CHECK(got.type == expected.type);
+    CHECK(got.op == expected.op);
+    CHECK(got.n == expected.n);
+    CHECK(got.exact == expected.exact);
+    const auto close = [relative](long double a, long double b) {
+        return a == b || std::fabs(a - b) <= relative * std::fabs(b);  // equal infinities too (max and min)
+    };
+    INFO("sum " << static_cast<double>(got.sum) << " vs " << static_cast<double>(expected.sum));
+    CHECK(close(got.sum, expected.sum));
+    CHECK(close(got.abs_sum, expected.abs_sum));
+    CHECK(close(got.positive_sum, expected.positive_sum));
+    CHECK(close(got.negative_sum, expected.negative_sum));
+    CHECK(got.has_nan == expected.has_nan);
+    CHECK(got.has_plus_inf == expected.has_plus_inf);
+    CHECK(got.has_minus_inf == expected.has_minus_inf);
+    CHECK(got.first_non_finite == expected.first_non_finite);
+}
+
+// An ElementSource over a vector: what generated_reference does with the formula, on any values.
+template <class T>
+ElementSource<T> source_of(const std::vector<T>& values) {
+    return [&values](std::size_t first, std::size_t count, T* out) {
+        std::copy(values.begin() + static_cast<std::ptrdiff_t>(first),
+                  values.begin() + static_cast<std::ptrdiff_t>(first + count), out);
+    };
+}
+
+// Pieces of 1, 2, 3, ... elements, then the rest: boundaries everywhere, none aligned.
+template <class T>
+Reference streamed(const std::vector<T>& values, OpKind op) {
+    StreamingReference<T> stream(op);
+    std::size_t first = 0;
+    for (std::size_t piece = 1; first < values.size(); piece = piece * 3 + 1) {
+        const std::size_t count = std::min(piece, values.size() - first);
+        stream.add(values.data() + first, count);
+        first += count;
+    }
+    return stream.result();
+}
+
+template <class T>
+struct RegeneratedMatchesWhole {
+    void operator()() const {
+        // 3,000,000 elements: several threads' chunks, each many blocks of the ElementSource
+        for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{1000}, std::size_t{3000000}}) {
+            for (Pattern pattern : reference_patterns) {
+                const std::vector<T> values = generate_input<T>(n, pattern, 31337);
+                for (OpKind op : reference_ops) {
+                    INFO("n " << n << ", pattern " << pattern_name(pattern) << ", op " << op_name(op));
+                    const Reference whole = compute_reference(values, op);
+                    check_same_reference(generated_reference<T>(n, pattern, 31337, op), whole, 0);  // bit for bit
+                    check_same_reference(streamed(values, op), whole, 1e-15L);
+                }
+            }
+        }
+    }
+};
+
+template <class T>
+struct NonFiniteFoundByIndex {
+    void operator()() const {
+        if constexpr (std::is_floating_point_v<T>) {
+            std::vector<T> values = generate_input<T>(3000000, Pattern::random, 5);
+            values[2500001] = std::numeric_limits<T>::infinity();  // inside a later thread's chunk and block
+            values[2999999] = std::numeric_limits<T>::quiet_NaN();
+            for (OpKind op : reference_ops) {
+                INFO("op " << op_name(op));
+                const Reference whole = compute_reference(values, op);
+                check_same_reference(compute_reference<T>(values.size(), source_of(values), op), whole, 0);
+                check_same_reference(streamed(values, op), whole, 1e-15L);
+                if (op == OpKind::sum) CHECK(streamed(values, op).first_non_finite == 2500001);
+            }
+        }
+    }
+};
+
+template <template <class> class Check>
+void for_each_reference_type() {
+    SECTION("int32") { Check<std::int32_t>{}(); }
+    SECTION("float32") { Check<float>{}(); }
+    SECTION("float64") { Check<double>{}(); }
+}
+
+}  // namespace
+
+TEST_CASE("the regenerated and the streamed reference equal the whole-array one", "[reference]") {
+    for_each_reference_type<RegeneratedMatchesWhole>();
+}
+
+TEST_CASE("non-finite inputs are found at their index by every reference", "[reference]") {
+    SECTION("float32") { NonFiniteFoundByIndex<float>{}(); }
+    SECTION("float64") { NonFiniteFoundByIndex<double>{}(); }
+}
+
+TEST_CASE("int32 sums of the regenerated reference wrap like the whole-array one", "[reference]") {
+    // 1,000,003 copies of 2^30 - 1 (via a source, no pattern has them): the sum leaves int32 many times over
+    const std::size_t n = 1000003;
+    const std::int32_t big = two_to_30 - 1;
+    const ElementSource<std::int32_t> source = [big](std::size_t, std::size_t count, std::int32_t* out) {
+        std::fill(out, out + count, big);
+    };
+    const Reference reference = compute_reference<std::int32_t>(n, source);
+    CHECK(reference.exact == static_cast<std::int64_t>(n) * big);
+    CHECK(reference.exact == compute_reference(std::vector<std::int32_t>(n, big)).exact);
 }

@@ -1,0 +1,48 @@
+#include "fill.h"
+
+#include "cuda_check.h"
+#include "input_formula.h"
+#include "launch_math.h"
+
+#include <algorithm>
+
+namespace reduction {
+namespace {
+
+// One kernel per pattern and type: the pattern is a template parameter, so the loop has no switch.
+// A grid-stride loop with 64-bit indices: any count, on a grid of bounded size.
+template <class T, Pattern P>
+__global__ void fill_kernel(T* out, std::size_t first, std::size_t count, std::uint64_t seed) {
+    const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+    for (std::size_t k = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < count; k += stride)
+        out[k] = formula::pattern_value<T>(P, seed, first + k);
+}
+
+constexpr int fill_block = 256;
+constexpr std::size_t max_fill_blocks = 32768;  // several waves on any GPU; the loop covers the rest
+
+template <class T, Pattern P>
+void launch_fill(T* out, std::size_t first, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
+    const auto blocks = static_cast<unsigned>(std::min(ceil_div(count, fill_block), max_fill_blocks));
+    fill_kernel<T, P><<<blocks, fill_block, 0, stream>>>(out, first, count, seed);
+    CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+template <class T>
+void fill_input(T* out, std::size_t first, std::size_t count, Pattern pattern, std::uint64_t seed, cudaStream_t stream) {
+    if (count == 0) return;
+    switch (pattern) {
+        case Pattern::random: return launch_fill<T, Pattern::random>(out, first, count, seed, stream);
+        case Pattern::ones: return launch_fill<T, Pattern::ones>(out, first, count, seed, stream);
+        case Pattern::index: return launch_fill<T, Pattern::index>(out, first, count, seed, stream);
+        case Pattern::alternating: return launch_fill<T, Pattern::alternating>(out, first, count, seed, stream);
+    }
+}
+
+template void fill_input<std::int32_t>(std::int32_t*, std::size_t, std::size_t, Pattern, std::uint64_t, cudaStream_t);
+template void fill_input<float>(float*, std::size_t, std::size_t, Pattern, std::uint64_t, cudaStream_t);
+template void fill_input<double>(double*, std::size_t, std::size_t, Pattern, std::uint64_t, cudaStream_t);
+
+}  // namespace reduction
