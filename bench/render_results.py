@@ -29,6 +29,10 @@ Blocks, on lines of their own:
     littles-law-need B    the bytes in flight per thread that law needs, beside B bytes per thread
     (The last two say "not measured yet", and give the idle latency, while loaded_latency.csv does not
     exist: a README can be written before the measurement and --check still passes.)
+    sweep-table STEP... [upto=N]  median us per call of each STEP and CUB at every size of sweep.csv
+                          up to N, with CUB's time / the first STEP's
+    step-diffs            lines added and removed between consecutive steps' reduce.cuh (no results file:
+                          tools/step_diffs.py reads the code)
     quote FILE            a text file from the results folder, verbatim, in a code block
 
 Inline values, inside a sentence:
@@ -749,12 +753,57 @@ def render_sweep_claims(results, args, context):
     return "".join(out)
 
 
+def render_sweep_table(results, args, context):
+    """sweep-table STEP... [upto=N]: the median time per call (us) of each STEP and CUB at every
+    size of sweep.csv up to N, int32 and float32, with CUB's time / the first STEP's."""
+    options = parse_selector([a for a in args if "=" in a], context)
+    steps = [a for a in args if "=" not in a]
+    if not steps:
+        raise ResultsError(f"{context}: sweep-table takes one step name or more")
+    upto = options.pop("upto", None)
+    if options:
+        raise ResultsError(f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
+    table = results.compare("sweep.csv")
+    limit = int(upto) if upto else None
+    times = {}
+    for row in table.rows:
+        times[(row["type"], row["step"], int(row["n"]))] = table.number(row, "time_median_ms") * 1000
+    types = list(dict.fromkeys(row["type"] for row in table.rows))
+    sizes = sorted({n for (_, _, n) in times if limit is None or n <= limit})
+    shown = steps + [CUB_STEP]
+    headers, cells = ["n"], []
+    for type_name in types:
+        headers += [f"{type_name} {s}, us" for s in shown] + [f"{type_name} CUB / {steps[0]}"]
+    for n in sizes:
+        row = [size_text(n)]
+        for type_name in types:
+            for step in shown:
+                if (type_name, step, n) not in times:
+                    raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
+                row.append(f"{times[(type_name, step, n)]:.2f}")
+            row.append(f"{times[(type_name, CUB_STEP, n)] / times[(type_name, steps[0], n)]:.3f}")
+        cells.append(row)
+    return (short_stamp(table.stamp) + "\n\n" +
+            markdown_table(headers, [False] + [True] * (len(headers) - 1), cells))
+
+
+def render_step_diffs(results, args, context):
+    """step-diffs: lines added and removed between consecutive steps' reduce.cuh (tools/step_diffs.py)."""
+    if args:
+        raise ResultsError(f"{context}: step-diffs takes no arguments")
+    sys.path.insert(0, str(REPO_ROOT / "tools"))
+    import step_diffs  # noqa: E402
+    return step_diffs.markdown(step_diffs.step_diffs(REPO_ROOT))
+
+
 BLOCK_KINDS = {
     "course-table": render_course_table,
     "step-table": render_step_table,
     "ncu": render_ncu,
     "csv": render_csv,
     "sweep-claims": render_sweep_claims,
+    "sweep-table": render_sweep_table,
+    "step-diffs": render_step_diffs,
     "quote": render_quote,
     "issue-floor": render_issue_floor,
     "littles-law": render_littles_law,
