@@ -69,7 +69,7 @@ int run_table(const ComparePlan& plan, const Options& options, const DeviceInfo&
     return all_pass(all) ? exit_ok : exit_wrong_result;
 }
 
-// Every size 2^10 .. 2^30 that fits, for every selected type; CSV rows are written as each size
+// Every size 2^4 .. 2^32 (sweep_first_log2 .. sweep_last_log2) that fits, for every selected type; CSV rows are written as each size
 // finishes, so an interrupted sweep keeps what it measured.
 int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo& device, int argc,
               const char* const* argv) {
@@ -89,7 +89,9 @@ int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo&
             std::cerr << text;
         }
     }
-    if (total == 0) throw EnvironmentError("the sweep needs room for at least 2^10 elements; the GPU has too little free memory");
+    if (total == 0)
+        throw EnvironmentError("the sweep needs room for at least 2^" + std::to_string(sweep_first_log2) +
+                               " elements; the GPU has too little free memory");
 
     std::cout << stamp_lines(make_stamp(device, options, argc, argv)) << csv_header() << "\n" << std::flush;
     bool pass = true;

@@ -37,8 +37,9 @@ struct SweepPlan {
     std::vector<std::size_t> sizes;
     std::vector<std::size_t> skipped;
 };
-inline constexpr int sweep_first_log2 = 10;
-inline constexpr int sweep_last_log2 = 30;
+// From a launch-bound 16 elements to 2^32 (16 GiB of int32 or float32: where the 64-bit indices matter)
+inline constexpr int sweep_first_log2 = 4;
+inline constexpr int sweep_last_log2 = 32;
 SweepPlan plan_sweep(std::size_t budget_bytes, const std::function<std::size_t(std::size_t n)>& bytes_needed,
                      int first_log2 = sweep_first_log2, int last_log2 = sweep_last_log2);
 bool fits_with_margin(std::size_t bytes_needed, std::size_t budget_bytes);

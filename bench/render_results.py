@@ -34,6 +34,12 @@ Blocks, on lines of their own:
     step-diffs            lines added and removed between consecutive steps' reduce.cuh (no results file:
                           tools/step_diffs.py reads the code)
     quote FILE            a text file from the results folder, verbatim, in a code block
+    peers                 torch, CuPy and JAX (peers.csv, bench/peers.py) beside the last step and CUB
+                          (sweep.csv of the same GPU) at a few sizes, with the type each sums into
+
+Other GPUs: the READMEs show results/h100; where results/h200 exists beside it, the course table and
+the step tables gain that GPU's median and GB/s columns. Given results/h200, the READMEs come out the
+same (only headline.md and the charts are that folder's own).
 
 Inline values, inside a sentence:
 
@@ -262,13 +268,14 @@ def compare_rows(table, **match):
     return [row for row in table.rows if all(row[k] == v for k, v in match.items())]
 
 
-def course_table_markdown(table):
+def course_table_markdown(table, beside=()):
     """headline.md and the top README's course table: the stamp, then one table per type (every row,
-    the read probe marked as the ceiling it is)."""
+    the read probe marked as the ceiling it is). beside: [(label, table)] of other GPUs, shown as
+    extra columns (beside_columns)."""
     headers = ["step", "what changed", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x step01",
-               "x CUB", "check"]
-    right = [False, False, True, True, True, True, True, True, True, False]
-    out = [stamp_paragraph(table.stamp)]
+               "x CUB", "check"] + beside_headers(beside)
+    right = [False, False, True, True, True, True, True, True, True, False] + [True] * (2 * len(beside))
+    out = [stamp_paragraph(table.stamp)] + beside_stamps(beside)
     groups = []
     for row in table.rows:
         key = (row["type"], row["op"], row["n"], row["block"], row["l2"])
@@ -286,7 +293,7 @@ def course_table_markdown(table):
                          + [batch_cell(table, row)]
                          + (["-", "-", "-"] if probe else
                             [format_value(table, row, c) for c in ("x_previous", "x_step01", "x_cub")])
-                         + [row["status"]])
+                         + [row["status"]] + beside_cells(beside, row))
         out.append(markdown_table(headers, right, cells))
     out.append("\nmedian ms: per call, each call timed alone behind a GPU-side wait. batch GB/s: many calls "
                "back to back between one pair of events (none with the L2 flushed: the flush would sit between "
@@ -298,10 +305,11 @@ def course_table_markdown(table):
 def render_course_table(results, args, context):
     if args:
         raise ResultsError(f"{context}: course-table takes no arguments")
-    content = course_table_markdown(results.compare("headline.csv"))
+    content = course_table_markdown(results.compare("headline.csv"), beside_tables(results, "headline.csv"))
     if results.has("headline_cold.csv"):
         content += "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n"
-        content += course_table_markdown(results.compare("headline_cold.csv"))
+        content += course_table_markdown(results.compare("headline_cold.csv"),
+                                         beside_tables(results, "headline_cold.csv"))
     return content
 
 
@@ -317,9 +325,11 @@ def render_step_table(results, args, context):
     if len(args) != 1:
         raise ResultsError(f"{context}: step-table takes one step name")
     step = args[0]
-    headers = ["type", "L2", "step", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x CUB"]
-    right = [False, False, False, True, True, True, True, True, True]
     names = ["headline.csv"] + (["headline_cold.csv"] if results.has("headline_cold.csv") else [])
+    beside = beside_tables(results, "headline.csv")
+    headers = ["type", "L2", "step", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x CUB"]
+    headers += beside_headers(beside)
+    right = [False, False, False, True, True, True, True, True, True] + [True] * (2 * len(beside))
     cells = []
     first = None
     statuses = set()
@@ -340,13 +350,15 @@ def render_step_table(results, args, context):
                 cells.append([type_name, row["l2"], label]
                              + [format_value(table, row, c) for c in ("time_median_ms", "gbps", "percent_of_peak")]
                              + [batch_cell(table, row)]
-                             + [format_value(table, row, c) for c in ("x_previous", "x_cub")])
+                             + [format_value(table, row, c) for c in ("x_previous", "x_cub")]
+                             + beside_cells(beside_or_none(beside, beside_tables(results, name)), row))
     n = first.rows[0]["n"]
     checked = ("every row verified" if statuses == {"PASS"} else
                "every row verified but where the check column of the course table says otherwise "
                "('-': timed, not verified)" if "FAIL" not in statuses else "SOME ROWS FAILED verification")
     head = (f"n = {size_text(n)}, block {first.rows[0]['block']}, {checked}. "
-            f"{short_stamp(first.stamp)}\n\n")
+            f"{short_stamp(first.stamp)}"
+            + "".join(f" {label} columns: {short_stamp(other.stamp)}" for label, other in beside) + "\n\n")
     return head + markdown_table(headers, right, cells)
 
 
@@ -720,7 +732,7 @@ def render_sweep_claims(results, args, context):
                                   [False, False] + [True] * len(types), cells))
     # The last step against CUB: from which size it is faster for good, and by how much.
     last = {t: facts[t][1][-1] for t in types if facts[t][1]}
-    sizes = [n for n in (1 << 16, 1 << 20, 1 << 24, 1 << 26, 1 << 28, 1 << 30)
+    sizes = [n for n in (1 << 16, 1 << 20, 1 << 24, 1 << 26, 1 << 28, 1 << 30, 1 << 32)
              if all((last[t], n) in facts[t][2] and (CUB_STEP, n) in facts[t][2] for t in last)]
     if last and sizes:
         name = next(iter(last.values()))
@@ -796,6 +808,123 @@ def render_step_diffs(results, args, context):
     return step_diffs.markdown(step_diffs.step_diffs(REPO_ROOT))
 
 
+# ---------------------------------------------------------------------------------------------
+# Other GPUs beside the course's own (results/h200 beside results/h100)
+
+# The READMEs show the results of PRIMARY_GPU; a folder of one of BESIDE_GPUS next to it adds that
+# GPU's median and GB/s as columns of the course table and the lessons' step tables. Given either
+# folder, the READMEs come out the same, so `render_results.py results/h200 --check` checks them too.
+PRIMARY_GPU = "h100"
+BESIDE_GPUS = ("h200",)
+
+
+def readme_folders(results_dir):
+    """(the folder whose results fill the READMEs, [folders of other GPUs shown beside it])."""
+    results_dir = Path(results_dir)
+    primary = results_dir
+    if results_dir.name in BESIDE_GPUS and (results_dir.parent / PRIMARY_GPU).is_dir():
+        primary = results_dir.parent / PRIMARY_GPU
+    if primary.name != PRIMARY_GPU:
+        return primary, []  # another GPU's results, or a fixture, rendered on their own
+    return primary, [primary.parent / name for name in BESIDE_GPUS if (primary.parent / name).is_dir()]
+
+
+def beside_tables(results, name):
+    """[(label, table)]: file `name` of each other GPU's folder that has it (results.beside, set by
+    main; none when it is not set)."""
+    return [(folder.name.upper(), other.compare(name))
+            for folder, other in ((r.directory, r) for r in getattr(results, "beside", ())) if other.has(name)]
+
+
+def beside_or_none(labelled, found):
+    """labelled's labels, each with its table from found (None where that GPU lacks the file)."""
+    tables = dict(found)
+    return [(label, tables.get(label)) for label, _ in labelled]
+
+
+def beside_headers(beside):
+    return [h for label, _ in beside for h in (f"{label} median ms", f"{label} GB/s")]
+
+
+def beside_stamps(beside):
+    return [f"\n{label} columns: " + stamp_paragraph(other.stamp) for label, other in beside]
+
+
+def beside_cells(beside, row):
+    """The other GPUs' median and GB/s of the row that measured the same thing ('-' where none did)."""
+    cells = []
+    for _, other in beside:
+        keys = ("type", "op", "n", "block", "l2", "step")
+        match = [] if other is None else compare_rows(other, **{k: row[k] for k in keys})
+        cells += ([format_value(other, match[0], c) for c in ("time_median_ms", "gbps")] if len(match) == 1
+                  else ["-", "-"])
+    return cells
+
+
+# ---------------------------------------------------------------------------------------------
+# What you would use instead: torch, CuPy and JAX (peers.csv) beside the course and CUB (sweep.csv)
+
+PEERS_SIZES = (1 << 16, 1 << 20, 1 << 24, 1 << 28, 1 << 30, 1 << 32)
+PEERS_COLUMNS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
+# What the course's rows return: int32 sums wrap modulo 2^32 (step_api.h), as CUB's on int32
+COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}
+
+
+def render_peers(results, args, context):
+    if args:
+        raise ResultsError(f"{context}: peers takes no arguments")
+    if not results.has("peers.csv"):
+        return ("Not measured on this GPU yet: `bench/reproduce.sh --only sweep,peers` writes peers.csv beside "
+                "sweep.csv.\n")
+    peers = results.table("peers.csv")
+    missing = [c for c in PEERS_COLUMNS if c not in peers.columns]
+    if missing:
+        raise ResultsError(f"{peers.name}: expected the header that bench/peers.py writes; missing {','.join(missing)}")
+    sweep = results.compare("sweep.csv")
+    if peers.stamp.get("gpu") != sweep.stamp.get("gpu"):
+        raise ResultsError(f"{peers.name} was measured on '{peers.stamp.get('gpu')}', {sweep.name} on "
+                           f"'{sweep.stamp.get('gpu')}': the ratios would not be like for like")
+    libraries = list(dict.fromkeys(row["library"] for row in peers.rows))
+    out = [f"Batch GB/s (calls back to back, total time / count) at a few sizes of the sweep, "
+           f"{peers.stamp.get('gpu')}. {', '.join(libraries)}: {short_stamp(peers.stamp)} The course and CUB: "
+           f"{short_stamp(sweep.stamp)}\n"]
+    for type_name in dict.fromkeys(row["type"] for row in peers.rows):
+        rows = [r for r in sweep.rows if r["type"] == type_name and r["l2"] == "warm"]
+        last = (_steps(rows) or [None])[-1]
+        sizes = [n for n in PEERS_SIZES
+                 if any(int(r["n"]) == n and r["type"] == type_name for r in peers.rows)
+                 and any(int(r["n"]) == n and r["step"] in (last, CUB_STEP) for r in rows)]
+        if not sizes:
+            continue
+        cells = []
+        for library in libraries:
+            mine = {int(r["n"]): r for r in peers.rows if r["library"] == library and r["type"] == type_name}
+            if not mine:
+                continue
+            output = "/".join(dict.fromkeys(r["output_type"] for r in mine.values()))
+            cells.append([library, output] + [format(peers.number(mine[n], "batch_gbps"), ".1f") if n in mine
+                                              else "-" for n in sizes]
+                         + [_peers_check(mine.values())])
+        for step in (last, CUB_STEP):
+            mine = {int(r["n"]): r for r in rows if r["step"] == step}
+            if step and mine:
+                cells.append([step, COURSE_OUTPUT_TYPE.get(type_name, type_name)]
+                             + [batch_cell(sweep, mine[n]) if n in mine else "-" for n in sizes]
+                             + [_peers_check(mine.values(), column="status")])
+        out.append(f"\n**{type_name}** sum, batch GB/s:\n\n")
+        out.append(markdown_table(["library", "sums into"] + [size_text(n) for n in sizes] + ["check"],
+                                  [False, False] + [True] * len(sizes) + [False], cells))
+    timings = list(dict.fromkeys(f"{r['library']}: {r['timing']}" for r in peers.rows))
+    out.append("\nHow each was timed: " + "; ".join(timings) + ".\n")
+    return "".join(out)
+
+
+def _peers_check(rows, column="check"):
+    """PASS where every row passed; FAIL if any failed; '-' where none was checked."""
+    words = {r[column] for r in rows}
+    return "FAIL" if "FAIL" in words else "PASS" if "PASS" in words else "-"
+
+
 BLOCK_KINDS = {
     "course-table": render_course_table,
     "step-table": render_step_table,
@@ -808,6 +937,7 @@ BLOCK_KINDS = {
     "issue-floor": render_issue_floor,
     "littles-law": render_littles_law,
     "littles-law-need": render_littles_law_need,
+    "peers": render_peers,
 }
 
 BLOCK = re.compile(r"<!-- results:(?!end -->)(?P<spec>[^\n]*?) -->\n(?P<body>.*?)<!-- results:end -->", re.S)
@@ -1023,7 +1153,10 @@ def main(argv=None):
                         help="the folder holding README.md and step*/README.md (default: the repository)")
     args = parser.parse_args(argv)
 
-    results = Results(args.results_dir)
+    primary, beside = readme_folders(args.results_dir)
+    results = Results(primary)
+    results.beside = [Results(folder) for folder in beside]  # read by beside_tables
+    own = results if primary == args.results_dir else Results(args.results_dir)  # headline.md, charts
     updates = []
     try:
         if not args.results_dir.is_dir():
@@ -1037,8 +1170,8 @@ def main(argv=None):
             updated, changes = render_text(text, results, name)
             updates.append((path, text, updated, changes))
         headline = None
-        if results.has("headline.csv"):
-            headline = render_course_table(results, [], "headline.md")
+        if own.has("headline.csv"):  # the folder's own table, without other GPUs' columns
+            headline = render_course_table(Results(args.results_dir), [], "headline.md")
     except ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -1065,7 +1198,7 @@ def main(argv=None):
         print("matplotlib is not installed: pip install matplotlib", file=sys.stderr)
         return 3
     try:
-        for path in render_charts(plt, results):
+        for path in render_charts(plt, own):
             print(f"wrote {path}")
     except ResultsError as error:
         print(f"error: {error}", file=sys.stderr)

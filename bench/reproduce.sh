@@ -8,6 +8,7 @@
 #   headline: headline.csv            compare --type all --csv
 #   headline_cold: headline_cold.csv  compare --type all --csv --flush-l2
 #   sweep: sweep.csv                  compare --sweep
+#   peers: peers.csv                  bench/peers.py: torch, CuPy, JAX (skipped without python3 and torch)
 #   step07_loads: step07_loads.csv    bench/ablation/step07_loads.sh
 #   dram_latency: dram_latency.csv    dram_latency
 #   loaded_latency: loaded_latency.csv  loaded_latency (the same latency while the GPU streams)
@@ -33,7 +34,7 @@ only=""
 positional=()
 while (( $# )); do
   case $1 in
-    -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     --only) [[ $# -ge 2 && -n $2 ]] || fail_usage "--only needs a comma-separated list of names"; only=$2; shift 2 ;;
     --only=*) only=${1#--only=}; [[ -n $only ]] || fail_usage "--only needs a comma-separated list of names"; shift ;;
     -*) fail_usage "unknown option '$1'" ;;
@@ -52,7 +53,7 @@ results_arg=${positional[1]:-}
 
 variants=()
 for script in bench/variants/*.sh; do [[ -f $script ]] && variants+=("$(basename "$script" .sh)"); done
-all_names=(headline headline_cold sweep step07_loads dram_latency loaded_latency spread ncu race_demo "${variants[@]}")
+all_names=(headline headline_cold sweep peers step07_loads dram_latency loaded_latency spread ncu race_demo "${variants[@]}")
 
 selected=("${all_names[@]}")
 if [[ -n $only ]]; then
@@ -161,6 +162,14 @@ settle() {
 wanted headline      && produce headline headline.csv "$bin/compare" --type all --csv
 wanted headline_cold && produce headline_cold headline_cold.csv "$bin/compare" --type all --csv --flush-l2
 wanted sweep         && produce sweep sweep.csv "$bin/compare" --sweep
+# right after the sweep, on the same GPU: the ratios in the README's "What you would use instead"
+if wanted peers; then
+  if command -v python3 >/dev/null 2>&1 && python3 -c "import torch" >/dev/null 2>&1; then
+    produce peers peers.csv python3 bench/peers.py
+  else
+    skipped+=("peers.csv (python3 with torch not found)")
+  fi
+fi
 wanted step07_loads  && produce step07_loads step07_loads.csv bench/ablation/step07_loads.sh "$bin"
 wanted dram_latency  && produce dram_latency dram_latency.csv "$bin/dram_latency"
 wanted loaded_latency && produce loaded_latency loaded_latency.csv "$bin/loaded_latency"
@@ -202,12 +211,13 @@ for name in "${variants[@]}"; do
 done
 
 # --- tables and charts ----------------------------------------------------------------------
-# The READMEs show results/h100: only those results are rendered into them (and give the grader's
-# speed thresholds). Another GPU's results stay in their folder; the command to render is printed.
-if (( ${#updated[@]} )) && [[ $results == results/h100 ]]; then
+# The READMEs show results/h100 (which also gives the grader's speed thresholds), with the H200's
+# columns beside it where results/h200 exists: measuring either one renders them. Another GPU's
+# results stay in their folder; the command to render is printed.
+if (( ${#updated[@]} )) && [[ $results == results/h100 || $results == results/h200 ]]; then
   echo "== render: python3 bench/render_results.py $results"
   python3 bench/render_results.py "$results" || failed+=("render_results.py (exit $?)")
-  if [[ " ${updated[*]} " == *" headline.csv "* ]]; then
+  if [[ $results == results/h100 && " ${updated[*]} " == *" headline.csv "* ]]; then
     echo "== thresholds: python3 tools/grade_thresholds.py $results/headline.csv"
     python3 tools/grade_thresholds.py "$results/headline.csv" || failed+=("grade_thresholds.py (exit $?)")
   fi

@@ -153,7 +153,7 @@ std::vector<Flag> flag_table(Tool tool) {
         flags.push_back({"--steps", "LIST", "comma-separated subset, e.g. 01,05,07,cub", text("every step and cub"),
                          [](Options& o, auto&, auto& v) { o.steps = step_list(v); }});
         flags.push_back({"--sweep", nullptr,
-                         "every size 2^10 .. 2^30 that fits, CSV on stdout, progress on stderr\n"
+                         "every size 2^4 .. 2^32 that fits, CSV on stdout, progress on stderr\n"
                          "in int32 and float32 unless --type names one",
                          nullptr, [](Options& o, auto&, auto&) { o.sweep = true; }});
     }

@@ -2,6 +2,7 @@
 // the command line that must come before any GPU is looked for.
 #include "../catch.h"
 #include "../host/host_test_support.h"
+#include "any_order_bound.h"
 #include "course_run.h"
 #include "course_table.h"
 #include "report.h"
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -161,21 +163,30 @@ TEST_CASE("compare rejects every user mistake before looking for a GPU", "[bench
     }
 }
 
-TEST_CASE("sweep sizes run from 2^10 to 2^30 and stop where memory runs out", "[bench]") {
+TEST_CASE("sweep sizes run from 2^4 to 2^32 and stop where memory runs out", "[bench]") {
     const auto four_bytes_each = [](std::size_t n) { return 4 * n; };
     SECTION("a budget that holds everything") {
         const SweepPlan plan = plan_sweep(std::size_t{1} << 40, four_bytes_each);
-        REQUIRE(plan.sizes.size() == 21);
-        CHECK(plan.sizes.front() == std::size_t{1} << 10);
-        CHECK(plan.sizes.back() == std::size_t{1} << 30);
+        REQUIRE(plan.sizes.size() == 29);
+        CHECK(plan.sizes.front() == std::size_t{1} << 4);
+        CHECK(plan.sizes.back() == std::size_t{1} << 32);
         CHECK(plan.skipped.empty());
     }
     SECTION("a budget of 1 GiB keeps n while 4n plus 10% fits") {
         const SweepPlan plan = plan_sweep(std::size_t{1} << 30, four_bytes_each);
-        REQUIRE(plan.sizes.size() == 18);  // 2^27 * 4 = 512 MiB fits; 2^28 * 4 = 1 GiB + 10% does not
+        REQUIRE(plan.sizes.size() == 24);  // 2^27 * 4 = 512 MiB fits; 2^28 * 4 = 1 GiB + 10% does not
         CHECK(plan.sizes.back() == std::size_t{1} << 27);
-        REQUIRE(plan.skipped.size() == 3);
+        REQUIRE(plan.skipped.size() == 5);
         CHECK(plan.skipped.front() == std::size_t{1} << 28);
+        CHECK(plan.skipped.back() == std::size_t{1} << 32);
+    }
+    SECTION("an 80 GB device skips only what does not fit") {
+        // 2^32 int32 is 16 GiB: it fits in 64 GiB free, with room for a step's scratch
+        const SweepPlan plan = plan_sweep(std::size_t{64} << 30, [](std::size_t n) { return 4 * n + (n >> 6); });
+        CHECK(plan.sizes.back() == std::size_t{1} << 32);
+        const SweepPlan small = plan_sweep(std::size_t{16} << 30, [](std::size_t n) { return 4 * n + (n >> 6); });
+        CHECK(small.sizes.back() == std::size_t{1} << 31);
+        CHECK(small.skipped == std::vector<std::size_t>{std::size_t{1} << 32});
     }
     SECTION("the 10% margin is required") {
         CHECK(fits_with_margin(1000, 1100));
@@ -185,13 +196,13 @@ TEST_CASE("sweep sizes run from 2^10 to 2^30 and stop where memory runs out", "[
     SECTION("once one size does not fit, no larger one is tried") {
         const auto odd = [](std::size_t n) { return n == (std::size_t{1} << 12) ? std::size_t{1} << 40 : n; };
         const SweepPlan plan = plan_sweep(std::size_t{1} << 40, odd);
-        CHECK(plan.sizes.size() == 2);
-        CHECK(plan.skipped.size() == 19);
+        CHECK(plan.sizes.size() == 8);  // 2^4 .. 2^11
+        CHECK(plan.skipped.size() == 21);
     }
     SECTION("too small for anything") {
-        const SweepPlan plan = plan_sweep(100, four_bytes_each);
+        const SweepPlan plan = plan_sweep(50, four_bytes_each);  // 16 * 4 = 64 bytes do not fit in 50
         CHECK(plan.sizes.empty());
-        CHECK(plan.skipped.size() == 21);
+        CHECK(plan.skipped.size() == 29);
     }
 }
 
@@ -201,4 +212,50 @@ TEST_CASE("size_text and l2_text", "[bench]") {
     CHECK(size_text(1000) == "1000");
     CHECK(l2_text(false) == "L2 warm");
     CHECK(l2_text(true) == "L2 flushed");
+}
+
+// CUB's float sums are checked against a bound that holds for every order of the additions.
+TEST_CASE("the any-order bound for CUB's float sums", "[bench]") {
+    Reference r;
+    r.type = ElementType::float32;
+    r.n = std::size_t{1} << 20;
+    r.sum = 100;
+    r.abs_sum = 500000;
+    r.positive_sum = 250050;
+    r.negative_sum = -249950;
+    const double relative = static_cast<double>(r.n - 1) * std::ldexp(1.0, -24);
+    SECTION("(n-1) u sum|x|, plus the reference's own error") {
+        CHECK(any_order_relative_bound(ElementType::float32, r.n) == relative);
+        CHECK(any_order_tolerance(r) >= relative * 500000);
+        CHECK(any_order_tolerance(r) < relative * 500000 * (1 + 1e-12));
+    }
+    SECTION("inside passes, outside, NaN and infinity fail") {
+        const auto inside = verify_any_order(static_cast<float>(100 + 0.99 * relative * 500000), r);
+        REQUIRE(inside.has_value());
+        CHECK(inside->pass);
+        CHECK(test::contains(inside->note, "any-order bound"));
+        CHECK_FALSE(verify_any_order(static_cast<float>(100 + 1.01 * relative * 500000), r)->pass);
+        CHECK_FALSE(verify_any_order(std::numeric_limits<float>::quiet_NaN(), r)->pass);
+        CHECK_FALSE(verify_any_order(std::numeric_limits<float>::infinity(), r)->pass);
+    }
+    SECTION("no verdict where the bound says nothing or does not apply") {
+        Reference big = r;
+        big.n = (std::size_t{1} << 24) + 1;  // (n-1) u = 1
+        CHECK_FALSE(verify_any_order(100.0f, big).has_value());
+        Reference integers = r;
+        integers.type = ElementType::int32;
+        CHECK_FALSE(verify_any_order(std::int32_t{100}, integers).has_value());
+        Reference infinite = r;
+        infinite.first_non_finite = 7;
+        CHECK_FALSE(verify_any_order(100.0f, infinite).has_value());
+        Reference maximum = r;
+        maximum.op = OpKind::max;
+        CHECK_FALSE(verify_any_order(100.0f, maximum).has_value());
+    }
+    SECTION("double: the same bound with u = 2^-53") {
+        Reference d = r;
+        d.type = ElementType::float64;
+        CHECK(verify_any_order(100.0 + 1e-6, d)->pass);
+        CHECK_FALSE(verify_any_order(100.0 + 1e-3, d)->pass);
+    }
 }

@@ -381,6 +381,101 @@ class CommandLine(unittest.TestCase):
         self.assertIn("selector 'type=int32' matches 5 rows", err)
 
 
+
+class Peers(unittest.TestCase):
+    """The 'peers' block: torch and CuPy (peers.csv) beside the course's last step and CUB (sweep.csv)."""
+
+    def block(self, results):
+        updated, _ = render.render_text("<!-- results:peers -->\n<!-- results:end -->\n", results, "README.md")
+        return updated.split("\n", 1)[1].rsplit("<!-- results:end -->", 1)[0]
+
+    def test_each_library_beside_the_last_step_and_cub_at_the_sizes_both_measured(self):
+        body = self.block(render.Results(FIXTURE))
+        self.assertIn("| library | sums into | 2^20 | 2^24 | 2^28 | check |", body)  # int32: three sizes
+        self.assertIn("| torch | int64 | 419.4 | 671.1 | 894.8 | PASS |", body)
+        self.assertIn("| step07_multi_level | int32 (modulo 2^32) |", body)
+        self.assertIn("| library | sums into | 2^20 | 2^24 | check |", body)  # float32: peers.csv stops at 2^24
+        self.assertIn("| torch | float32 | 381.3 | 610.1 | PASS |", body)  # a '-' beside a PASS is still PASS
+        self.assertIn("| cupy | float32 | 199.7 | 319.6 | FAIL |", body)
+        self.assertIn("torch: torch.cuda.Event pair per chunk", body)
+        for line in body.splitlines():
+            if line.startswith("|"):
+                self.assertNotIn("|  |", line)
+
+    def test_without_peers_csv_the_block_says_how_to_measure(self):
+        with tempfile.TemporaryDirectory() as temp:
+            shutil.copy(FIXTURE / "sweep.csv", Path(temp) / "sweep.csv")
+            self.assertIn("bench/reproduce.sh --only sweep,peers", self.block(render.Results(temp)))
+
+    def test_peers_from_another_gpu_than_the_sweep_is_an_error(self):
+        with tempfile.TemporaryDirectory() as temp:
+            shutil.copy(FIXTURE / "sweep.csv", Path(temp) / "sweep.csv")
+            text = (FIXTURE / "peers.csv").read_text(encoding="utf-8").replace("# gpu: Fixture GPU", "# gpu: Other")
+            (Path(temp) / "peers.csv").write_text(text, encoding="utf-8")
+            with self.assertRaisesRegex(render.ResultsError, "not be like for like"):
+                self.block(render.Results(temp))
+
+
+class SecondGpu(unittest.TestCase):
+    """results/h200 beside results/h100: extra columns in the course and step tables, the same READMEs
+    from either folder, and nothing new without results/h200."""
+
+    def setUp(self):
+        self.temp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.temp.name)
+        self.h100 = self.dir / "results" / "h100"
+        self.h100.mkdir(parents=True)
+        for name in RESULT_FILES + ["peers.csv"]:
+            shutil.copy(FIXTURE / name, self.h100 / name)
+        self.root = self.dir / "repo"
+        (self.root / LESSON.parent).mkdir(parents=True)
+        shutil.copy(FIXTURE / "README.md", self.root / "README.md")
+        shutil.copy(FIXTURE / LESSON, self.root / LESSON)
+        self.h200 = self.dir / "results" / "h200"
+
+    def tearDown(self):
+        self.temp.cleanup()
+
+    def add_h200(self):
+        self.h200.mkdir()
+        shutil.copy(FIXTURE / "h200" / "headline.csv", self.h200 / "headline.csv")
+
+    def readme(self):
+        return (self.root / "README.md").read_text(encoding="utf-8")
+
+    def test_without_h200_nothing_is_added(self):
+        code, _, err = run_main(self.h100, "--root", self.root)
+        self.assertIn(code, (0, 3), err)
+        self.assertNotIn("H200", self.readme())
+
+    def test_h200_columns_beside_the_h100_rows(self):
+        self.add_h200()
+        code, _, err = run_main(self.h100, "--root", self.root)
+        self.assertIn(code, (0, 3), err)
+        text = self.readme()
+        self.assertIn("| x CUB | check | H200 median ms | H200 GB/s |", text)
+        self.assertIn("H200 columns: **Fixture GPU H200**", text)
+        self.assertIn("| 0.07 | PASS | 0.0400 | 104.9 |", text)  # step01 int32, warm: twice as fast
+        float_step02 = [line for line in text.splitlines()
+                        if line.startswith("| step02_nondivergent") and line.endswith("| - | - |")]
+        self.assertTrue(float_step02, "a row the H200 did not measure shows '-'")
+        lesson = (self.root / LESSON).read_text(encoding="utf-8")
+        self.assertIn("H200 median ms", lesson)
+        self.assertNotIn("H200", (self.h100 / "headline.md").read_text(encoding="utf-8"))
+
+    def test_rendering_from_h200_gives_the_same_readmes(self):
+        self.add_h200()
+        run_main(self.h100, "--root", self.root)
+        before = self.readme()
+        self.assertEqual(run_main(self.h200, "--root", self.root, "--check"), (0, "", ""))
+        code, _, err = run_main(self.h200, "--root", self.root)
+        self.assertIn(code, (0, 3), err)
+        self.assertEqual(self.readme(), before)
+        own = (self.h200 / "headline.md").read_text(encoding="utf-8")  # the folder's own table
+        self.assertIn("**Fixture GPU H200**", own)
+        self.assertNotIn("H200 median ms", own)
+
+
 class Charts(unittest.TestCase):
     def test_charts_are_png_files(self):
         plt = render.load_pyplot()

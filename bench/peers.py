@@ -1,0 +1,413 @@
+#!/usr/bin/env python3
+"""What you would use instead: torch.sum, cupy.sum and jax.numpy.sum on the sweep's sizes and types.
+
+    python3 bench/peers.py > results/h100/peers.csv                 # 2^4 .. 2^32 where memory allows
+    python3 bench/peers.py --max-log2 26 --libraries torch,cupy     # a shorter run
+
+Run it in the same job as `compare --sweep`, on the same GPU, so that the ratios are like for like.
+
+Input: the same values for every library at one (type, size): signed uniform int32 in [-1000, 1000]
+and float32 in [-1, 1), as compare's random pattern, generated once on the host from --seed and
+copied to each library's device array. Nothing is allocated or copied inside the timed region.
+
+Timing: as compare's batch figure (common/timer.cu, time_batch): after --warmup calls, chunks of at
+most 64 calls are queued back to back between one pair of events, total time / count.
+  torch, cupy: each chunk is queued behind a spin kernel (torch.cuda._sleep; a clock64 loop for
+    CuPy) that stands in for compare's gate kernel, so the GPU runs the calls back to back instead
+    of waiting for Python to issue each one; the events are the library's own (torch.cuda.Event,
+    cupy.cuda.Event). If the spin ended before the last call was queued, the chunk is timed again
+    with a spin twice as long.
+  jax: JAX exposes no CUDA events or streams. A jitted jnp.sum is called `count` times and the
+    last result is waited for with block_until_ready (XLA runs one device's calls in order), timed
+    with the host's perf_counter. Python's dispatch of each call is inside that time, so at small
+    sizes JAX's figure is its dispatch rate, not the GPU's; the timing column says so.
+  A profiler would time the kernels alone, but not the way compare does, and it adds overhead.
+
+Check: int32 results exactly (the library's output type; wrapped modulo 2^32 where it is int32),
+float32 within the any-order bound (n-1) u sum|x| (course/any_order_bound.h) of a float64 sum;
+"-" where that bound is 1 or more. The output_type column is the dtype each library returns.
+
+Output: CSV on stdout with compare's "# key: value" stamp lines (GPU, driver, library versions,
+date, commit, command); progress and skips on stderr. A library that is not installed, or sees no
+GPU, is skipped with one line. Exit 0 done, 1 a result was wrong, 2 bad usage, 3 no library could
+run on a GPU.
+"""
+
+import argparse
+import datetime
+import math
+import os
+import shlex
+import subprocess
+import sys
+import time
+
+LIBRARIES = ("torch", "cupy", "jax")
+TYPES = ("int32", "float32")
+CHUNK = 64                 # calls per event pair, as compare's gate_chunk (common/timer.h)
+SPIN_CYCLES = 50_000_000   # the first spin: about 25 ms at 2 GHz, far longer than queueing 64 calls
+MARGIN = 1.10              # as compare's sweep: the input plus 10 % must fit in free memory
+COLUMNS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
+
+EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_NO_GPU = 0, 1, 2, 3
+
+
+def log(text):
+    print(text, file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# One adapter per library: load, to_device, sum, free memory, timing
+
+
+class Torch:
+    name = "torch"
+    timing = "torch.cuda.Event pair per chunk of <=64 calls queued behind torch.cuda._sleep"
+
+    def __init__(self):
+        import torch
+        if not torch.cuda.is_available():
+            raise RuntimeError("torch sees no CUDA device")
+        self.torch = torch
+        self.version = torch.__version__
+        self.gpu = torch.cuda.get_device_name(0)
+        self.cuda = torch.version.cuda
+
+    def free_bytes(self):
+        return self.torch.cuda.mem_get_info()[0]
+
+    def to_device(self, host):
+        return self.torch.from_numpy(host).cuda()
+
+    def release(self):
+        self.torch.cuda.synchronize()
+        self.torch.cuda.empty_cache()
+
+    def to_host(self, out):
+        return out.item(), str(out.dtype).replace("torch.", "")
+
+    def time_chunk(self, x, count, spin):
+        torch = self.torch
+        start, stop, opened = torch.cuda.Event(True), torch.cuda.Event(True), torch.cuda.Event()
+        torch.cuda._sleep(spin)
+        opened.record()
+        start.record()
+        for _ in range(count):
+            out = torch.sum(x)
+        stop.record()
+        early = opened.query()  # the spin was over before the last call was queued
+        stop.synchronize()
+        return start.elapsed_time(stop), out, early
+
+    def call(self, x):
+        return self.torch.sum(x)
+
+    def sync(self):
+        self.torch.cuda.synchronize()
+
+
+class CuPy:
+    name = "cupy"
+    timing = "cupy.cuda.Event pair per chunk of <=64 calls queued behind a clock64 spin kernel"
+
+    def __init__(self):
+        import cupy
+        cupy.cuda.runtime.getDeviceCount()  # raises without a GPU
+        self.cupy = cupy
+        self.version = cupy.__version__
+        props = cupy.cuda.runtime.getDeviceProperties(0)
+        self.gpu = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
+        version = cupy.cuda.runtime.runtimeGetVersion()
+        self.cuda = f"{version // 1000}.{version % 1000 // 10}"
+        self.spin = cupy.RawKernel(r'''
+extern "C" __global__ void spin(long long cycles) {
+    const long long start = clock64();
+    while (clock64() - start < cycles) {}
+}''', "spin")
+
+    def free_bytes(self):
+        return self.cupy.cuda.runtime.memGetInfo()[0]
+
+    def to_device(self, host):
+        return self.cupy.asarray(host)
+
+    def release(self):
+        self.cupy.cuda.Device().synchronize()
+        self.cupy.get_default_memory_pool().free_all_blocks()
+
+    def to_host(self, out):
+        return out.item(), str(out.dtype)
+
+    def time_chunk(self, x, count, spin):
+        cupy = self.cupy
+        start, stop, opened = cupy.cuda.Event(), cupy.cuda.Event(), cupy.cuda.Event()
+        self.spin((1,), (1,), (cupy.int64(spin),))
+        opened.record()
+        start.record()
+        for _ in range(count):
+            out = cupy.sum(x)
+        stop.record()
+        early = opened.done
+        stop.synchronize()
+        return cupy.cuda.get_elapsed_time(start, stop), out, early
+
+    def call(self, x):
+        return self.cupy.sum(x)
+
+    def sync(self):
+        self.cupy.cuda.Device().synchronize()
+
+
+class Jax:
+    name = "jax"
+    timing = ("host perf_counter around <=64 calls of jax.jit(jnp.sum), block_until_ready on the last "
+              "(no events in JAX: Python dispatch included)")
+
+    def __init__(self):
+        # Without these JAX takes 75 % of the GPU's memory when it starts, and the other libraries
+        # (and the free-memory check) would see too little.
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        os.environ.setdefault("XLA_PYTHON_CLIENT_ALLOCATOR", "platform")
+        import jax
+        import jax.numpy as jnp
+        gpus = [d for d in jax.devices() if d.platform == "gpu"]
+        if not gpus:
+            raise RuntimeError("jax sees no GPU (is jax[cuda] installed?)")
+        self.jax, self.jnp, self.device = jax, jnp, gpus[0]
+        self.version = jax.__version__
+        self.gpu = getattr(self.device, "device_kind", "GPU")
+        self.cuda = ""
+        self.sum = jax.jit(jnp.sum)
+
+    def free_bytes(self):
+        stats = self.device.memory_stats() or {}
+        if "bytes_limit" in stats:
+            return stats["bytes_limit"] - stats.get("bytes_in_use", 0)
+        return None  # unknown: the other libraries' figure is used
+
+    def to_device(self, host):
+        return self.jax.device_put(host, self.device)
+
+    def release(self):
+        pass  # the platform allocator frees each array when it is deleted
+
+    def to_host(self, out):
+        return out.item(), str(out.dtype)
+
+    def time_chunk(self, x, count, spin):
+        out = None
+        begin = time.perf_counter()
+        for _ in range(count):
+            out = self.sum(x)
+        out.block_until_ready()
+        return (time.perf_counter() - begin) * 1000.0, out, False
+
+    def call(self, x):
+        return self.sum(x)
+
+    def sync(self):
+        pass
+
+
+ADAPTERS = {"torch": Torch, "cupy": CuPy, "jax": Jax}
+
+
+# ---------------------------------------------------------------------------------------------
+# Measuring
+
+
+def batch_ms(lib, x, warmup, iters):
+    """compare's batch figure: warm-up, then chunks of <= 64 calls between one event pair, total / count."""
+    for _ in range(warmup):
+        out = lib.call(x)
+    lib.sync()
+    if warmup:
+        lib.to_host(out)
+    total, done, out = 0.0, 0, None
+    while done < iters:
+        count = min(CHUNK, iters - done)
+        spin = SPIN_CYCLES
+        for _ in range(4):
+            elapsed, out, early = lib.time_chunk(x, count, spin)
+            if not early:
+                break
+            spin *= 2
+        else:
+            log(f"{lib.name}: the spin kernel ended before {count} calls were queued, even at {spin} cycles; "
+                f"this chunk includes Python's dispatch time")
+        total += elapsed
+        done += count
+    return total / iters, out
+
+
+def host_input(type_name, n, seed):
+    import numpy as np
+    rng = np.random.default_rng([seed, n, TYPES.index(type_name)])
+    if type_name == "int32":
+        return rng.integers(-1000, 1000, size=n, dtype=np.int32, endpoint=True)
+    return rng.uniform(-1.0, 1.0, size=n).astype(np.float32) if n <= (1 << 24) else _uniform_float32(rng, n)
+
+
+def _uniform_float32(rng, n):
+    """Large float32 inputs in chunks, so that no float64 copy of 2^32 values is ever held."""
+    import numpy as np
+    out = np.empty(n, dtype=np.float32)
+    step = 1 << 24
+    for first in range(0, n, step):
+        out[first:first + step] = rng.uniform(-1.0, 1.0, size=min(step, n - first))
+    return out
+
+
+def reference(host):
+    """(exact or float64 sum, sum of |x|) of the host values."""
+    import numpy as np
+    if host.dtype == np.int32:
+        return int(host.sum(dtype=np.int64)), None
+    return float(host.sum(dtype=np.float64)), float(np.abs(host).sum(dtype=np.float64))
+
+
+def check(type_name, n, result, output_type, expected, abs_sum):
+    if type_name == "int32":
+        want = expected
+        if output_type in ("int32", "uint32"):  # the library sums in 32 bits: modulo 2^32
+            want = (expected + (1 << 31)) % (1 << 32) - (1 << 31)
+        return "PASS" if int(result) == want else "FAIL"
+    relative = (n - 1) * 2.0 ** -24
+    if relative >= 1:
+        return "-"
+    # float64's own error in the reference: at most (n-1) 2^-53 sum|x|
+    tolerance = relative * abs_sum + (n - 1) * 2.0 ** -53 * abs_sum
+    return "PASS" if math.isfinite(result) and abs(result - expected) <= tolerance else "FAIL"
+
+
+def load_libraries(names):
+    loaded = []
+    for name in names:
+        try:
+            loaded.append(ADAPTERS[name]())
+        except ImportError:
+            log(f"peers: {name} is not installed; skipped")
+        except Exception as error:  # a library that is installed but cannot reach a GPU
+            log(f"peers: {name} cannot run on a GPU ({str(error).splitlines()[0] if str(error) else type(error).__name__}); skipped")
+    return loaded
+
+
+def nvidia_driver():
+    if os.environ.get("REDUCTION_NVIDIA_DRIVER"):
+        return os.environ["REDUCTION_NVIDIA_DRIVER"]
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                             capture_output=True, text=True, timeout=30)
+        return out.stdout.splitlines()[0].strip() if out.returncode == 0 and out.stdout.strip() else "not recorded"
+    except (OSError, subprocess.SubprocessError):
+        return "not recorded"
+
+
+def stamp_lines(libraries, args, argv):
+    import numpy as np
+    first = libraries[0]
+    cuda = next((lib.cuda for lib in libraries if lib.cuda), "not recorded")
+    stamp = [("gpu", first.gpu), ("nvidia_driver", nvidia_driver()), ("cuda_runtime", cuda)]
+    stamp += [(lib.name, lib.version) for lib in libraries]
+    stamp += [("numpy", np.__version__), ("python", sys.version.split()[0]),
+              ("date_utc", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")),
+              ("commit", os.environ.get("REDUCTION_COMMIT", "unknown")),
+              ("command", " ".join(shlex.quote(a) for a in ["bench/peers.py"] + argv)),
+              ("l2", "warm"),
+              ("timing", f"batch: {args.iters} calls in chunks of at most {CHUNK} between one event pair, total "
+                         f"time / count, after {args.warmup} warm-up calls; per library in the timing column"),
+              ("pattern", "random (int32 in [-1000, 1000], float32 in [-1, 1))"), ("seed", str(args.seed))]
+    return "".join(f"# {key}: {' '.join(str(value).split())}\n" for key, value in stamp)
+
+
+def csv_line(cells):
+    import csv
+    import io
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow(cells)
+    return buffer.getvalue()
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--libraries", default=",".join(LIBRARIES), help="comma-separated: torch,cupy,jax")
+    parser.add_argument("--types", default=",".join(TYPES), help="comma-separated: int32,float32")
+    parser.add_argument("--min-log2", type=int, default=4, help="smallest size, 2^k (default 4)")
+    parser.add_argument("--max-log2", type=int, default=32, help="largest size, 2^k (default 32)")
+    parser.add_argument("--iters", type=int, default=100, help="timed calls per size (default 100)")
+    parser.add_argument("--warmup", type=int, default=5, help="untimed calls first (default 5)")
+    parser.add_argument("--seed", type=int, default=None, help="input seed (default: a fresh one, stamped)")
+    args = parser.parse_args(argv)
+    args.libraries = [n for n in args.libraries.split(",") if n]
+    args.types = [t for t in args.types.split(",") if t]
+    bad = [n for n in args.libraries if n not in LIBRARIES] + [t for t in args.types if t not in TYPES]
+    if bad or not args.libraries or not args.types:
+        parser.error(f"unknown or missing: {', '.join(bad) or 'a library or type'}; accepted: "
+                     f"--libraries {','.join(LIBRARIES)}, --types {','.join(TYPES)}")
+    if not 0 <= args.min_log2 <= args.max_log2 <= 40:
+        parser.error("--min-log2 and --max-log2: 0 <= min <= max <= 40")
+    if args.iters < 1 or args.warmup < 0:
+        parser.error("--iters must be at least 1 and --warmup at least 0")
+    if args.seed is None:
+        args.seed = int.from_bytes(os.urandom(8), "little") >> 1
+    return args
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    try:
+        import numpy  # noqa: F401  (every library below needs it too)
+    except ImportError:
+        log("peers: numpy is not installed; nothing measured")
+        return EXIT_NO_GPU
+    libraries = load_libraries(args.libraries)
+    if not libraries:
+        log("peers: no library could run on a GPU; nothing measured")
+        return EXIT_NO_GPU
+    sys.stdout.write(stamp_lines(libraries, args, argv) + ",".join(COLUMNS) + "\n")
+    sys.stdout.flush()
+    wrong = False
+    for type_name in args.types:
+        for log2 in range(args.min_log2, args.max_log2 + 1):
+            n = 1 << log2
+            need = n * 4 * MARGIN
+            frees = [f for f in (lib.free_bytes() for lib in libraries) if f is not None]
+            if frees and need > min(frees):
+                log(f"peers: skipping {type_name} n=2^{log2}: needs {need / 2**30:.2f} GiB with a 10% margin, "
+                    f"{min(frees) / 2**30:.2f} GiB free")
+                continue
+            log(f"peers: {type_name} n=2^{log2} ...")
+            host = host_input(type_name, n, args.seed)
+            expected, abs_sum = reference(host)
+            for lib in libraries:
+                x = out = None
+                try:
+                    x = lib.to_device(host)
+                    ms, out = batch_ms(lib, x, args.warmup, args.iters)
+                    value, output_type = lib.to_host(out)
+                except Exception as error:  # out of memory, or a size the library refuses: that row only
+                    first = str(error).splitlines()[0] if str(error) else type(error).__name__
+                    log(f"peers: {lib.name} {type_name} n=2^{log2} failed ({first[:200]}); no row written")
+                    del x, out
+                    lib.release()
+                    continue
+                verdict = check(type_name, n, value, output_type, expected, abs_sum)
+                if verdict == "FAIL":
+                    wrong = True
+                    log(f"peers: {lib.name} {type_name} n=2^{log2}: result {value!r}, expected {expected!r}")
+                gbps = n * 4 / (ms * 1e6) if ms > 0 else float("nan")
+                sys.stdout.write(csv_line([lib.name, type_name, n, output_type, f"{ms:.6f}", f"{gbps:.2f}",
+                                           args.iters, lib.timing, verdict]))
+                sys.stdout.flush()
+                del x, out
+                lib.release()
+            del host
+    return EXIT_WRONG if wrong else EXIT_OK
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:
+        sys.exit(130)
