@@ -1,10 +1,12 @@
 // Step 10's own kernel and grid, launched as a cooperative launch (cudaLaunchKernelEx with
 // cudaLaunchAttributeCooperative). Step 10's last block waits for every other block's slot, which
 // ends only if those blocks get to run while it spins. A plain launch does not promise that; a
-// cooperative launch does: the CUDA Programming Guide's guarantee is that all its blocks are
-// resident at once, and the launch fails (cudaErrorCooperativeLaunchTooLarge) rather than run a
-// grid larger than what fits. Nothing else changes: the same kernel, grid, slots and order of
-// additions, so the same bits for a float sum.
+// cooperative launch is the documented way to have it: its grid may hold no more blocks than
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs (cuda_runtime_api.h,
+// cudaLaunchCooperativeKernel), the runtime refuses a larger one (cudaErrorCooperativeLaunchTooLarge,
+// driver_types.h), and all its blocks run together, which is what grid-wide synchronisation
+// (cooperative_groups' grid.sync()) relies on. Nothing else changes: the same kernel, grid, slots
+// and order of additions, so the same bits for a float sum.
 //
 // The grid: step 10 sizes it from the occupancy of its float64 instantiation, the one with the
 // most shared memory. Here every call checks it against the occupancy of the instantiation it

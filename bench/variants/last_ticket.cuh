@@ -17,15 +17,15 @@
 // partials t, t + Block, t + 2 x Block ... then the block tree), whichever block drew the last
 // ticket. So a float sum is the same bits on every call, and the same bits as step 10's.
 //
-// What it costs beside step 10: one atomic per block on one counter, and the last block's reads
-// come after it finishes its own share instead of overlapping the others' tails.
+// What it costs beside step 10: a fence and an atomic on one counter per block, and the partials
+// are read only once the last block to finish has finished, where step 10's last block is
+// already at the slots while the others end.
 #pragma once
 
 #include "step10_single_pass/reduce.cuh"
 #include "thread_sum.cuh"
 
 #include "cuda_check.h"
-#include "launch_math.h"
 
 #include <cuda/atomic>
 
@@ -96,20 +96,20 @@ Kernel<T> kernel_for_block(int block) {
     }
 }
 
-// The scratch: one partial per block of step 10's grid, then the counter at the next multiple of
-// its alignment. The harness zero-fills it once; every call leaves the counter at 0.
-template <class T>
-std::size_t counter_offset(std::size_t grid) {
-    return reduction::ceil_div(grid * sizeof(T), alignof(unsigned int)) * alignof(unsigned int);
-}
+// The scratch: the counter first, then one partial per block of step 10's grid from byte 16 on
+// (aligned for every element type). The counter's place does not depend on the grid, so a scratch
+// sized for a larger n also serves a smaller one. The harness zero-fills it once; every call
+// leaves the counter at 0.
+constexpr std::size_t partials_offset = 16;
 
 template <class T>
 void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
     const Kernel<T> kernel = kernel_for_block<T>(block);
     const unsigned int grid = step10::grid_for(n, block);
     unsigned char* bytes = reinterpret_cast<unsigned char*>(scratch);  // 256-byte aligned (cudaMalloc)
-    unsigned int* counter = reinterpret_cast<unsigned int*>(bytes + counter_offset<T>(grid));
-    kernel<<<grid, block, 0, stream>>>(in, n, out, scratch, counter);  // one launch
+    unsigned int* counter = reinterpret_cast<unsigned int*>(bytes);
+    T* partials = reinterpret_cast<T*>(bytes + partials_offset);
+    kernel<<<grid, block, 0, stream>>>(in, n, out, partials, counter);  // one launch
     CUDA_CHECK_LAUNCH();
 }
 
@@ -117,7 +117,8 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
 
 template <class T>
 std::size_t scratch_bytes(std::size_t n, int block) {
-    return counter_offset<T>(step10::grid_for(n, block)) + sizeof(unsigned int);
+    static_assert(alignof(T) <= partials_offset && sizeof(unsigned int) <= partials_offset, "the counter and alignment fit");
+    return partials_offset + step10::grid_for(n, block) * sizeof(T);
 }
 
 // Step 10's chain: the same loop, grid, tree and order of the partials.
