@@ -13,6 +13,7 @@
 #include "options.h"
 #include "report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <string>
@@ -93,7 +94,12 @@ int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo&
         throw EnvironmentError("the sweep needs room for at least 2^" + std::to_string(sweep_first_log2) +
                                " elements; the GPU has too little free memory");
 
-    std::cout << stamp_lines(make_stamp(device, options, argc, argv)) << csv_header() << "\n" << std::flush;
+    Stamp stamp = make_stamp(device, options, argc, argv);
+    for (auto& [key, value] : stamp)
+        if (key == "timing")
+            value += "; sizes from 2^" + std::to_string(sweep_long_log2) + " on: " + std::to_string(sweep_long_iters) +
+                     " calls each (a call takes milliseconds there)";
+    std::cout << stamp_lines(stamp) << csv_header() << "\n" << std::flush;
     bool pass = true;
     std::size_t done = 0;
     for (std::size_t t = 0; t < plan.types.size(); ++t) {
@@ -102,6 +108,7 @@ int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo&
                       << " ...\n";
             Options at = options;
             at.n = n;
+            if (n >= (std::size_t{1} << sweep_long_log2)) at.iters = std::min(options.iters, sweep_long_iters);
             const std::vector<Measurement> rows = measure_steps(plan.steps, plan.types[t], at, device);
             for (const Measurement& row : rows) std::cout << csv_row(row) << "\n";
             std::cout << std::flush;

@@ -40,6 +40,10 @@ struct SweepPlan {
 // From a launch-bound 16 elements to 2^32 (16 GiB of int32 or float32: where the 64-bit indices matter)
 inline constexpr int sweep_first_log2 = 4;
 inline constexpr int sweep_last_log2 = 32;
+// From 2^sweep_long_log2 on a call takes milliseconds and its time varies little: the sweep times
+// sweep_long_iters calls there (or fewer, if --iters asks for fewer), so that 2^32 takes minutes, not ten.
+inline constexpr int sweep_long_log2 = 28;
+inline constexpr int sweep_long_iters = 20;
 SweepPlan plan_sweep(std::size_t budget_bytes, const std::function<std::size_t(std::size_t n)>& bytes_needed,
                      int first_log2 = sweep_first_log2, int last_log2 = sweep_last_log2);
 bool fits_with_margin(std::size_t bytes_needed, std::size_t budget_bytes);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Measures the multi-GPU step and its benchmarks for results/h200x2/ (two GPUs of one host):
-#   step13.csv     step13_multi_gpu at K = 1 and K = 2, n = 2^20, 2^24, 2^28, 2^32, int32 and float32:
+#   step13.csv     step13_multi_gpu at K = 1 and K = 2, n = 2^20, 2^22, ..., 2^32, int32 and float32:
 #                  one process (--gpus K), one MPI rank per GPU (when mpirun is there), and
 #                  --from-one-gpu; one stamp, then one row per run with its gpus, launch, from_one_gpu
 #   combine.csv    the combine of one partial per GPU: NCCL, host gather, peer copy to GPU 0
@@ -61,9 +61,9 @@ step() {
   fi
 }
 for type in int32 float32; do
-  for exponent in 20 24 28 32; do
+  for exponent in 20 22 24 26 28 30 32; do
     iters=100
-    [ "$exponent" -ge 32 ] && iters=20
+    [ "$exponent" -ge 30 ] && iters=20
     args=(--type "$type" --n "2^$exponent" --iters "$iters" --seed 42)
     step "K=1 $type 2^$exponent" "$bin/step13_multi_gpu" --gpus 1 "${args[@]}"
     if [ "$gpus" -ge 2 ]; then
