@@ -33,6 +33,10 @@ Blocks, on lines of their own:
                           up to N, with CUB's time / the first STEP's
     step-diffs            lines added and removed between consecutive steps' reduce.cuh (no results file:
                           tools/step_diffs.py reads the code)
+    multigpu-step13 DIR   step13_multi_gpu at K = 1 and 2 from DIR/step13.csv (DIR beside the results
+                          folder: h200x2), with the scaling and the smallest n at which 2 GPUs win
+    multigpu-allreduce DIR   NCCL against the naive all-reduce (DIR/allreduce.csv), sizes of powers of 4
+    multigpu-combine DIR  the three ways of combining one partial per GPU (DIR/combine.csv)
     quote FILE            a text file from the results folder, verbatim, in a code block
     peers                 torch, CuPy and JAX (peers.csv, bench/peers.py) beside the last step and CUB
                           (sweep.csv of the same GPU) at a few sizes, with the type each sums into
@@ -925,6 +929,86 @@ def _peers_check(rows, column="check"):
     return "FAIL" if "FAIL" in words else "PASS" if "PASS" in words else "-"
 
 
+# ---------------------------------------------------------------------------------------------
+# Several GPUs (step13_multi_gpu's lesson): the results of bench/multigpu.sh in a sibling folder
+# of the results folder (results/h200x2 beside results/h100), named by the block's argument.
+
+def multigpu_table(results, args, context, file_name):
+    if len(args) != 1:
+        raise ResultsError(f"{context}: takes the folder of the multi-GPU results, e.g. h200x2")
+    return Results(results.directory.parent / args[0]).table(file_name)
+
+
+def render_multigpu_step13(results, args, context):
+    table = multigpu_table(results, args, context, "step13.csv")
+    runs = {}
+    for row in table.rows:
+        form = "1 GPU" if row["gpus"] == "1" else (
+            "2 GPUs, from GPU 0" if row["from_one_gpu"] == "1" else f"2 GPUs, {row['launch']}")
+        runs[(row["type"], int(row["n"]), form)] = table.number(row, "time_median_ms")
+        if row["status"] != "PASS":
+            raise ResultsError(f"{table.name}: a run did not pass: {describe(row)}")
+    forms = ["1 GPU", "2 GPUs, process", "2 GPUs, mpi", "2 GPUs, from GPU 0"]
+    headers = ["type", "n"] + [f"{f}, ms" for f in forms] + ["scaling (1 GPU / 2 GPUs)", "mpi / process"]
+    cells, wins = [], {}
+    for type_name in dict.fromkeys(t for (t, _, _) in runs):
+        for n in sorted({n for (t, n, _) in runs if t == type_name}):
+            times = [runs.get((type_name, n, f)) for f in forms]
+            if times[0] is None or times[1] is None:
+                raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the 1-GPU or the 2-GPU run")
+            scaling = times[0] / times[1]
+            if scaling > 1 and type_name not in wins:
+                wins[type_name] = n
+            cells.append([type_name, size_text(n)] + ["-" if t is None else f"{t:.4f}" for t in times] +
+                         [f"{scaling:.3f}", "-" if times[2] is None else f"{times[2] / times[1]:.3f}"])
+    out = short_stamp(table.stamp) + "\n\n" + markdown_table(headers, [False, False] + [True] * 6, cells)
+    largest = max(n for (_, n, _) in runs)
+    facts = []
+    for type_name in dict.fromkeys(t for (t, _, _) in runs):
+        scaling = runs[(type_name, largest, forms[0])] / runs[(type_name, largest, forms[1])]
+        win = wins.get(type_name)
+        facts.append(f"{type_name}: {scaling:.3f}x at {size_text(largest)}, two GPUs faster from "
+                     f"{size_text(win) if win else 'no measured size'} on" +
+                     (" (the smallest measured size where they are)" if win else ""))
+    return out + "\nScaling: " + "; ".join(facts) + ".\n"
+
+
+def render_multigpu_allreduce(results, args, context):
+    table = multigpu_table(results, args, context, "allreduce.csv")
+    rows = {}
+    for row in table.rows:
+        rows[(row["method"], int(row["bytes"]))] = row
+    sizes = sorted({b for (_, b) in rows if (b & (b - 1)) == 0 and (b.bit_length() - 1) % 2 == 0})  # powers of 4
+    headers = ["bytes per GPU", "NCCL us", "NCCL algbw GB/s", "NCCL busbw GB/s", "naive us", "naive algbw GB/s",
+               "NCCL / naive"]
+    cells = []
+    for b in sizes:
+        nccl, naive = rows.get(("nccl", b)), rows.get(("naive", b))
+        if nccl is None or naive is None:
+            continue
+        t_nccl, t_naive = table.number(nccl, "time_median_us"), table.number(naive, "time_median_us")
+        cells.append([bytes_text(b), f"{t_nccl:.1f}", nccl["algbw_gbps"], nccl["busbw_gbps"], f"{t_naive:.1f}",
+                      naive["algbw_gbps"], f"{t_naive / t_nccl:.2f}"])
+    limit = next(iter(table.rows))["nvlink_gbps"]
+    return (short_stamp(table.stamp) + "\n\n" + markdown_table(headers, [False] + [True] * 6, cells) +
+            f"\nThe NVLink limit read from the machine (`nvidia-smi nvlink -s`, GPU 0, per direction): {limit} GB/s. "
+            "NCCL / naive: the naive version's time divided by NCCL's (above 1: NCCL is faster).\n")
+
+
+def bytes_text(b):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= size and b % size == 0:
+            return f"{b // size} {unit}"
+    return f"{b} B"
+
+
+def render_multigpu_combine(results, args, context):
+    table = multigpu_table(results, args, context, "combine.csv")
+    cells = [[row[c] if row[c] else "-" for c in table.columns] for row in table.rows]
+    return short_stamp(table.stamp) + "\n\n" + markdown_table(table.columns, [False, True, False] + [True] * 4 +
+                                                                  [False], cells)
+
+
 BLOCK_KINDS = {
     "course-table": render_course_table,
     "step-table": render_step_table,
@@ -938,6 +1022,9 @@ BLOCK_KINDS = {
     "littles-law": render_littles_law,
     "littles-law-need": render_littles_law_need,
     "peers": render_peers,
+    "multigpu-step13": render_multigpu_step13,
+    "multigpu-allreduce": render_multigpu_allreduce,
+    "multigpu-combine": render_multigpu_combine,
 }
 
 BLOCK = re.compile(r"<!-- results:(?!end -->)(?P<spec>[^\n]*?) -->\n(?P<body>.*?)<!-- results:end -->", re.S)
@@ -1014,8 +1101,6 @@ def render_text(text, results, name):
 
     def block(match):
         spec = match.group("spec").split()
-        if spec and spec[0].startswith("multigpu-"):
-            return match.group(0)  # measured on several GPUs (results/h200x2): not rendered from this folder
         context = f"{name} line {line_of(valued, match.start())}, block '{match.group('spec')}'"
         if not spec or spec[0] not in BLOCK_KINDS:
             raise ResultsError(f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")
