@@ -37,6 +37,8 @@ Blocks, on lines of their own:
                           folder: h200x2), with the scaling and the smallest n at which 2 GPUs win
     multigpu-allreduce DIR   NCCL against the naive all-reduce (DIR/allreduce.csv), sizes of powers of 4
     multigpu-combine DIR  the three ways of combining one partial per GPU (DIR/combine.csv)
+    alternatives-verdict FILE STEP   each other row of FILE against STEP: faster, level or slower per
+                          size and type (level: within the run-to-run spread)
     quote FILE            a text file from the results folder, verbatim, in a code block
     peers                 torch, CuPy and JAX (peers.csv, bench/peers.py) beside the last step and CUB
                           (sweep.csv of the same GPU) at a few sizes, with the type each sums into
@@ -1009,6 +1011,28 @@ def render_multigpu_combine(results, args, context):
                                                                   [False], cells)
 
 
+def render_alternatives_verdict(results, args, context):
+    """alternatives-verdict FILE STEP: each other row of FILE (a variants CSV) against STEP, per type,
+    as faster / level / slower at each size, level meaning within the run-to-run spread (tie_rule)."""
+    if len(args) != 2:
+        raise ResultsError(f"{context}: alternatives-verdict takes a CSV file and the step to compare with")
+    table = results.compare(args[0])
+    reference = args[1]
+    times = {(r["type"], r["step"], int(r["n"])): table.number(r, "time_median_ms") for r in table.rows}
+    types = list(dict.fromkeys(r["type"] for r in table.rows))
+    others = [s for s in dict.fromkeys(r["step"] for r in table.rows) if s != reference]
+    ties, rule = tie_rule(results, {t: [reference, "step09_vector_loads"] for t in types})
+    lines = [f"Each against {reference}, by per-call median ({rule}):\n"]
+    for step in others:
+        verdicts = []
+        for type_name in types:
+            sizes = sorted(n for (t, s, n) in times if t == type_name and s == step and (t, reference, n) in times)
+            ratios = [(n, times[(type_name, reference, n)] / times[(type_name, step, n)]) for n in sizes]
+            verdicts.append(f"{type_name} " + versus_cub_text(ratios, ties[type_name]))
+        lines.append(f"- `{step}`: " + "; ".join(verdicts) + ".")
+    return "\n".join(lines) + "\n"
+
+
 BLOCK_KINDS = {
     "course-table": render_course_table,
     "step-table": render_step_table,
@@ -1022,6 +1046,7 @@ BLOCK_KINDS = {
     "littles-law": render_littles_law,
     "littles-law-need": render_littles_law_need,
     "peers": render_peers,
+    "alternatives-verdict": render_alternatives_verdict,
     "multigpu-step13": render_multigpu_step13,
     "multigpu-allreduce": render_multigpu_allreduce,
     "multigpu-combine": render_multigpu_combine,
