@@ -101,9 +101,14 @@ mkdir -p "$results" || { echo "reproduce.sh: cannot create $results" >&2; exit 1
 echo "reproduce.sh: measuring into $results/ with the executables in $bin/"
 
 # The stamps in every CSV: which commit measured it, and the driver nvidia-smi reports.
-REDUCTION_COMMIT=${REDUCTION_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}  # a copy without .git can pass it in
-if [[ $REDUCTION_COMMIT != unknown ]] && git rev-parse --is-inside-work-tree >/dev/null 2>&1 && ! git diff --quiet HEAD -- 2>/dev/null; then
-  REDUCTION_COMMIT+="+uncommitted"  # the numbers do not come from that commit alone
+# A commit passed in the environment is taken as it is (a copy of the tree, without .git or with
+# a .git that is not the copy's own, can say what it was copied from); one read here from git is
+# marked +uncommitted when the tracked files differ from it.
+if [[ -z ${REDUCTION_COMMIT:-} ]]; then
+  REDUCTION_COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+  if [[ $REDUCTION_COMMIT != unknown ]] && ! git diff --quiet HEAD -- 2>/dev/null; then
+    REDUCTION_COMMIT+="+uncommitted"  # the numbers do not come from that commit alone
+  fi
 fi
 export REDUCTION_COMMIT
 if command -v nvidia-smi >/dev/null 2>&1; then

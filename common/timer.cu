@@ -1,5 +1,7 @@
 #include "timer.h"
 
+#include "gate.h"
+
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
@@ -7,23 +9,6 @@
 
 namespace reduction {
 namespace {
-
-__device__ unsigned long long global_time_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-// One thread spins until the host writes 1 to *open, or until the timeout, which it reports.
-__global__ void gate_kernel(const volatile int* open, volatile int* timed_out, unsigned long long timeout_ns) {
-    const unsigned long long start = global_time_ns();
-    while (*open == 0) {
-        if (global_time_ns() - start > timeout_ns) {
-            *timed_out = 1;
-            return;
-        }
-    }
-}
 
 // Two ints in pinned, mapped host memory that the gate kernel reads and writes directly.
 class Gate {
@@ -43,8 +28,7 @@ public:
         flags_[0] = 0;
         flags_[1] = 0;
         closed_ = true;
-        gate_kernel<<<1, 1, 0, stream>>>(device_flags_, device_flags_ + 1, gate_timeout_ns);
-        CUDA_CHECK_LAUNCH();
+        queue_gate(device_flags_, device_flags_ + 1, gate_timeout_ns, stream);
     }
     void open() {
         if (!closed_) return;

@@ -1,6 +1,7 @@
 #include "team.h"
 
 #include "cuda_check.h"
+#include "gate.h"
 #include "exit_codes.h"
 
 #include <algorithm>
@@ -11,23 +12,6 @@
 
 namespace step13 {
 namespace {
-
-__device__ unsigned long long global_time_ns() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-// One thread spins until the host writes 1 to *open or the timeout passes (then it says so).
-__global__ void team_gate_kernel(const volatile int* open, volatile int* timed_out, unsigned long long timeout_ns) {
-    const unsigned long long start = global_time_ns();
-    while (*open == 0) {
-        if (global_time_ns() - start > timeout_ns) {
-            *timed_out = 1;
-            return;
-        }
-    }
-}
 
 // Two ints in pinned host memory that every GPU of this process reads and writes directly:
 // portable (mapped into every device), so one write opens the gates of all its GPUs at once.
@@ -53,8 +37,7 @@ public:
             CUDA_CHECK(cudaSetDevice(m.device));
             int* device_flags = nullptr;
             CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags), flags_, 0));
-            team_gate_kernel<<<1, 1, 0, m.stream>>>(device_flags, device_flags + 1, reduction::gate_timeout_ns);
-            CUDA_CHECK_LAUNCH();
+            reduction::queue_gate(device_flags, device_flags + 1, reduction::gate_timeout_ns, m.stream);
         }
     }
     void open() {
