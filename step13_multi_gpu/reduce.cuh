@@ -9,7 +9,7 @@
 //
 // Why it should help: each GPU reads only its 1/K of the bytes, at its own memory bandwidth, and
 // the K GPUs read at once: K times the bandwidth of one. The combine moves one value per GPU: it
-// costs the latency of a collective (about 10 us over NVLink), whatever n is.
+// costs the latency of one collective (microseconds; the lesson measures it), whatever n is.
 //
 // What to expect: at large n (2^28 and beyond) close to K times the previous step's speed; at
 // small n slower than one GPU, since the ~10 us of the combine is more than the whole reduction on

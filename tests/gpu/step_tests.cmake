@@ -40,6 +40,34 @@ if(NOT REDUCTION_COMPUTE_SANITIZER)
   message(STATUS "compute-sanitizer not found: the sanitize_* tests will report Skipped")
 endif()
 
+# The support library of the GPU tests and the GPU probe (does this machine have a usable GPU?
+# exit 77 if not), which the sanitizer tests and tools/grade ask: built once.
+function(reduction_add_gpu_probe)
+  if(NOT TARGET reduction_gpu_test_support)
+    add_library(reduction_gpu_test_support STATIC ${REDUCTION_STEP_TESTS_DIR}/gpu_test_support.cpp)
+    target_link_libraries(reduction_gpu_test_support PUBLIC reduction::common)
+    add_executable(reduction_gpu_probe ${REDUCTION_STEP_TESTS_DIR}/gpu_probe.cpp)
+    target_link_libraries(reduction_gpu_probe PRIVATE reduction_gpu_test_support)
+  endif()
+endfunction()
+
+# reduction_add_multi_gpu_tests(<step_dir_name>): the tests of a multi-GPU step (its executable
+# target has the folder's name), run through tests/gpu/<step_dir_name>.sh: `usage` (labels host and
+# the tag), `single` and `mpi` (labels gpu and the tag; Skipped with fewer than 2 GPUs or no MPI).
+# REDUCTION_MPIEXEC (common/multi_gpu) names mpirun, empty without MPI.
+function(reduction_add_multi_gpu_tests step_dir_name)
+  reduction_add_gpu_probe()
+  string(SUBSTRING "${step_dir_name}" 0 6 tag)
+  foreach(mode usage single mpi)
+    add_test(NAME ${tag}_${mode}
+             COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/${step_dir_name}.sh ${mode} $<TARGET_FILE:${step_dir_name}>
+                     "${REDUCTION_MPIEXEC}")
+  endforeach()
+  set_tests_properties(${tag}_usage PROPERTIES LABELS "host;${tag}")
+  set_tests_properties(${tag}_single ${tag}_mpi PROPERTIES LABELS "gpu;${tag}" SKIP_RETURN_CODE 77 TIMEOUT 1200
+                       RESOURCE_LOCK gpu_memory)
+endfunction()
+
 function(reduction_add_step_tests step_dir_name step_source_dir)
   if(NOT TARGET reduction::common)
     message(FATAL_ERROR "reduction_add_step_tests(${step_dir_name}): add common/ (target reduction::common) first")
@@ -52,13 +80,7 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
   endif()
   string(SUBSTRING "${step_dir_name}" 0 6 tag)  # step04_first_add -> step04
 
-  # Shared by every step's tests: built once.
-  if(NOT TARGET reduction_gpu_test_support)
-    add_library(reduction_gpu_test_support STATIC ${REDUCTION_STEP_TESTS_DIR}/gpu_test_support.cpp)
-    target_link_libraries(reduction_gpu_test_support PUBLIC reduction::common)
-    add_executable(reduction_gpu_probe ${REDUCTION_STEP_TESTS_DIR}/gpu_probe.cpp)
-    target_link_libraries(reduction_gpu_probe PRIVATE reduction_gpu_test_support)
-  endif()
+  reduction_add_gpu_probe()  # shared by every step's tests
 
   # Tests of one step only: tests/gpu/<tag>_*.cpp and <tag>_*.cu. A step whose operator is a
   # template parameter (it defines reduce_op, step11_any_operator on) also gets the max/min tests.
