@@ -12,7 +12,7 @@
 // costs the latency of one collective (microseconds; the lesson measures it), whatever n is.
 //
 // What to expect: at large n (2^28 and beyond) close to K times the previous step's speed; at
-// small n slower than one GPU, since the ~10 us of the combine is more than the whole reduction on
+// small n slower than one GPU, since the combine's microseconds are more than the whole reduction on
 // one GPU takes (a few microseconds at 2^20). With --from-one-gpu, where the input starts on GPU 0 and must
 // first be sent to the others, no speed-up at all: sending a byte over NVLink is slower than
 // reading it from GPU 0's own memory.
