@@ -828,7 +828,10 @@ def readme_folders(results_dir):
     """(the folder whose results fill the READMEs, [folders of other GPUs shown beside it])."""
     results_dir = Path(results_dir)
     primary = results_dir
-    if results_dir.name in BESIDE_GPUS and (results_dir.parent / PRIMARY_GPU).is_dir():
+    several_gpus = (results_dir / "step13.csv").is_file() and not (results_dir / "headline.csv").is_file()
+    if (results_dir.name in BESIDE_GPUS or several_gpus) and (results_dir.parent / PRIMARY_GPU).is_dir():
+        # another GPU's columns, or several GPUs' results (results/h200x2, read by step 13's blocks):
+        # the READMEs are the primary folder's, with these in them
         primary = results_dir.parent / PRIMARY_GPU
     if primary.name != PRIMARY_GPU:
         return primary, []  # another GPU's results, or a fixture, rendered on their own
