@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Measures the multi-GPU step and its benchmarks for results/h200x2/ (two GPUs of one host):
-#   step13.csv     step13_multi_gpu at K = 1 and K = 2, n = 2^20, 2^22, ..., 2^32, int32 and float32:
+# Measures the multi-GPU step and its benchmarks for results/h200x2/ (two GPUs of one host; on a
+# host of 4 or 8 GPUs, for results/h200x4/ or h200x8/):
+#   step13.csv     step13_multi_gpu at K = 1 and at each K of 2, 4, 8 the host has GPUs for,
+#                  n = 2^20, 2^22, ..., 2^32, int32 and float32:
 #                  one process (--gpus K), one MPI rank per GPU (when mpirun is there), and
 #                  --from-one-gpu; one stamp, then one row per run with its gpus, launch, from_one_gpu
-#   combine.csv    the combine of one partial per GPU: NCCL, host gather, peer copy to GPU 0
-#   allreduce.csv  all-reduce of a float vector, 4 B .. 1 GiB per GPU: NCCL against a naive gather
+#   combine.csv    the combine of one partial per GPU (every GPU of the host): NCCL, host gather,
+#                  peer copy to GPU 0
+#   allreduce.csv  all-reduce of a float vector over every GPU of the host, 4 B .. 1 GiB per GPU:
+#                  NCCL against a naive gather
 #   nvlink.txt, topology.txt   what nvidia-smi says about the links (the limit in the CSVs' stamp)
 # About 5 minutes on two H200s. NCCL_NVLS_ENABLE is passed on to every rank as it is set.
 #
@@ -35,11 +39,10 @@ REDUCTION_TOPOLOGY=$(awk 'NR==2{print; exit}' "$out/topology.txt" | tr -s ' \t' 
 export REDUCTION_TOPOLOGY
 echo "NVLink per direction, GPU 0: ${REDUCTION_NVLINK_GBPS:-unknown} GB/s" >&2
 
-launch=()
+mpi_flags=()  # mpirun's, after -np K
 if command -v mpirun >/dev/null 2>&1; then
-  launch=(mpirun -np 2)
-  [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
-  [ -n "${NCCL_NVLS_ENABLE+set}" ] && launch+=(-x NCCL_NVLS_ENABLE)
+  [ "$(id -u)" = 0 ] && mpi_flags+=(--allow-run-as-root)
+  [ -n "${NCCL_NVLS_ENABLE+set}" ] && mpi_flags+=(-x NCCL_NVLS_ENABLE)
 else
   echo "multigpu.sh: no mpirun: the one-rank-per-GPU rows are left out" >&2
 fi
@@ -66,28 +69,30 @@ for type in int32 float32; do
     [ "$exponent" -ge 30 ] && iters=20
     args=(--type "$type" --n "2^$exponent" --iters "$iters" --seed 42)
     step "K=1 $type 2^$exponent" "$bin/step13_multi_gpu" --gpus 1 "${args[@]}"
-    if [ "$gpus" -ge 2 ]; then
-      step "K=2 one process $type 2^$exponent" "$bin/step13_multi_gpu" --gpus 2 "${args[@]}"
-      step "K=2 from GPU 0 $type 2^$exponent" "$bin/step13_multi_gpu" --gpus 2 --from-one-gpu "${args[@]}"
-      [ ${#launch[@]} -gt 0 ] && step "K=2 MPI $type 2^$exponent" "${launch[@]}" "$bin/step13_multi_gpu" "${args[@]}"
-    fi
+    for k in 2 4 8; do  # every K this host has GPUs for
+      [ "$gpus" -ge "$k" ] || continue
+      step "K=$k one process $type 2^$exponent" "$bin/step13_multi_gpu" --gpus "$k" "${args[@]}"
+      step "K=$k from GPU 0 $type 2^$exponent" "$bin/step13_multi_gpu" --gpus "$k" --from-one-gpu "${args[@]}"
+      command -v mpirun >/dev/null 2>&1 &&
+        step "K=$k MPI $type 2^$exponent" mpirun -np "$k" "${mpi_flags[@]}" "$bin/step13_multi_gpu" "${args[@]}"
+    done
   done
 done
 # One stamp (the first run's, its command replaced by this script's), one header, every row.
 first=$(ls "$rows"/[0-9]*.csv 2>/dev/null | head -n 1)
 if [ -n "$first" ]; then
   {
-    grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step13_multi_gpu at K = 1 and 2, each launch form)|'
+    grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step13_multi_gpu at K = 1 .. '"$gpus"', each launch form)|'
     grep -v '^#' "$first" | head -n 1
     for file in "$rows"/[0-9]*.csv; do grep -v '^#' "$file" | tail -n +2; done
   } >"$out/step13.csv"
 fi
 
 if [ "$gpus" -ge 2 ]; then
-  echo "combine: 2 GPUs" >&2
-  "$bin/combine_bench" --gpus 2 --iters 200 >"$out/combine.csv" || status=1
-  echo "allreduce: 2 GPUs, 4 B .. 1 GiB" >&2
-  "$bin/allreduce_bench" --gpus 2 --iters 20 >"$out/allreduce.csv" || status=1
+  echo "combine: $gpus GPUs" >&2
+  "$bin/combine_bench" --gpus "$gpus" --iters 200 >"$out/combine.csv" || status=1
+  echo "allreduce: $gpus GPUs, 4 B .. 1 GiB" >&2
+  "$bin/allreduce_bench" --gpus "$gpus" --iters 20 >"$out/allreduce.csv" || status=1
 fi
 echo "multigpu.sh: results in $out ($([ $status = 0 ] && echo all verified || echo SOME RUNS FAILED))" >&2
 exit $status

@@ -945,36 +945,52 @@ def multigpu_table(results, args, context, file_name):
 
 
 def render_multigpu_step13(results, args, context):
+    """step13.csv as a table: per type and n, the time on 1 GPU and, for every K > 1 measured, on K
+    GPUs (one process, one MPI rank per GPU, input from GPU 0), the scaling and mpi / process."""
     table = multigpu_table(results, args, context, "step13.csv")
     runs = {}
     for row in table.rows:
-        form = "1 GPU" if row["gpus"] == "1" else (
-            "2 GPUs, from GPU 0" if row["from_one_gpu"] == "1" else f"2 GPUs, {row['launch']}")
-        runs[(row["type"], int(row["n"]), form)] = table.number(row, "time_median_ms")
+        k = int(row["gpus"])
+        form = "process" if k == 1 else "from GPU 0" if row["from_one_gpu"] == "1" else row["launch"]
+        runs[(row["type"], int(row["n"]), k, form)] = table.number(row, "time_median_ms")
         if row["status"] != "PASS":
             raise ResultsError(f"{table.name}: a run did not pass: {describe(row)}")
-    forms = ["1 GPU", "2 GPUs, process", "2 GPUs, mpi", "2 GPUs, from GPU 0"]
-    headers = ["type", "n"] + [f"{f}, ms" for f in forms] + ["scaling (1 GPU / 2 GPUs)", "mpi / process"]
+    counts = sorted({k for (_, _, k, _) in runs if k > 1})
+    if not counts or not any(k == 1 for (_, _, k, _) in runs):
+        raise ResultsError(f"{table.name}: needs runs on 1 GPU and on more than one")
+    forms = ("process", "mpi", "from GPU 0")
+    headers = ["type", "n", "1 GPU, ms"] + [f"{k} GPUs, {f}, ms" for k in counts for f in forms]
+    for k in counts:
+        headers += [f"scaling (1 GPU / {k} GPUs)", "mpi / process" if len(counts) == 1 else f"{k} GPUs: mpi / process"]
+    types = list(dict.fromkeys(t for (t, _, _, _) in runs))
     cells, wins = [], {}
-    for type_name in dict.fromkeys(t for (t, _, _) in runs):
-        for n in sorted({n for (t, n, _) in runs if t == type_name}):
-            times = [runs.get((type_name, n, f)) for f in forms]
-            if times[0] is None or times[1] is None:
-                raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the 1-GPU or the 2-GPU run")
-            scaling = times[0] / times[1]
-            if scaling > 1 and type_name not in wins:
-                wins[type_name] = n
-            cells.append([type_name, size_text(n)] + ["-" if t is None else f"{t:.4f}" for t in times] +
-                         [f"{scaling:.3f}", "-" if times[2] is None else f"{times[2] / times[1]:.3f}"])
-    out = short_stamp(table.stamp) + "\n\n" + markdown_table(headers, [False, False] + [True] * 6, cells)
-    largest = max(n for (_, n, _) in runs)
+    for type_name in types:
+        for n in sorted({n for (t, n, _, _) in runs if t == type_name}):
+            one = runs.get((type_name, n, 1, "process"))
+            if one is None:
+                raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the 1-GPU run")
+            row = [type_name, size_text(n), f"{one:.4f}"]
+            for k in counts:
+                row += ["-" if (type_name, n, k, f) not in runs else f"{runs[(type_name, n, k, f)]:.4f}" for f in forms]
+            for k in counts:
+                process, mpi = runs.get((type_name, n, k, "process")), runs.get((type_name, n, k, "mpi"))
+                if process is None:
+                    raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the one-process run on {k} GPUs")
+                if one / process > 1 and (type_name, k) not in wins:
+                    wins[(type_name, k)] = n
+                row += [f"{one / process:.3f}", "-" if mpi is None else f"{mpi / process:.3f}"]
+            cells.append(row)
+    out = short_stamp(table.stamp) + "\n\n" + markdown_table(headers, [False, False] + [True] * (len(headers) - 2), cells)
+    largest = max(n for (_, n, _, _) in runs)
+    words = {2: "two", 4: "four", 8: "eight"}
     facts = []
-    for type_name in dict.fromkeys(t for (t, _, _) in runs):
-        scaling = runs[(type_name, largest, forms[0])] / runs[(type_name, largest, forms[1])]
-        win = wins.get(type_name)
-        facts.append(f"{type_name}: {scaling:.3f}x at {size_text(largest)}, two GPUs faster from "
-                     f"{size_text(win) if win else 'no measured size'} on" +
-                     (" (the smallest measured size where they are)" if win else ""))
+    for type_name in types:
+        for k in counts:
+            scaling = runs[(type_name, largest, 1, "process")] / runs[(type_name, largest, k, "process")]
+            win = wins.get((type_name, k))
+            facts.append(f"{type_name}: {scaling:.3f}x at {size_text(largest)}, {words.get(k, str(k))} GPUs faster "
+                         f"from {size_text(win) if win else 'no measured size'} on" +
+                         (" (the smallest measured size where they are)" if win else ""))
     return out + "\nScaling: " + "; ".join(facts) + ".\n"
 
 
