@@ -1,19 +1,25 @@
-// Step 12 — small inputs: one block of just enough warps, no slots.
+// Step 12 — small inputs: one block, one tile, the shortest chain of dependent steps.
 //
 // What changed since step 11: an input that one block covers in one tile (4,096 four-byte
 // elements at block 256) no longer goes through the single-pass machinery. reduce_op launches one
 // block, of only as many warps as the input has vectors for (a multiple of 32 threads, at most
-// the block size given), and that block writes its result straight to *out: with a grid of one
-// there is nobody to wait for, so it skips the slots, the second barrier and the second tree.
-// Larger inputs run exactly as in step 11.
+// the block size given), built from the same kernel with OneTile = true: each thread issues all of
+// its loads at once (no loop), adds what they brought as a tree, and the block's tree writes
+// *out. There is nobody to wait for, so no slots and no second tree. The warp's tree is one
+// instruction for 32-bit integers, wherever it runs (REDUX, sm_80 and later). Larger inputs run
+// as in step 11.
 //
 // Why it should help: below a few thousand elements the time is the launch, one round trip to
-// memory and the block's tree. Fewer warps start sooner and have a shorter tree (one warp needs
-// no shared memory level at all), and the last block's bookkeeping is gone. CUB does the same
-// below 4,097 elements: one launch of one block (its single-tile path).
+// memory and a chain of dependent additions and shuffles. Every change here shortens that chain:
+// fewer warps start sooner and have a shorter tree, a thread's 16 values are added in 4 levels
+// instead of 16 additions one after another, a warp's 32 integers in one instruction instead of
+// 5 shuffles and adds, and the last block's bookkeeping is gone. CUB does the same below 4,097
+// elements: one launch of one block (its single-tile path), a tree over each thread's items and
+// the same instruction for 32-bit integers.
 //
 // What to expect: a gain only up to 2^12 elements, where the old path ran one block anyway; the
-// same times as step 11 above it.
+// same times as step 11 above it, where the tree is not on the critical path (step 08 measured
+// the warp instruction there: no gain).
 #pragma once
 
 #include "cuda_check.h"
@@ -27,6 +33,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 
 namespace step12 {
 
@@ -45,18 +52,52 @@ __device__ __forceinline__ T shuffle_down(T value, unsigned int offset) {
     }
 }
 
+// One instruction (REDUX, sm_80 and later) that adds, or takes the max or min of, the 32 lanes'
+// values of a 32-bit integer and gives every lane the result.
+template <class Op, class T>
+__device__ __forceinline__ T warp_instruction(T value) {
+    constexpr unsigned int all_lanes = 0xffffffffu;
+    if constexpr (Op::kind == reduction::OpKind::sum) return __reduce_add_sync(all_lanes, value);
+    else if constexpr (Op::kind == reduction::OpKind::max) return __reduce_max_sync(all_lanes, value);
+    else return __reduce_min_sync(all_lanes, value);
+}
+
 // Combines the values of lanes 0 .. Lanes-1 into lane 0 (log2(Lanes) levels; the other lanes end
 // with partial results nobody reads). Every lane of the warp must call it: the shuffles name all 32.
+// A 32-bit integer takes the one instruction instead, over all 32 lanes (block_reduce asks for 32).
 template <class Op, unsigned int Lanes, class T>
 __device__ __forceinline__ T warp_reduce(T value) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    constexpr bool one_instruction = false;  // sm_75 code (the no-GPU build makes some) has no REDUX
+#else
+    constexpr bool one_instruction = Lanes > 1 && std::is_integral_v<T> && sizeof(T) == 4;
+#endif
+    if constexpr (one_instruction) value = warp_instruction<Op>(value);
+    constexpr unsigned int first_offset = one_instruction ? 0 : Lanes / 2;
 #pragma unroll
-    for (unsigned int offset = Lanes / 2; offset > 0; offset /= 2) value = Op()(value, shuffle_down(value, offset));
+    for (unsigned int offset = first_offset; offset > 0; offset /= 2) value = Op()(value, shuffle_down(value, offset));
     return value;
+}
+
+// values[0] combined with values[1], ..., values[Count - 1], as a tree of log2(Count) levels: the
+// additions of one level do not wait for each other. Count is a power of two.
+template <class Op, unsigned int Count, class T>
+__device__ __forceinline__ T tree_reduce(T (&values)[Count]) {
+    if constexpr (Count > 1) {
+#pragma unroll
+        for (unsigned int half = Count / 2; half > 0; half /= 2)
+#pragma unroll
+            for (unsigned int i = 0; i < Count / 2; ++i)  // a fixed bound: both loops unroll, values stays in registers
+                if (i < half) values[i] = Op()(values[i], values[i + half]);
+    }
+    return values[0];
 }
 
 // The whole block's values combined, in thread 0 (the other threads hold partial results nobody
 // reads). Every thread of the block must call it: it holds a barrier. Used twice by the last
-// block: for its own partial, and for the partials of all blocks.
+// block: for its own partial, and for the partials of all blocks. After the barrier thread 0
+// alone reads the warps' results and adds them as a tree: a few additions in registers, where
+// warp 0 used to shuffle (log2(Block / 32) rounds of a shuffle and an addition).
 template <class Op, unsigned int Block, class T>
 __device__ __forceinline__ T block_reduce(T value, T* warp_results) {
     constexpr unsigned int warps = Block / 32;
@@ -64,9 +105,11 @@ __device__ __forceinline__ T block_reduce(T value, T* warp_results) {
     value = warp_reduce<Op, 32>(value);  // every warp at once, in registers
     if (lane == 0) warp_results[warp] = value;
     __syncthreads();  // the only barrier of the tree
-    if (warp == 0) {
-        value = lane < warps ? warp_results[lane] : Op::template identity<T>();
-        value = warp_reduce<Op, warps>(value);  // log2(Block / 32) levels: none for a 32-thread block
+    if (threadIdx.x == 0) {
+        T results[warps];
+#pragma unroll
+        for (unsigned int w = 0; w < warps; ++w) results[w] = warp_results[w];
+        value = tree_reduce<Op>(results);  // log2(Block / 32) levels: none for a 32-thread block
     }
     return value;
 }
@@ -194,14 +237,60 @@ __device__ __forceinline__ void empty_slots(Slot* slots, unsigned int first) {
                 SlotRef(round_slots[k * Block * words + w]).store(0, cuda::std::memory_order_relaxed);
 }
 
-// Any number of elements per thread; the last block combines every block's partial into *out,
-// the others post theirs in `slots`. Every slot is empty on entry and on return.
+// Vectors each thread loads in an input of one tile or less. The tile is counted in 4-byte elements
+// (tile_elements), so an 8-byte type needs twice as many 16-byte vectors to cover it.
+template <class T>
+constexpr unsigned int one_tile_loads = loads_per_iteration * (sizeof(T) > 4 ? sizeof(T) / 4 : 1);
+
+// This thread's elements of an input of one tile or less: its head and tail element, if any, and
+// its vectors tid, tid + Block, ..., every load issued before any addition and no loop around
+// them. The one_tile_loads x width values (16 for float32 and float64) are then added as a tree,
+// log2 of that many levels instead of one addition after another: at this size the thread's
+// additions are on the critical path.
 template <class Op, unsigned int Block, class T>
+__device__ __forceinline__ T one_tile_sum(const T* in, std::size_t n) {
+    constexpr unsigned int width = Vector<T>::width, count = one_tile_loads<T> * width;
+    const Op op{};
+    const unsigned int tid = threadIdx.x;
+    const std::size_t head = head_elements(in, n);
+    const std::size_t vectors = (n - head) / width;
+    const std::size_t tail_begin = head + vectors * width;
+    const Vector<T>* body = reinterpret_cast<const Vector<T>*>(in + head);
+    T edge = Op::template identity<T>();
+    if (tid < head) edge = in[tid];
+    if (tid < n - tail_begin) edge = op(edge, in[tail_begin + tid]);
+    T values[count];  // vector k's lanes at values[k * width], ...
+#pragma unroll
+    for (unsigned int k = 0; k < one_tile_loads<T>; ++k) {
+        Vector<T> loaded;
+        if (tid + k * Block < vectors) {
+            loaded = load_vector(body + tid + k * Block);
+        } else {
+#pragma unroll
+            for (unsigned int w = 0; w < width; ++w) loaded.lane[w] = Op::template identity<T>();
+        }
+#pragma unroll
+        for (unsigned int w = 0; w < width; ++w) values[k * width + w] = loaded.lane[w];
+    }
+    return op(edge, tree_reduce<Op>(values));
+}
+
+// Any number of elements per thread; the last block combines every block's partial into *out,
+// the others post theirs in `slots`. Every slot is empty on entry and on return. With OneTile, a
+// grid of one block that holds the whole input in one tile: no loop, no slots.
+template <class Op, unsigned int Block, class T, bool OneTile>
 __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Slot* slots) {
     __shared__ T warp_results[32];  // one entry per warp: at most 1024 / 32
     __shared__ T last_block_partial;
     const Op op{};
     const unsigned int tid = threadIdx.x;
+    // solution-begin: one tile: every load at once, a tree, the block's tree straight to *out
+    if constexpr (OneTile) {
+        const T total = block_reduce<Op, Block>(one_tile_sum<Op, Block>(in, n), warp_results);
+        if (tid == 0) *out = total;
+        return;
+    }
+    // solution-end
     T sum = Op::template identity<T>();  // the identity changes nothing, like 0 for a sum
     // in[0, head) scalar | vectors of width elements, 16-byte aligned | in[tail_begin, n) scalar
     const std::size_t head = head_elements(in, n);
@@ -235,12 +324,6 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Sl
 
     sum = block_reduce<Op, Block>(sum, warp_results);
 
-    // solution-begin: a grid of one block writes its result and stops
-    if (gridDim.x == 1) {  // nobody to wait for: no slots, no second tree
-        if (tid == 0) *out = sum;
-        return;
-    }
-    // solution-end
     const bool is_last = blockIdx.x == gridDim.x - 1;  // the same for the whole block
     if (!is_last) {
         if (tid == 0) post_partial(slots + blockIdx.x * slots_per_partial<T>, sum);
@@ -266,15 +349,15 @@ template <class T>
 using Kernel = void (*)(const T*, std::size_t, T*, Slot*);
 
 // The runtime block size picks its compile-time instantiation.
-template <class Op, class T>
+template <class Op, class T, bool OneTile = false>
 Kernel<T> kernel_for_block(int block) {
     switch (block) {
-        case 32: return reduce_single_pass_kernel<Op, 32, T>;
-        case 64: return reduce_single_pass_kernel<Op, 64, T>;
-        case 128: return reduce_single_pass_kernel<Op, 128, T>;
-        case 256: return reduce_single_pass_kernel<Op, 256, T>;
-        case 512: return reduce_single_pass_kernel<Op, 512, T>;
-        case 1024: return reduce_single_pass_kernel<Op, 1024, T>;
+        case 32: return reduce_single_pass_kernel<Op, 32, T, OneTile>;
+        case 64: return reduce_single_pass_kernel<Op, 64, T, OneTile>;
+        case 128: return reduce_single_pass_kernel<Op, 128, T, OneTile>;
+        case 256: return reduce_single_pass_kernel<Op, 256, T, OneTile>;
+        case 512: return reduce_single_pass_kernel<Op, 512, T, OneTile>;
+        case 1024: return reduce_single_pass_kernel<Op, 1024, T, OneTile>;
         default: throw std::invalid_argument("step12: block must be 32, 64, 128, 256, 512 or 1024");
     }
 }
@@ -350,15 +433,20 @@ inline int small_block(std::size_t n, int block) {
     return small;
 }
 
+// The values a thread adds as a tree in one_tile_sum: 16 for float32 and for float64, the types
+// whose sums round, so the depth need not know T.
+constexpr unsigned int one_tile_values = one_tile_loads<float> * Vector<float>::width;
+static_assert(one_tile_values == one_tile_loads<double> * Vector<double>::width);
+
 // Every thread adds its elements one after another, then the block tree adds log2(block) levels
 // (5 in the warp, log2(block / 32) after it). In the last block thread 0 adds the partials
-// 0, block, 2 x block, ..., then the tree runs again; a grid of one block stops after its tree.
+// 0, block, 2 x block, ..., then the tree runs again. An input of one tile: a value passes
+// log2(one_tile_values) levels of its thread's tree, one more for the edge element, then one tree
+// of small_block threads.
 inline std::size_t addition_depth(std::size_t n, int block) {
     const std::size_t grid = grid_for(n, block);
-    if (grid == 1) {
-        const int small = small_block(n, block);
-        return elements_of_first_thread(n, small, 1) + reduction::log2_exact(small);
-    }
+    if (grid == 1)
+        return reduction::log2_exact(one_tile_values) + 1 + reduction::log2_exact(small_block(n, block));
     return elements_of_first_thread(n, block, grid) + reduction::ceil_div(grid, block) +
            2 * reduction::log2_exact(block);
 }
@@ -367,10 +455,11 @@ inline std::size_t addition_depth(std::size_t n, int block) {
 template <class Op, class T>
 void reduce_op(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
     const unsigned int grid = grid_for(n, block);
-    // solution-begin: one tile or less: one block of just enough warps
-    const int threads = grid == 1 ? small_block(n, block) : block;
+    // solution-begin: one tile or less: one block of just enough warps, the one-tile kernel
+    const bool one_tile = grid == 1;
+    const int threads = one_tile ? small_block(n, block) : block;
+    const Kernel<T> kernel = one_tile ? kernel_for_block<Op, T, true>(threads) : kernel_for_block<Op, T>(threads);
     // solution-end
-    const Kernel<T> kernel = kernel_for_block<Op, T>(threads);
     Slot* slots = reinterpret_cast<Slot*>(scratch);  // the scratch is 256-byte aligned (cudaMalloc)
     kernel<<<grid, threads, 0, stream>>>(in, n, out, slots);  // one launch
     CUDA_CHECK_LAUNCH();

@@ -2,11 +2,13 @@
 // puts each region below in place of the region of the step with the same solution-begin
 // text, indented like it. The TODO lines are the task the student reads.
 
-// solution-begin: a grid of one block writes its result and stops
-// TODO: a grid of one block has nobody to wait for: thread 0 writes sum to *out, every thread returns
+// solution-begin: one tile: every load at once, a tree, the block's tree straight to *out
+// TODO: with OneTile the grid is one block and the input one tile: combine one_tile_sum over the
+// TODO: block with block_reduce, let thread 0 write it to *out, and return: no loop, no slots
 // solution-end
 
-// solution-begin: one tile or less: one block of just enough warps
-// TODO: one block of small_block(n, block) threads when grid == 1, else block threads
+// solution-begin: one tile or less: one block of just enough warps, the one-tile kernel
+// TODO: when grid == 1, launch small_block(n, block) threads of kernel_for_block<Op, T, true>
 const int threads = block;
+const Kernel<T> kernel = kernel_for_block<Op, T>(threads);
 // solution-end
