@@ -2,6 +2,8 @@
 
 #include "cuda_check.h"
 
+#include <atomic>
+
 namespace reduction {
 namespace {
 
@@ -27,6 +29,43 @@ __global__ void gate_kernel(const volatile int* open, volatile int* timed_out, u
 void queue_gate(const int* open, int* timed_out, unsigned long long timeout_ns, cudaStream_t stream) {
     gate_kernel<<<1, 1, 0, stream>>>(open, timed_out, timeout_ns);
     CUDA_CHECK_LAUNCH();
+}
+
+Gate::Gate() {
+    CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&flags_), 2 * sizeof(int),
+                             cudaHostAllocMapped | cudaHostAllocPortable));
+    flags_[0] = flags_[1] = 0;
+}
+
+Gate::~Gate() {
+    open();
+    cudaFreeHost(flags_);
+}
+
+void Gate::close() {
+    flags_[0] = 0;
+    flags_[1] = 0;
+    closed_ = true;
+}
+
+void Gate::hold(cudaStream_t stream) {
+    int* device_flags = nullptr;  // the current device's address of the flags
+    CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags), flags_, 0));
+    queue_gate(device_flags, device_flags + 1, gate_timeout_ns, stream);
+}
+
+void Gate::open() {
+    if (!closed_) return;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    reinterpret_cast<volatile int*>(flags_)[0] = 1;
+    closed_ = false;
+}
+
+void Gate::check_not_timed_out(const std::string& what) const {
+    if (reinterpret_cast<volatile int*>(flags_)[1] != 0)
+        throw CudaError(cudaErrorLaunchTimeout, "timing: " + what + " took more than " +
+                                                    std::to_string(gate_timeout_ns / 1'000'000'000ull) +
+                                                    " s, so the times would include host work");
 }
 
 }  // namespace reduction

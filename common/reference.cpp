@@ -224,65 +224,86 @@ double tolerance_for(const Reference& reference, std::size_t depth) {
     return static_cast<double>(gamma_bound(reference.type, depth) * reference.abs_sum + reference_error);
 }
 
+namespace {
+
+// An int32 sum: exact, modulo 2^32.
+Verdict verify_int32_sum(std::int32_t result, const Reference& reference) {
+    Verdict v;
+    v.result = exact_text(result);
+    const bool fits = reference.exact >= std::numeric_limits<std::int32_t>::min() &&
+                      reference.exact <= std::numeric_limits<std::int32_t>::max();
+    // the kernels add uint32, which wraps modulo 2^32 by definition; read back as int32
+    const auto wrapped = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(reference.exact)));
+    v.expected = exact_text(wrapped);
+    v.error = std::fabs(static_cast<double>(static_cast<std::int64_t>(result) - wrapped));
+    v.pass = result == wrapped;
+    if (!v.pass) v.note = "outside the tolerance";
+    if (!fits)
+        v.note = "the exact sum " + std::to_string(reference.exact) +
+                 " is outside the int32 range; the int32 sum is defined modulo 2^32 (unsigned addition)";
+    return v;
+}
+
+// A float sum of an input with NaN or infinities: the IEEE result is the same for every order.
+template <class T>
+void verify_non_finite_sum(T result, const Reference& reference, Verdict& v) {
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    const bool nan = reference.has_nan || (reference.has_plus_inf && reference.has_minus_inf);
+    const T expected = nan ? std::numeric_limits<T>::quiet_NaN() : reference.has_plus_inf ? inf : -inf;
+    v.expected = exact_text(expected);
+    v.pass = nan ? std::isnan(result) : result == expected;
+    v.error = v.pass ? 0.0 : std::numeric_limits<double>::infinity();
+    v.note = "input element " + std::to_string(reference.first_non_finite) + " is the first non-finite one; with " +
+             (reference.has_nan ? std::string("a NaN among the inputs")
+              : nan            ? std::string("both +inf and -inf among the inputs")
+                               : std::string("an infinity among the inputs")) +
+             " the sum is " + v.expected;
+}
+
+// A float sum of finite inputs: within the tolerance, or an infinity that some order of the inputs
+// can reach when the sum may overflow.
+template <class T>
+void verify_finite_sum(T result, const Reference& reference, std::size_t depth, Verdict& v) {
+    constexpr T inf = std::numeric_limits<T>::infinity();
+    const long double max = std::numeric_limits<T>::max();
+    const long double growth = 1 + static_cast<long double>(gamma_bound(reference.type, depth));
+    const bool can_overflow_up = reference.positive_sum * growth > max;
+    const bool can_overflow_down = -reference.negative_sum * growth > max;
+    const bool overflows = std::fabs(reference.sum) > max;
+    v.expected = overflows ? exact_text(reference.sum > 0 ? inf : -inf) : exact_text(static_cast<T>(reference.sum));
+    if (std::isfinite(result)) {
+        v.error = static_cast<double>(std::fabs(static_cast<long double>(result) - reference.sum));
+        v.pass = v.error <= v.tolerance;
+    } else {
+        v.error = std::numeric_limits<double>::infinity();
+        v.pass = std::isnan(result) ? can_overflow_up && can_overflow_down
+                                    : (result > 0 ? can_overflow_up : can_overflow_down);
+        if (!v.pass && !can_overflow_up && !can_overflow_down)
+            v.note = "the GPU returned " + v.result + ", which is never a sum of these finite inputs";
+        else if (!v.pass)
+            v.note = "the GPU returned " + v.result + ", which no order of these inputs can produce";
+    }
+    if (overflows)
+        v.note = (v.note.empty() ? "" : v.note + "; ") + "the exact sum " + exact_text(reference.sum) + " overflows " +
+                 type_name(reference.type) + ", so the sum is " + v.expected + " (or a finite value within the tolerance)";
+}
+
+}  // namespace
+
 template <class T>
 Verdict verify(T result, const Reference& reference, std::size_t depth) {
     if (reference.op != OpKind::sum) return verify_extreme(result, reference);
-    Verdict v;
-    v.result = exact_text(result);
     if constexpr (std::is_integral_v<T>) {
-        const bool fits = reference.exact >= std::numeric_limits<std::int32_t>::min() &&
-                          reference.exact <= std::numeric_limits<std::int32_t>::max();
-        // the kernels add uint32, which wraps modulo 2^32 by definition; read back as int32
-        const auto wrapped = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(reference.exact)));
-        v.expected = exact_text(wrapped);
-        v.error = std::fabs(static_cast<double>(static_cast<std::int64_t>(result) - wrapped));
-        v.pass = result == wrapped;
-        if (!fits)
-            v.note = "the exact sum " + std::to_string(reference.exact) +
-                     " is outside the int32 range; the int32 sum is defined modulo 2^32 (unsigned addition)";
+        return verify_int32_sum(result, reference);
     } else {
-        constexpr T inf = std::numeric_limits<T>::infinity();
+        Verdict v;
+        v.result = exact_text(result);
         v.tolerance = tolerance_for(reference, depth);
-        if (reference.first_non_finite != Reference::no_index) {
-            // NaN and infinities in the input: the IEEE result is the same for every order
-            const bool nan = reference.has_nan || (reference.has_plus_inf && reference.has_minus_inf);
-            const T expected = nan ? std::numeric_limits<T>::quiet_NaN() : reference.has_plus_inf ? inf : -inf;
-            v.expected = exact_text(expected);
-            v.pass = nan ? std::isnan(result) : result == expected;
-            v.error = v.pass ? 0.0 : std::numeric_limits<double>::infinity();
-            v.note = "input element " + std::to_string(reference.first_non_finite) +
-                     " is the first non-finite one; with " +
-                     (reference.has_nan ? std::string("a NaN among the inputs")
-                      : nan            ? std::string("both +inf and -inf among the inputs")
-                                       : std::string("an infinity among the inputs")) +
-                     " the sum is " + v.expected;
-        } else {
-            const long double max = std::numeric_limits<T>::max();
-            const long double growth = 1 + static_cast<long double>(gamma_bound(reference.type, depth));
-            const bool can_overflow_up = reference.positive_sum * growth > max;
-            const bool can_overflow_down = -reference.negative_sum * growth > max;
-            const bool overflows = std::fabs(reference.sum) > max;
-            v.expected = overflows ? exact_text(reference.sum > 0 ? inf : -inf) : exact_text(static_cast<T>(reference.sum));
-            if (std::isfinite(result)) {
-                v.error = static_cast<double>(std::fabs(static_cast<long double>(result) - reference.sum));
-                v.pass = v.error <= v.tolerance;
-            } else {
-                v.error = std::numeric_limits<double>::infinity();
-                v.pass = std::isnan(result) ? can_overflow_up && can_overflow_down
-                                            : (result > 0 ? can_overflow_up : can_overflow_down);
-                if (!v.pass && !can_overflow_up && !can_overflow_down)
-                    v.note = "the GPU returned " + v.result + ", which is never a sum of these finite inputs";
-                else if (!v.pass)
-                    v.note = "the GPU returned " + v.result + ", which no order of these inputs can produce";
-            }
-            if (overflows)
-                v.note = (v.note.empty() ? "" : v.note + "; ") + "the exact sum " + exact_text(reference.sum) +
-                         " overflows " + type_name(reference.type) +
-                         ", so the sum is " + v.expected + " (or a finite value within the tolerance)";
-        }
+        if (reference.first_non_finite != Reference::no_index) verify_non_finite_sum(result, reference, v);
+        else verify_finite_sum(result, reference, depth, v);
+        if (!v.pass && v.note.empty()) v.note = "outside the tolerance";
+        return v;
     }
-    if (!v.pass && v.note.empty()) v.note = "outside the tolerance";
-    return v;
 }
 
 #define REDUCTION_INSTANTIATE_REFERENCE(T)                                            \

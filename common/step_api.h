@@ -86,15 +86,19 @@ ReduceFn<T> reduce_fn(const StepApi& step) {
 
 }  // namespace reduction
 
+// The scratch_bytes entry of step `ns`: its scratch_bytes<K>(n, block), K the kernel type of the type asked.
+#define REDUCTION_STEP_SCRATCH_BYTES(ns)                                                                       \
+    [](::reduction::ElementType type, std::size_t n, int block) {                                              \
+        return ::reduction::dispatch_type(type, [&](auto zero) {                                               \
+            return ns::scratch_bytes<::reduction::kernel_type_t<decltype(zero)>>(n, block);                    \
+        });                                                                                                    \
+    }
+
 // The StepApi of the step in namespace `ns`, e.g. REDUCTION_STEP_API(step01).
 #define REDUCTION_STEP_API(ns)                                                                                 \
     ::reduction::StepApi {                                                                                     \
         ns::name, ns::change,                                                                                  \
-        [](::reduction::ElementType type, std::size_t n, int block) {                                          \
-            return ::reduction::dispatch_type(type, [&](auto zero) {                                           \
-                return ns::scratch_bytes<::reduction::kernel_type_t<decltype(zero)>>(n, block);                \
-            });                                                                                                \
-        },                                                                                                     \
+        REDUCTION_STEP_SCRATCH_BYTES(ns),                                                                      \
         &ns::addition_depth,                                                                                   \
         &::reduction::reduce_as_kernel_type<std::int32_t, &ns::reduce<::reduction::kernel_type_t<std::int32_t>>>, \
         &ns::reduce<float>, &ns::reduce<double>                                                                \
@@ -104,11 +108,7 @@ ReduceFn<T> reduce_fn(const StepApi& step) {
 #define REDUCTION_STEP_API_OP(ns, Op)                                                                          \
     ::reduction::StepApi {                                                                                     \
         ns::name, ns::change,                                                                                  \
-        [](::reduction::ElementType type, std::size_t n, int block) {                                          \
-            return ::reduction::dispatch_type(type, [&](auto zero) {                                           \
-                return ns::scratch_bytes<::reduction::kernel_type_t<decltype(zero)>>(n, block);                \
-            });                                                                                                \
-        },                                                                                                     \
+        REDUCTION_STEP_SCRATCH_BYTES(ns),                                                                      \
         &ns::addition_depth,                                                                                   \
         ::reduction::int32_entry<Op, &ns::reduce_op<Op, std::uint32_t>, &ns::reduce_op<Op, std::int32_t>>(),   \
         &ns::reduce_op<Op, float>, &ns::reduce_op<Op, double>                                                  \

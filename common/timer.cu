@@ -3,53 +3,14 @@
 #include "gate.h"
 
 #include <algorithm>
-#include <atomic>
 #include <stdexcept>
 #include <string>
 
 namespace reduction {
 namespace {
 
-// Two ints in pinned, mapped host memory that the gate kernel reads and writes directly.
-class Gate {
-public:
-    Gate() {
-        CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&flags_), 2 * sizeof(int), cudaHostAllocMapped));
-        CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags_), flags_, 0));
-    }
-    ~Gate() {
-        open();  // never leave a kernel spinning behind us, whatever was thrown
-        cudaFreeHost(flags_);
-    }
-    Gate(const Gate&) = delete;
-    Gate& operator=(const Gate&) = delete;
-
-    void close(cudaStream_t stream) {
-        flags_[0] = 0;
-        flags_[1] = 0;
-        closed_ = true;
-        queue_gate(device_flags_, device_flags_ + 1, gate_timeout_ns, stream);
-    }
-    void open() {
-        if (!closed_) return;
-        std::atomic_thread_fence(std::memory_order_seq_cst);
-        reinterpret_cast<volatile int*>(flags_)[0] = 1;
-        closed_ = false;
-    }
-    // After the stream was synchronised: the gate must have been opened by the host, not by time.
-    void check_not_timed_out() const {
-        if (reinterpret_cast<volatile int*>(flags_)[1] != 0)
-            throw CudaError(cudaErrorLaunchTimeout,
-                            "timing: the host took more than " + std::to_string(gate_timeout_ns / 1'000'000'000ull) +
-                                " s to queue " + std::to_string(gate_chunk) +
-                                " repetitions behind the gate kernel, so the times would include host work");
-    }
-
-private:
-    int* flags_ = nullptr;
-    int* device_flags_ = nullptr;
-    bool closed_ = false;
-};
+// What a gate that opened itself was waiting for, in its error message.
+const std::string queueing_what = "queueing " + std::to_string(gate_chunk) + " repetitions behind the gate kernel";
 
 class Events {
 public:
@@ -80,7 +41,8 @@ TimingStats time_per_call(const DeviceWork& work, int iters, cudaStream_t stream
     std::vector<double> samples;
     for (int done = 0; done < iters;) {
         const int count = std::min(gate_chunk, iters - done);
-        gate.close(stream);
+        gate.close();
+        gate.hold(stream);
         for (int i = 0; i < count; ++i) {
             if (flusher) flusher->flush(stream);
             CUDA_CHECK(cudaEventRecord(starts[i], stream));
@@ -89,7 +51,7 @@ TimingStats time_per_call(const DeviceWork& work, int iters, cudaStream_t stream
         }
         gate.open();
         CUDA_CHECK(cudaStreamSynchronize(stream));
-        gate.check_not_timed_out();
+        gate.check_not_timed_out(queueing_what);
         for (int i = 0; i < count; ++i) samples.push_back(elapsed_ms(starts[i], stops[i]));
         done += count;
     }
@@ -102,13 +64,14 @@ double time_batch(const DeviceWork& work, int iters, cudaStream_t stream, Gate& 
     double total_ms = 0;
     for (int done = 0; done < iters;) {
         const int count = std::min(gate_chunk, iters - done);
-        gate.close(stream);
+        gate.close();
+        gate.hold(stream);
         CUDA_CHECK(cudaEventRecord(pair[0], stream));
         for (int i = 0; i < count; ++i) work(stream);
         CUDA_CHECK(cudaEventRecord(pair[1], stream));
         gate.open();
         CUDA_CHECK(cudaStreamSynchronize(stream));
-        gate.check_not_timed_out();
+        gate.check_not_timed_out(queueing_what);
         total_ms += elapsed_ms(pair[0], pair[1]);
         done += count;
     }

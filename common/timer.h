@@ -26,6 +26,7 @@
 
 #include "cuda_check.h"
 #include "device_buffer.h"
+#include "gate.h"  // gate_chunk, gate_timeout_ns
 
 #include <cmath>
 #include <cstddef>
@@ -63,9 +64,6 @@ private:
     DeviceBuffer<unsigned char> buffer_;
     int value_ = 0;
 };
-
-inline constexpr int gate_chunk = 64;                                  // repetitions queued behind one gate
-inline constexpr unsigned long long gate_timeout_ns = 5'000'000'000ull;  // the gate opens itself after 5 s
 
 using DeviceWork = std::function<void(cudaStream_t)>;
 

@@ -6,6 +6,7 @@
 // output is not a sum and is never verified; the XOR of the words only keeps the loads alive.
 #include "course_steps.h"
 
+#include "block_sizes.h"
 #include "cuda_check.h"
 #include "launch_math.h"
 
@@ -60,31 +61,13 @@ __global__ void read_probe_kernel(const unsigned char* bytes, std::size_t count,
 using ProbeKernel = void (*)(const unsigned char*, std::size_t, unsigned int, unsigned char*);
 
 ProbeKernel probe_kernel_for_block(int block) {
-    switch (block) {
-        case 32: return read_probe_kernel<32>;
-        case 64: return read_probe_kernel<64>;
-        case 128: return read_probe_kernel<128>;
-        case 256: return read_probe_kernel<256>;
-        case 512: return read_probe_kernel<512>;
-        case 1024: return read_probe_kernel<1024>;
-        default: throw std::invalid_argument("read_probe: block must be 32, 64, 128, 256, 512 or 1024");
-    }
+    return kernel_for_block_size(block, "read_probe", [](auto b) -> ProbeKernel { return read_probe_kernel<decltype(b)::value>; });
 }
 
 // SM count x resident blocks per SM, as the steps size their grids.
 unsigned int probe_resident_grid(int block) {
-    static const std::array<unsigned int, 11> grids = [] {
-        std::array<unsigned int, 11> result{};
-        int device = 0, sms = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        for (int b = 32; b <= 1024; b *= 2) {
-            int per_sm = 0;
-            CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, probe_kernel_for_block(b), b, 0));
-            result[log2_exact(b)] = static_cast<unsigned int>(sms * per_sm);
-        }
-        return result;
-    }();
+    static const std::array<unsigned int, 11> grids =
+        per_block_size([](int b) { return resident_blocks(probe_kernel_for_block(b), b); });
     return grids[log2_exact(block)];
 }
 

@@ -62,11 +62,10 @@ int run(int argc, char** argv) {
         std::cout << usage_text(argv[0], "all-reduce of a float vector on every GPU: NCCL against a naive gather to GPU 0", true);
         return reduction::exit_ok;
     }
-    const int gpus = settings.gpus > 0 ? settings.gpus : step13::visible_gpus();
-    const std::unique_ptr<step13::Team> team = step13::Team::local(gpus);
-    const auto& members = team->members();
-    const reduction::DeviceInfo device = reduction::open_device(0);
-    const bool peer = enable_peer_access(members);
+    const BenchTeam setup = open_team(settings);
+    step13::Team& team = *setup.team;
+    const int gpus = team.size();
+    const auto& members = team.members();
     const std::size_t max_count = settings.max_bytes / sizeof(float);
 
     // GPU 0 holds K vectors (its own and one per other GPU) plus the sum; the others two vectors.
@@ -94,7 +93,7 @@ int run(int argc, char** argv) {
     }
     DeviceBuffer<const float*> device_inputs(static_cast<std::size_t>(gpus));
     CUDA_CHECK(cudaMemcpy(device_inputs.get(), inputs.data(), gpus * sizeof(float*), cudaMemcpyHostToDevice));
-    team->synchronize();
+    team.synchronize();
 
     std::size_t count = 1;
     const auto nccl = [&] {
@@ -123,9 +122,9 @@ int run(int argc, char** argv) {
             CUDA_CHECK(cudaMemsetAsync(recv[i].get(), 0xFF, count * sizeof(float), members[i].stream));
             CUDA_CHECK(cudaMemsetAsync(wrong[i].get(), 0, sizeof(unsigned long long), members[i].stream));
         }
-        team->synchronize();
+        team.synchronize();
         method();
-        team->synchronize();
+        team.synchronize();
         bool ok = true;
         for (std::size_t i = 0; i < members.size(); ++i) {
             CUDA_CHECK(cudaSetDevice(members[i].device));
@@ -143,7 +142,7 @@ int run(int argc, char** argv) {
                                " calls queued behind a gate kernel on every GPU, the slowest GPU's event interval; " +
                                std::to_string(settings.warmup) + " warm-up calls first; algbw = bytes / median time, "
                                "busbw = algbw * 2(K-1)/K (nccl-tests doc/PERFORMANCE.md)";
-    std::cout << reduction::stamp_lines(bench_stamp(device, *team, peer, timing, argc, argv))
+    std::cout << reduction::stamp_lines(bench_stamp(setup.device, team, setup.peer, timing, argc, argv))
               << "method,gpus,bytes,count,time_median_us,time_min_us,algbw_gbps,busbw_gbps,nvlink_gbps,status\n";
     const double link = nvlink_gbps();
     bool all_ok = true;
@@ -152,7 +151,7 @@ int run(int argc, char** argv) {
                                            std::pair<const char*, std::function<void()>>{"naive", naive}}) {
             const bool ok = check(work);
             all_ok = all_ok && ok;
-            const reduction::Timing t = team->time(work, settings.warmup, settings.iters);
+            const reduction::Timing t = team.time(work, settings.warmup, settings.iters);
             const std::size_t bytes = count * sizeof(float);
             const double algbw = algbw_gbps(bytes, t.per_call.median_ms);
             std::cout << method << "," << gpus << "," << bytes << "," << count << ","

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,22 @@ inline bool enable_peer_access(const std::vector<step13::Member>& members) {
     return all;
 }
 
+// The GPUs of a run: --gpus K (default: every visible one) driven by this process, peer access
+// enabled where the hardware allows, and GPU 0's description for the stamp.
+struct BenchTeam {
+    std::unique_ptr<step13::Team> team;
+    reduction::DeviceInfo device;
+    bool peer = false;  // every pair can read each other's memory
+};
+
+inline BenchTeam open_team(const Settings& settings) {
+    BenchTeam t;
+    t.team = step13::Team::local(settings.gpus > 0 ? settings.gpus : step13::visible_gpus());
+    t.device = reduction::open_device(0);
+    t.peer = enable_peer_access(t.team->members());
+    return t;
+}
+
 inline double algbw_gbps(std::size_t bytes, double ms) { return reduction::bandwidth_gbps(bytes, ms); }
 inline double busbw_gbps(double algbw, int gpus) { return algbw * 2.0 * (gpus - 1) / gpus; }
 
@@ -100,12 +117,9 @@ inline double nvlink_gbps() {
 inline reduction::Stamp bench_stamp(const reduction::DeviceInfo& device, const step13::Team& team, bool peer_access,
                                     const std::string& timing, int argc, const char* const* argv) {
     reduction::Stamp stamp = reduction::device_stamp(device, argc, argv);
-    int version = 0;
-    ncclGetVersion(&version);
     const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
     stamp.push_back({"gpus", std::to_string(team.size())});
-    stamp.push_back({"nccl", std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
-                                 std::to_string(version % 100)});
+    stamp.push_back({"nccl", step13::nccl_version()});
     stamp.push_back({"nccl_nvls_enable", nvls ? nvls : "unset"});
     stamp.push_back({"peer_access", peer_access ? "every pair" : "not every pair (copies go through the host)"});
     if (const char* topo = std::getenv("REDUCTION_TOPOLOGY"); topo && *topo) stamp.push_back({"topology", topo});

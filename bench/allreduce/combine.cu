@@ -51,11 +51,10 @@ int run(int argc, char** argv) {
         std::cout << usage_text(argv[0], "the cross-GPU combine of one partial per GPU, three ways", false);
         return reduction::exit_ok;
     }
-    const int gpus = settings.gpus > 0 ? settings.gpus : step13::visible_gpus();
-    const std::unique_ptr<step13::Team> team = step13::Team::local(gpus);
-    const auto& members = team->members();
-    const reduction::DeviceInfo device = reduction::open_device(0);
-    const bool peer = enable_peer_access(members);
+    const BenchTeam setup = open_team(settings);
+    step13::Team& team = *setup.team;
+    const int gpus = team.size();
+    const auto& members = team.members();
 
     // GPU r's partial is r + 1: the total K (K + 1) / 2 is exact in float for any K here.
     std::vector<DeviceBuffer<float>> partials, totals;
@@ -86,7 +85,7 @@ int run(int argc, char** argv) {
             CUDA_CHECK(cudaSetDevice(members[i].device));
             CUDA_CHECK(cudaMemcpyAsync(host + i, partials[i].get(), sizeof(float), cudaMemcpyDeviceToHost, members[i].stream));
         }
-        team->synchronize();
+        team.synchronize();
         host_total = 0;
         for (int i = 0; i < gpus; ++i) host_total += host[i];
     };
@@ -102,7 +101,7 @@ int run(int argc, char** argv) {
     const auto waited = [&](const std::function<void()>& enqueue) {
         return [&, enqueue] {
             enqueue();
-            team->synchronize();
+            team.synchronize();
         };
     };
 
@@ -131,13 +130,13 @@ int run(int argc, char** argv) {
     };
     std::vector<Row> rows;
     {
-        const reduction::Timing t = team->time(nccl, settings.warmup, settings.iters);
+        const reduction::Timing t = team.time(nccl, settings.warmup, settings.iters);
         rows.push_back({"nccl_allreduce", "every GPU", host_time_us(waited(nccl), settings.warmup, settings.iters),
                         t.per_call.median_ms * 1e3, t.per_call.min_ms * 1e3, nccl_ok});
     }
     rows.push_back({"host_gather", "host", host_time_us(host_gather, settings.warmup, settings.iters), NAN, NAN, host_ok});
     {
-        const reduction::Timing t = team->time(peer_to_gpu0, settings.warmup, settings.iters);
+        const reduction::Timing t = team.time(peer_to_gpu0, settings.warmup, settings.iters);
         rows.push_back({"peer_to_gpu0", "GPU 0", host_time_us(waited(peer_to_gpu0), settings.warmup, settings.iters),
                         t.per_call.median_ms * 1e3, t.per_call.min_ms * 1e3, peer_ok});
     }
@@ -146,7 +145,7 @@ int run(int argc, char** argv) {
         "host_us: median and min of " + std::to_string(settings.iters) +
         " calls, each enqueued and waited for, on the host's steady_clock; device_us: the same count queued behind a "
         "gate kernel on every GPU, the slowest GPU's event interval; " + std::to_string(settings.warmup) + " warm-up calls first";
-    std::cout << reduction::stamp_lines(bench_stamp(device, *team, peer, timing, argc, argv))
+    std::cout << reduction::stamp_lines(bench_stamp(setup.device, team, setup.peer, timing, argc, argv))
               << "method,gpus,result_on,host_median_us,host_min_us,device_median_us,device_min_us,status\n";
     bool all_ok = true;
     for (const Row& r : rows) {

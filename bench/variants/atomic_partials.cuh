@@ -6,6 +6,8 @@
 
 #include "step10_single_pass/reduce.cuh"
 
+#include "block_sizes.h"
+
 namespace atomic_partials {
 
 inline constexpr const char* name = "step10_atomic_add";
@@ -54,15 +56,8 @@ using Kernel = void (*)(const T*, std::size_t, T*);
 
 template <class T>
 Kernel<T> kernel_for_block(int block) {
-    switch (block) {
-        case 32: return reduce_atomic_kernel<32, T>;
-        case 64: return reduce_atomic_kernel<64, T>;
-        case 128: return reduce_atomic_kernel<128, T>;
-        case 256: return reduce_atomic_kernel<256, T>;
-        case 512: return reduce_atomic_kernel<512, T>;
-        case 1024: return reduce_atomic_kernel<1024, T>;
-        default: throw std::invalid_argument("step10_atomic_add: block must be 32, 64, 128, 256, 512 or 1024");
-    }
+    return reduction::kernel_for_block_size(block, "step10_atomic_add",
+                                            [](auto b) -> Kernel<T> { return reduce_atomic_kernel<decltype(b)::value, T>; });
 }
 
 template <class T>

@@ -20,6 +20,7 @@
 
 #include "step10_single_pass/reduce.cuh"
 
+#include "block_sizes.h"
 #include "cuda_check.h"
 #include "exit_codes.h"
 #include "launch_math.h"
@@ -50,18 +51,8 @@ inline void require_cooperative_launch() {
 // occupancy API's resident blocks per SM. Asked once per process and element type.
 template <class T>
 unsigned int co_resident_blocks(int block) {
-    static const std::array<unsigned int, 11> limits = [] {
-        std::array<unsigned int, 11> result{};
-        int device = 0, sms = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        for (int b = 32; b <= 1024; b *= 2) {
-            int per_sm = 0;
-            CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, step10::kernel_for_block<T>(b), b, 0));
-            result[reduction::log2_exact(b)] = static_cast<unsigned int>(sms * per_sm);
-        }
-        return result;
-    }();
+    static const std::array<unsigned int, 11> limits =
+        reduction::per_block_size([](int b) { return reduction::resident_blocks(step10::kernel_for_block<T>(b), b); });
     return limits[reduction::log2_exact(block)];
 }
 

@@ -25,12 +25,12 @@
 #include "step10_single_pass/reduce.cuh"
 #include "thread_sum.cuh"
 
+#include "block_sizes.h"
 #include "cuda_check.h"
 
 #include <cuda/atomic>
 
 #include <cstddef>
-#include <stdexcept>
 
 namespace last_ticket {
 
@@ -85,15 +85,8 @@ using Kernel = void (*)(const T*, std::size_t, T*, T*, unsigned int*);
 // The runtime block size picks its compile-time instantiation.
 template <class T>
 Kernel<T> kernel_for_block(int block) {
-    switch (block) {
-        case 32: return reduce_last_ticket_kernel<32, T>;
-        case 64: return reduce_last_ticket_kernel<64, T>;
-        case 128: return reduce_last_ticket_kernel<128, T>;
-        case 256: return reduce_last_ticket_kernel<256, T>;
-        case 512: return reduce_last_ticket_kernel<512, T>;
-        case 1024: return reduce_last_ticket_kernel<1024, T>;
-        default: throw std::invalid_argument("step10_threadfence: block must be 32, 64, 128, 256, 512 or 1024");
-    }
+    return reduction::kernel_for_block_size(block, "step10_threadfence",
+                                            [](auto b) -> Kernel<T> { return reduce_last_ticket_kernel<decltype(b)::value, T>; });
 }
 
 // The scratch: the counter first, then one partial per block of step 10's grid from byte 16 on

@@ -28,13 +28,13 @@
 #include "step09_vector_loads/reduce.cuh"
 #include "thread_sum.cuh"
 
+#include "block_sizes.h"
 #include "cuda_check.h"
 #include "exit_codes.h"
 
 #include <nv/target>
 
 #include <cstddef>
-#include <stdexcept>
 #include <string>
 
 namespace pdl_launches {
@@ -59,15 +59,8 @@ using Kernel = void (*)(const T*, std::size_t, T*);
 // The runtime block size picks its compile-time instantiation.
 template <class T>
 Kernel<T> kernel_for_block(int block) {
-    switch (block) {
-        case 32: return reduce_pdl_kernel<32, T>;
-        case 64: return reduce_pdl_kernel<64, T>;
-        case 128: return reduce_pdl_kernel<128, T>;
-        case 256: return reduce_pdl_kernel<256, T>;
-        case 512: return reduce_pdl_kernel<512, T>;
-        case 1024: return reduce_pdl_kernel<1024, T>;
-        default: throw std::invalid_argument("step09_pdl: block must be 32, 64, 128, 256, 512 or 1024");
-    }
+    return reduction::kernel_for_block_size(block, "step09_pdl",
+                                            [](auto b) -> Kernel<T> { return reduce_pdl_kernel<decltype(b)::value, T>; });
 }
 
 // PDL needs compute capability 9.0 or later on the current device; below it, exit 3 with a line.

@@ -5,59 +5,12 @@
 #include "exit_codes.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdlib>
 #include <exception>
 #include <unistd.h>
 
 namespace step13 {
 namespace {
-
-// Two ints in pinned host memory that every GPU of this process reads and writes directly:
-// portable (mapped into every device), so one write opens the gates of all its GPUs at once.
-class Gates {
-public:
-    explicit Gates(const std::vector<Member>& members) : members_(members) {
-        CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&flags_), 2 * sizeof(int),
-                                 cudaHostAllocMapped | cudaHostAllocPortable));
-        flags_[0] = flags_[1] = 0;
-    }
-    ~Gates() {
-        open();  // never leave a kernel spinning, whatever was thrown
-        cudaFreeHost(flags_);
-    }
-    Gates(const Gates&) = delete;
-    Gates& operator=(const Gates&) = delete;
-
-    void close() {
-        flags_[0] = 0;
-        flags_[1] = 0;
-        closed_ = true;
-        for (const Member& m : members_) {
-            CUDA_CHECK(cudaSetDevice(m.device));
-            int* device_flags = nullptr;
-            CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags), flags_, 0));
-            reduction::queue_gate(device_flags, device_flags + 1, reduction::gate_timeout_ns, m.stream);
-        }
-    }
-    void open() {
-        if (!closed_) return;
-        std::atomic_thread_fence(std::memory_order_seq_cst);
-        reinterpret_cast<volatile int*>(flags_)[0] = 1;
-        closed_ = false;
-    }
-    void check_not_timed_out() const {
-        if (reinterpret_cast<volatile int*>(flags_)[1] != 0)
-            throw reduction::CudaError(cudaErrorLaunchTimeout,
-                                       "timing: queueing a chunk of repetitions on every GPU took more than 5 s, "
-                                       "so the times would include host work");
-    }
-
-private:
-    const std::vector<Member>& members_;
-    int* flags_ = nullptr;
-    bool closed_ = false;
-};
 
 // count events per member, each created on its member's device.
 class TeamEvents {
@@ -83,6 +36,15 @@ private:
     int count_;
     std::vector<cudaEvent_t> events_;
 };
+
+// Closes the gate and holds every member's stream behind it.
+void close_on_every_gpu(reduction::Gate& gate, const std::vector<Member>& members) {
+    gate.close();
+    for (const Member& m : members) {
+        CUDA_CHECK(cudaSetDevice(m.device));
+        gate.hold(m.stream);
+    }
+}
 
 void record(const std::vector<Member>& members, const TeamEvents& events, int i) {
     for (std::size_t m = 0; m < members.size(); ++m) {
@@ -112,6 +74,12 @@ int visible_gpus() {
                                           (status != cudaSuccess ? cudaGetErrorString(status) : "no device found") +
                                           "): the multi-GPU step needs NVIDIA GPUs and their driver");
     return count;
+}
+
+std::string nccl_version() {
+    int code = 0;
+    if (ncclGetVersion(&code) != ncclSuccess) return "unknown";
+    return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
 }
 
 bool launched_by_mpi() {
@@ -256,7 +224,8 @@ reduction::Timing Team::time(const std::function<void()>& work, int warmup, int 
     barrier();
     using reduction::gate_chunk;
     reduction::Timing timing;
-    Gates gates(members_);
+    const std::string queueing_what = "queueing a chunk of repetitions on every GPU";  // if the gate times out
+    reduction::Gate gate;  // one for every GPU of this process: its flags are mapped into each
     TeamEvents starts(members_, gate_chunk), stops(members_, gate_chunk);
 
     // per call: a chunk queued behind the gates on every GPU (and, with MPI, on every rank: the
@@ -264,16 +233,16 @@ reduction::Timing Team::time(const std::function<void()>& work, int warmup, int 
     std::vector<double> samples;
     for (int done = 0; done < iters;) {
         const int count = std::min(gate_chunk, iters - done);
-        gates.close();
+        close_on_every_gpu(gate, members_);
         for (int i = 0; i < count; ++i) {
             record(members_, starts, i);
             work();
             record(members_, stops, i);
         }
         barrier();
-        gates.open();
+        gate.open();
         synchronize();
-        gates.check_not_timed_out();
+        gate.check_not_timed_out(queueing_what);
         for (int i = 0; i < count; ++i) samples.push_back(slowest_ms(members_, starts, stops, i));
         done += count;
     }
@@ -284,14 +253,14 @@ reduction::Timing Team::time(const std::function<void()>& work, int warmup, int 
     std::vector<double> chunks;
     for (int done = 0; done < iters;) {
         const int count = std::min(gate_chunk, iters - done);
-        gates.close();
+        close_on_every_gpu(gate, members_);
         record(members_, starts, 0);
         for (int i = 0; i < count; ++i) work();
         record(members_, stops, 0);
         barrier();
-        gates.open();
+        gate.open();
         synchronize();
-        gates.check_not_timed_out();
+        gate.check_not_timed_out(queueing_what);
         chunks.push_back(slowest_ms(members_, starts, stops, 0));
         done += count;
     }

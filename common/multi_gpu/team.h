@@ -39,6 +39,9 @@ int visible_gpus();
 // only then is MPI initialised, so that the single-process form never needs a launcher.
 bool launched_by_mpi();
 
+// NCCL's version as "2.28.9", for the stamps above the CSVs; "unknown" if NCCL will not say.
+std::string nccl_version();
+
 class Team {
 public:
     // One process driving GPUs 0 .. gpus - 1 through ncclCommInitAll. More GPUs than the machine
