@@ -42,23 +42,17 @@ def render(headline_path):
               f"g < {SMALL_GAIN}: threshold = {FLOOR} (not slower than the previous step).\n")
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["step", "measured_gain", "threshold"])
-    for row in headline.rows:
-        if row.get("type") != "int32" or not row.get("step", "").startswith("step"):
-            continue
-        if row.get("op", "sum") not in ("sum", ""):  # results of other operators, where there are any
-            continue
-        gain_text = (row.get("x_previous") or "").strip()
-        if not gain_text:
-            continue
-        gain = float(gain_text)
-        writer.writerow([row["step"], f"{gain:.4f}", f"{threshold_for(gain):.3f}"])
+    for row in headline.rows:  # int32 sums of the steps with a previous step (other operators left out)
+        gain = (row.get("x_previous") or "").strip()
+        if row.get("type") == "int32" and row.get("step", "").startswith("step") and row.get("op", "sum") in (
+                "sum", "") and gain:
+            writer.writerow([row["step"], f"{float(gain):.4f}", f"{threshold_for(float(gain)):.3f}"])
     return out.getvalue()
 
 
 def main(argv):
     if argv[:1] == ["--check"]:
-        wanted = render(DEFAULT_HEADLINE)
-        if DEFAULT_OUT.read_text() != wanted:
+        if DEFAULT_OUT.read_text() != render(DEFAULT_HEADLINE):
             print(f"{DEFAULT_OUT} is out of date with {DEFAULT_HEADLINE}: run tools/grade_thresholds.py",
                   file=sys.stderr)
             return 1

@@ -160,7 +160,7 @@ class Blocks(unittest.TestCase):
     def test_sweep_claims_fall_back_to_one_percent_and_say_so(self):
         with tempfile.TemporaryDirectory() as temp:
             shutil.copy(FIXTURE / "sweep.csv", Path(temp) / "sweep.csv")
-            body = render.render_sweep_claims(render.Results(temp), [], "here")
+            body = render.render_sweep_claims(render.Results(temp))
         self.assertIn("1 % either way counts as level, a fixed rule until spread.csv", body)
         self.assertIn("for int32, level at 2^20, faster at 2^22 .. 2^28", body)
 
@@ -200,8 +200,8 @@ class Blocks(unittest.TestCase):
         with tempfile.TemporaryDirectory() as temp:
             shutil.copy(FIXTURE / "dram_latency.csv", Path(temp) / "dram_latency.csv")
             results = render.Results(temp)
-            for body in (render.render_littles_law(results, [], "here"),
-                         render.render_littles_law_need(results, ["16"], "here")):
+            for body in (render.render_littles_law(results),
+                         render.render_littles_law_need(results, "16", "here")):
                 self.assertIn("*Not measured yet*: `loaded_latency.csv` does not exist", body)
                 self.assertIn("the idle one, 612 ns", body)
 
@@ -211,7 +211,7 @@ class Blocks(unittest.TestCase):
         results._tables["loaded_latency.csv"] = render.parse_table(
             text.replace("1000,ok", "1000,streamers not all resident", 1), "loaded_latency.csv")
         with self.assertRaises(render.ResultsError) as caught:
-            render.render_littles_law(results, [], "here")
+            render.render_littles_law(results)
         self.assertIn("not measured under load", str(caught.exception))
 
     def test_sweep_claims_say_when_a_step_never_wins(self):
@@ -219,7 +219,7 @@ class Blocks(unittest.TestCase):
         table = render.parse_table(text.replace(",1.540000,", ",99.000000,"), "sweep.csv")  # step07 at 2^28, int32
         results = render.Results(FIXTURE)
         results._tables["sweep.csv"] = table
-        body = render.render_sweep_claims(results, [], "here")
+        body = render.render_sweep_claims(results)
         self.assertIn("Not every step is faster", body)
         self.assertIn("| step07_multi_level | step02_nondivergent | not at 2^28 | every size |", body)
 
