@@ -284,7 +284,7 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Sl
     __shared__ T last_block_partial;
     const Op op{};
     const unsigned int tid = threadIdx.x;
-    // solution-begin: one tile: every load at once, a tree, the block's tree straight to *out
+    // solution-begin: one tile: all loads at once, trees, straight to *out
     if constexpr (OneTile) {
         const T total = block_reduce<Op, Block>(one_tile_sum<Op, Block>(in, n), warp_results);
         if (tid == 0) *out = total;
@@ -455,7 +455,7 @@ inline std::size_t addition_depth(std::size_t n, int block) {
 template <class Op, class T>
 void reduce_op(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
     const unsigned int grid = grid_for(n, block);
-    // solution-begin: one tile or less: one block of just enough warps, the one-tile kernel
+    // solution-begin: one tile or less: small_block threads, the OneTile kernel
     const bool one_tile = grid == 1;
     const int threads = one_tile ? small_block(n, block) : block;
     const Kernel<T> kernel = one_tile ? kernel_for_block<Op, T, true>(threads) : kernel_for_block<Op, T>(threads);
