@@ -4,4 +4,4 @@
 #include "reduce.cuh"
 #include "run_multi_gpu.h"
 
-int main(int argc, char** argv) { return step13::run_multi_gpu(argc, argv, REDUCTION_MULTI_GPU_STEP(step13)); }
+int main(int argc, char** argv) { return reduction::multi_gpu::run_multi_gpu(argc, argv, REDUCTION_MULTI_GPU_STEP(step13)); }

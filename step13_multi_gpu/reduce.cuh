@@ -38,6 +38,9 @@ namespace previous = step12;
 
 namespace step13 {
 
+using reduction::multi_gpu::Member;  // the harness (common/multi_gpu/team.h): one GPU of the team
+using reduction::multi_gpu::Team;    // every GPU of this run, its communicator and streams
+
 inline constexpr const char* name = "step13_multi_gpu";
 inline constexpr const char* change = "K GPUs: a shard each, one NCCL all-reduce of the partials";
 

@@ -69,7 +69,7 @@ inline std::string usage_text(const char* program, const char* what, bool with_s
 
 // Lets every pair of GPUs read each other's memory directly (over NVLink where there is one);
 // false if some pair cannot, in which case cudaMemcpyPeer goes through the host.
-inline bool enable_peer_access(const std::vector<step13::Member>& members) {
+inline bool enable_peer_access(const std::vector<reduction::multi_gpu::Member>& members) {
     bool all = true;
     for (const auto& a : members)
         for (const auto& b : members) {
@@ -91,14 +91,14 @@ inline bool enable_peer_access(const std::vector<step13::Member>& members) {
 // The GPUs of a run: --gpus K (default: every visible one) driven by this process, peer access
 // enabled where the hardware allows, and GPU 0's description for the stamp.
 struct BenchTeam {
-    std::unique_ptr<step13::Team> team;
+    std::unique_ptr<reduction::multi_gpu::Team> team;
     reduction::DeviceInfo device;
     bool peer = false;  // every pair can read each other's memory
 };
 
 inline BenchTeam open_team(const Settings& settings) {
     BenchTeam t;
-    t.team = step13::Team::local(settings.gpus > 0 ? settings.gpus : step13::visible_gpus());
+    t.team = reduction::multi_gpu::Team::local(settings.gpus > 0 ? settings.gpus : reduction::multi_gpu::visible_gpus());
     t.device = reduction::open_device(0);
     t.peer = enable_peer_access(t.team->members());
     return t;
@@ -114,12 +114,12 @@ inline double nvlink_gbps() {
     return text && *text ? std::atof(text) : NAN;
 }
 
-inline reduction::Stamp bench_stamp(const reduction::DeviceInfo& device, const step13::Team& team, bool peer_access,
+inline reduction::Stamp bench_stamp(const reduction::DeviceInfo& device, const reduction::multi_gpu::Team& team, bool peer_access,
                                     const std::string& timing, int argc, const char* const* argv) {
     reduction::Stamp stamp = reduction::device_stamp(device, argc, argv);
     const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
     stamp.push_back({"gpus", std::to_string(team.size())});
-    stamp.push_back({"nccl", step13::nccl_version()});
+    stamp.push_back({"nccl", reduction::multi_gpu::nccl_version()});
     stamp.push_back({"nccl_nvls_enable", nvls ? nvls : "unset"});
     stamp.push_back({"peer_access", peer_access ? "every pair" : "not every pair (copies go through the host)"});
     if (const char* topo = std::getenv("REDUCTION_TOPOLOGY"); topo && *topo) stamp.push_back({"topology", topo});

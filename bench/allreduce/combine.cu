@@ -52,7 +52,7 @@ int run(int argc, char** argv) {
         return reduction::exit_ok;
     }
     const BenchTeam setup = open_team(settings);
-    step13::Team& team = *setup.team;
+    reduction::multi_gpu::Team& team = *setup.team;
     const int gpus = team.size();
     const auto& members = team.members();
 

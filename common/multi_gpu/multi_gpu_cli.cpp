@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-namespace step13 {
+namespace reduction::multi_gpu {
 namespace {
 
 using reduction::Options;
@@ -102,4 +102,4 @@ int run_multi_gpu_main(int argc, char** argv, const char* name, const char* chan
     });
 }
 
-}  // namespace step13
+}  // namespace reduction::multi_gpu

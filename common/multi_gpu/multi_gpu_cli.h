@@ -11,7 +11,7 @@
 #include <functional>
 #include <vector>
 
-namespace step13 {
+namespace reduction::multi_gpu {
 
 struct MultiFlags {
     int gpus = 0;                   // --gpus K; 0: not given (every visible GPU, or one per MPI rank)
@@ -29,4 +29,4 @@ using MultiGpuRun = std::function<int(Team& team, const reduction::Options& opti
 // the messages.
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run);
 
-}  // namespace step13
+}  // namespace reduction::multi_gpu

@@ -8,7 +8,7 @@
 #include <iostream>
 #include <string>
 
-namespace step13 {
+namespace reduction::multi_gpu {
 namespace {
 
 using reduction::Options;
@@ -69,4 +69,4 @@ void print_multi_gpu(const reduction::Measurement& m, const reduction::DeviceInf
     }
 }
 
-}  // namespace step13
+}  // namespace reduction::multi_gpu

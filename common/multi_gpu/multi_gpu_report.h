@@ -10,7 +10,7 @@
 
 #include <cstddef>
 
-namespace step13 {
+namespace reduction::multi_gpu {
 
 struct MultiGpuRunShape {
     std::size_t n = 0;              // elements in all
@@ -23,4 +23,4 @@ void print_multi_gpu(const reduction::Measurement& m, const reduction::DeviceInf
                      const reduction::Options& options, const Team& team, const MultiGpuRunShape& shape, int argc,
                      const char* const* argv);
 
-}  // namespace step13
+}  // namespace reduction::multi_gpu

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace step13 {
+namespace reduction::multi_gpu {
 
 // Reads every local GPU's total (totals[i] on members()[i]'s device) and verifies each. The verdict
 // of the first wrong one, or rank 0's; the same on every rank.
@@ -49,4 +49,4 @@ reduction::Verdict verify_totals(const Team& team, const std::vector<const T*>& 
     return verdict;
 }
 
-}  // namespace step13
+}  // namespace reduction::multi_gpu

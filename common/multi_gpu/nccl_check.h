@@ -15,7 +15,7 @@
 #include <mpi.h>
 #endif
 
-namespace step13 {
+namespace reduction::multi_gpu {
 
 // A failed NCCL or MPI call: exit 4 through run_guarded's std::exception branch.
 class CommError : public std::runtime_error {
@@ -38,13 +38,13 @@ public:
 }
 #endif
 
-}  // namespace step13
+}  // namespace reduction::multi_gpu
 
 #define NCCL_CHECK(call)                                                                \
     do {                                                                                \
         const ncclResult_t nccl_check_status_ = (call);                                 \
         if (nccl_check_status_ != ncclSuccess)                                          \
-            ::step13::throw_nccl_error(nccl_check_status_, #call, __FILE__, __LINE__);  \
+            ::reduction::multi_gpu::throw_nccl_error(nccl_check_status_, #call, __FILE__, __LINE__);  \
     } while (0)
 
 // MPI calls return MPI_SUCCESS or an error code once MPI_ERRORS_RETURN is set (team.cu does).
@@ -52,5 +52,5 @@ public:
     do {                                                                                \
         const int mpi_check_status_ = (call);                                           \
         if (mpi_check_status_ != MPI_SUCCESS)                                           \
-            ::step13::throw_mpi_error(mpi_check_status_, #call, __FILE__, __LINE__);    \
+            ::reduction::multi_gpu::throw_mpi_error(mpi_check_status_, #call, __FILE__, __LINE__);    \
     } while (0)

@@ -3,7 +3,7 @@
 // sent its shard, one call verified on every GPU (multi_gpu_verify.h), the timing of calls on every
 // GPU at once (team.h), the report on rank 0 (multi_gpu_report.h). The step passes its entry points:
 //
-//   int main(int argc, char** argv) { return step13::run_multi_gpu(argc, argv, REDUCTION_MULTI_GPU_STEP(step13)); }
+//   int main(int argc, char** argv) { return reduction::multi_gpu::run_multi_gpu(argc, argv, REDUCTION_MULTI_GPU_STEP(step13)); }
 //
 // A multi-GPU step's reduce.cuh provides, in its namespace (step13/reduce.cuh):
 //   name, change                                   as every step (common/step_api.h)
@@ -35,7 +35,7 @@
 #include <type_traits>
 #include <vector>
 
-namespace step13 {
+namespace reduction::multi_gpu {
 
 // A multi-GPU step's calls for element type T; Part is its Part<T>.
 template <class T, class PartType>
@@ -218,15 +218,15 @@ int run_multi_gpu(int argc, char** argv, const MultiGpuStep<Typed>& multi) {
                               });
 }
 
-}  // namespace step13
+}  // namespace reduction::multi_gpu
 
 // The MultiGpuStep of the multi-GPU step in namespace `ns`, e.g. REDUCTION_MULTI_GPU_STEP(step13).
 #define REDUCTION_MULTI_GPU_STEP(ns)                                                                           \
-    ::step13::multi_gpu_step(                                                                                  \
+    ::reduction::multi_gpu::multi_gpu_step(                                                                                  \
         ns::name, ns::change, ns::previous_step(),                                                             \
         [](std::size_t n, int gpus, int rank) { return ns::shard_of(n, gpus, rank).count; }, &ns::addition_depth, \
         [](auto zero) {                                                                                        \
             using T = decltype(zero);                                                                          \
-            return ::step13::typed_calls(&ns::identity<T>, &ns::send_shards_from_first<T>,                     \
+            return ::reduction::multi_gpu::typed_calls(&ns::identity<T>, &ns::send_shards_from_first<T>,                     \
                                          &ns::reduce_and_combine<T>);                                          \
         })

@@ -9,7 +9,7 @@
 #include <exception>
 #include <unistd.h>
 
-namespace step13 {
+namespace reduction::multi_gpu {
 namespace {
 
 // count events per member, each created on its member's device.
@@ -285,4 +285,4 @@ reduction::Timing Team::time(const std::function<void()>& work, int warmup, int 
     return timing;
 }
 
-}  // namespace step13
+}  // namespace reduction::multi_gpu

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace step13 {
+namespace reduction::multi_gpu {
 
 // One GPU of the run.
 struct Member {
@@ -98,4 +98,4 @@ public:
 };
 #endif
 
-}  // namespace step13
+}  // namespace reduction::multi_gpu
