@@ -241,20 +241,27 @@ def batch_ms(lib, x, warmup, iters):
 
 
 def host_input(type_name, n, seed):
+    """The input, in chunks of 2^24 filled on every core at once (a 2^32 input takes seconds, not a
+    minute). Each chunk has its own generator, spawned from (seed, n, type), so the values do not
+    depend on the number of cores."""
     import numpy as np
-    rng = np.random.default_rng([seed, n, TYPES.index(type_name)])
-    if type_name == "int32":
-        return rng.integers(-1000, 1000, size=n, dtype=np.int32, endpoint=True)
-    return rng.uniform(-1.0, 1.0, size=n).astype(np.float32) if n <= (1 << 24) else _uniform_float32(rng, n)
-
-
-def _uniform_float32(rng, n):
-    """Large float32 inputs in chunks, so that no float64 copy of 2^32 values is ever held."""
-    import numpy as np
-    out = np.empty(n, dtype=np.float32)
+    from concurrent.futures import ThreadPoolExecutor
+    out = np.empty(n, dtype=np.int32 if type_name == "int32" else np.float32)
     step = 1 << 24
-    for first in range(0, n, step):
-        out[first:first + step] = rng.uniform(-1.0, 1.0, size=min(step, n - first))
+    firsts = range(0, n, step)
+    seeds = np.random.SeedSequence([seed, n, TYPES.index(type_name)]).spawn(len(firsts))
+
+    def fill(k):  # numpy's generators release the GIL while they fill
+        rng, chunk = np.random.default_rng(seeds[k]), out[firsts[k]:firsts[k] + step]
+        if type_name == "int32":
+            chunk[:] = rng.integers(-1000, 1000, size=chunk.size, dtype=np.int32, endpoint=True)
+        else:
+            rng.random(out=chunk, dtype=np.float32)  # [0, 1), then 2x - 1: [-1, 1)
+            chunk *= 2
+            chunk -= 1
+
+    with ThreadPoolExecutor(max_workers=os.cpu_count()) as pool:
+        list(pool.map(fill, range(len(firsts))))
     return out
 
 
