@@ -22,7 +22,6 @@ results file or marker is missing or malformed, 3 matplotlib is missing (after t
 """
 
 import argparse
-import inspect
 import itertools
 import math
 import re
@@ -75,11 +74,6 @@ class Results:
     def ncu(self):
         return self.table("ncu.csv", ["step", "metric", "value"], "tools/profile_steps.sh")
 
-    def text(self, name):
-        path = self.directory / name
-        if not path.is_file():
-            raise ResultsError(f"{path} not found")
-        return path.read_text(encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -249,7 +243,7 @@ def course_table_markdown(table, beside=()):
     return "".join(out)
 
 
-def render_course_table(results):
+def render_course_table(results, context=""):
     content = course_table_markdown(results.compare("headline.csv"), beside_tables(results, "headline.csv"))
     if results.has("headline_cold.csv"):
         content += "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n"
@@ -425,7 +419,7 @@ def not_measured_yet(results):
             f"{float(idle['latency_ns']):.0f} ns (`dram_latency.csv`), a floor for the latency under load.\n")
 
 
-def render_littles_law(results):
+def render_littles_law(results, context=""):
     """The model per loads per iteration beside step 07's measured GB/s with that many loads (step07_loads.csv)."""
     if not results.has(LOADED_LATENCY):
         return not_measured_yet(results)
@@ -498,13 +492,16 @@ def render_csv(results, name, *options, context):
 
 
 def render_quote(results, name, context):
-    text = results.text(name)
+    path = results.directory / name
+    if not path.is_file():
+        raise ResultsError(f"{path} not found")
+    text = path.read_text(encoding="utf-8")
     if not text.strip():
         raise ResultsError(f"{context}: {name} is empty")
     return "```\n" + text.rstrip("\n") + "\n```\n"
 
 
-def render_step_diffs(results):
+def render_step_diffs(results, context=""):
     sys.path.insert(0, str(REPO_ROOT / "tools"))
     import step_diffs  # noqa: E402
     return step_diffs.markdown(step_diffs.step_diffs(REPO_ROOT))
@@ -647,7 +644,7 @@ def sweep_extremes(table, times, type_name, last):
     return text + "\n"
 
 
-def render_sweep_claims(results):
+def render_sweep_claims(results, context=""):
     """Sentences computed from sweep.csv: where each step beats the one before it, the last step
     against CUB, the smallest and the largest size."""
     table = results.compare("sweep.csv")
@@ -740,8 +737,7 @@ def render_block(results, words, context):
     required = len([w for w in usage_words if not w.startswith("[")])
     if len(args) < required or (len(args) > len(usage_words) and "..." not in usage):
         raise ResultsError(f"{context}: {words[0]} takes {usage or 'no arguments'}")
-    wants_context = "context" in inspect.signature(function).parameters
-    body = function(results, *args, context=context) if wants_context else function(results, *args)
+    body = function(results, *args, context=context)
     return body if body.endswith("\n") else body + "\n"
 
 
