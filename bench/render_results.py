@@ -193,11 +193,11 @@ def readme_folders(results_dir):
     return primary, [primary.parent / name for name in BESIDE_GPUS if (primary.parent / name).is_dir()]
 
 
-def beside_tables(results, name, like=None):
-    """[(label, table)]: file `name` of each other GPU's folder that has it; given like (such a list),
-    like's labels, each with its table of `name` or None."""
+def beside_tables(results, name, labels=None):
+    """[(label, table of file `name`)] of each other GPU's folder that has it; given labels, one per
+    label, the table None where that folder lacks the file."""
     found = [(r.directory.name.upper(), r.compare(name)) for r in results.beside if r.has(name)]
-    return found if like is None else [(label, dict(found).get(label)) for label, _ in like]
+    return found if labels is None else [(label, dict(found).get(label)) for label in labels]
 
 
 def beside_headers(beside):
@@ -244,12 +244,9 @@ def course_table_markdown(table, beside=()):
 
 
 def render_course_table(results, context=""):
-    content = course_table_markdown(results.compare("headline.csv"), beside_tables(results, "headline.csv"))
-    if results.has("headline_cold.csv"):
-        content += "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n"
-        content += course_table_markdown(results.compare("headline_cold.csv"),
-                                         beside_tables(results, "headline_cold.csv"))
-    return content
+    names = ["headline.csv"] + (["headline_cold.csv"] if results.has("headline_cold.csv") else [])
+    return "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n".join(
+        course_table_markdown(results.compare(name), beside_tables(results, name)) for name in names)
 
 
 def render_step_table(results, step, context):
@@ -274,7 +271,7 @@ def render_step_table(results, step, context):
             cells.append([type_name, row["l2"], f"**{shown_step}**" if shown_step == step else shown_step]
                          + cells_of(table, row, ("time_median_ms", "gbps", "percent_of_peak")) + [batch_cell(table, row)]
                          + cells_of(table, row, ("x_previous", "x_cub"))
-                         + beside_cells(beside_tables(results, name, like=beside), row))
+                         + beside_cells(beside_tables(results, name, [label for label, _ in beside]), row))
     checked = ("every row verified" if statuses == {"PASS"} else
                "every row verified but where the check column of the course table says otherwise "
                "('-': timed, not verified)" if "FAIL" not in statuses else "SOME ROWS FAILED verification")
@@ -522,18 +519,15 @@ def sweep_times(table, scale=1.0):
 
 def first_win(times, type_name, step, previous, sizes):
     """The smallest n from which step is faster than previous at every larger size too (None: not even
-    at the largest), and the smaller sizes where it is not."""
-    def faster(n):
-        return (type_name, step, n) in times and (type_name, previous, n) in times and \
-            times[(type_name, step, n)] < times[(type_name, previous, n)]
+    at the largest), and the smaller sizes measured for both where it is not."""
+    faster = {n: times[(type_name, step, n)] < times[(type_name, previous, n)] for n in sizes
+              if (type_name, step, n) in times and (type_name, previous, n) in times}
     start = None
     for n in reversed(sizes):
-        if not faster(n):
+        if not faster.get(n):
             break
         start = n
-    losses = [n for n in sizes if start is not None and n < start and (type_name, step, n) in times
-              and (type_name, previous, n) in times and not faster(n)]
-    return start, losses
+    return start, [n for n, won in faster.items() if start is not None and n < start and not won]
 
 
 def run_spread(table, type_name, step):
