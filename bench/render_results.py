@@ -4,35 +4,24 @@
     python3 bench/render_results.py results/h100           # rewrite the READMEs, headline.md, charts
     python3 bench/render_results.py results/h100 --check   # exit 1 if any README differs from the results
 
-Only what lies between markers in README.md and step*/README.md changes; the prose is the author's.
-A block, on lines of its own (the kinds and their arguments: BLOCK_KINDS at the end):
-
-    <!-- results:KIND ARGS -->
-    (generated; replaced on every run)
-    <!-- results:end -->
-
-A value, inside a sentence:
+Only what lies between markers in README.md and step*/README.md changes: a block on lines of its own
+(<!-- results:KIND ARGS -->, generated lines, <!-- results:end -->; the kinds: BLOCK_KINDS), or a value:
 
     <!--v FILE key=value ... col=COLUMN-->X<!--/v-->
     <!--r FILE col=COLUMN key=value ... / key=value ...-->X<!--/r-->
 
-'v' is the COLUMN of the one row every key=value matches (max or min: the row with that key's
-extreme among the others' matches). 'r' is the first row's value over the second's, whose selector
-names only what differs; for times (_ms columns) reversed, so it reads "the first is X times faster".
-Formats follow the column; fmt=.3f overrides; scale=X multiplies a 'v' value first (then .4g). No
-row, several rows or an empty value is an error naming the selector: nothing is rendered blank.
+'v': COLUMN of the one row every key=value matches (key=max or min: that column's extreme). 'r': the
+first row's value over the second's, whose selector names only what differs; reversed for _ms columns
+("X times faster"). fmt=.3f overrides the column's format; scale=X multiplies a 'v' first (then .4g).
+No row, several rows or an empty value is an error naming the selector: nothing is rendered blank.
 
-The READMEs show results/h100, with results/h200's median and GB/s beside it in the course and step
-tables. Given results/h200 or results/h200x2 (read by step 13's blocks) the READMEs come out the
-same; headline.md and the charts are each folder's own.
-
-Exit codes: 0 done (or, with --check, current), 1 (--check) a README differs, naming file and block
-or value, 2 a results file or a marker is missing or malformed, 3 matplotlib is missing (after the
-READMEs are written).
+The READMEs show results/h100 with results/h200's median and GB/s beside it; given results/h200 or
+results/h200x2 they come out the same. headline.md and the charts are each folder's own.
+Exit codes: 0 done (or current), 1 (--check) a README differs, naming file and block or value, 2 a
+results file or marker is missing or malformed, 3 matplotlib is missing (after the READMEs are written).
 """
 
 import argparse
-import inspect
 import itertools
 import math
 import re
@@ -85,11 +74,6 @@ class Results:
     def ncu(self):
         return self.table("ncu.csv", ["step", "metric", "value"], "tools/profile_steps.sh")
 
-    def text(self, name):
-        path = self.directory / name
-        if not path.is_file():
-            raise ResultsError(f"{path} not found")
-        return path.read_text(encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -209,11 +193,11 @@ def readme_folders(results_dir):
     return primary, [primary.parent / name for name in BESIDE_GPUS if (primary.parent / name).is_dir()]
 
 
-def beside_tables(results, name, like=None):
-    """[(label, table)]: file `name` of each other GPU's folder that has it; given like (such a list),
-    like's labels, each with its table of `name` or None."""
+def beside_tables(results, name, labels=None):
+    """[(label, table of file `name`)] of each other GPU's folder that has it; given labels, one per
+    label, the table None where that folder lacks the file."""
     found = [(r.directory.name.upper(), r.compare(name)) for r in results.beside if r.has(name)]
-    return found if like is None else [(label, dict(found).get(label)) for label, _ in like]
+    return found if labels is None else [(label, dict(found).get(label)) for label in labels]
 
 
 def beside_headers(beside):
@@ -259,13 +243,10 @@ def course_table_markdown(table, beside=()):
     return "".join(out)
 
 
-def render_course_table(results):
-    content = course_table_markdown(results.compare("headline.csv"), beside_tables(results, "headline.csv"))
-    if results.has("headline_cold.csv"):
-        content += "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n"
-        content += course_table_markdown(results.compare("headline_cold.csv"),
-                                         beside_tables(results, "headline_cold.csv"))
-    return content
+def render_course_table(results, context=""):
+    names = ["headline.csv"] + (["headline_cold.csv"] if results.has("headline_cold.csv") else [])
+    return "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n".join(
+        course_table_markdown(results.compare(name), beside_tables(results, name)) for name in names)
 
 
 def render_step_table(results, step, context):
@@ -290,7 +271,7 @@ def render_step_table(results, step, context):
             cells.append([type_name, row["l2"], f"**{shown_step}**" if shown_step == step else shown_step]
                          + cells_of(table, row, ("time_median_ms", "gbps", "percent_of_peak")) + [batch_cell(table, row)]
                          + cells_of(table, row, ("x_previous", "x_cub"))
-                         + beside_cells(beside_tables(results, name, like=beside), row))
+                         + beside_cells(beside_tables(results, name, [label for label, _ in beside]), row))
     checked = ("every row verified" if statuses == {"PASS"} else
                "every row verified but where the check column of the course table says otherwise "
                "('-': timed, not verified)" if "FAIL" not in statuses else "SOME ROWS FAILED verification")
@@ -399,14 +380,15 @@ def render_issue_floor(results, step, context):
 # Little's law with the latency measured under load (loaded_latency.csv): the model of lessons 07-09
 
 LOADED_LATENCY = "loaded_latency.csv"
-LOADED_COLUMNS = ["loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps", "latency_ns", "status"]
 
 
 def littles_law_model(results):
-    """(rows, facts): per loads at the most blocks per SM measured (the whole GPU, as the course's
-    kernels run), the bytes in flight, the loaded latency and what Little's law allows; facts: the
-    best streaming bandwidth, the bytes in flight it needs, the idle latency."""
-    table = results.table(LOADED_LATENCY, LOADED_COLUMNS, "bench/ablation/loaded_latency.cu")
+    """(rows, facts). rows: per loads, at the most blocks per SM measured (the whole GPU, as the course's
+    kernels run), (loads, bytes in flight, loaded latency, GB/s, in flight / latency, the model: the
+    least of that and the best GB/s). facts: the best GB/s, its latency and loads, the bytes in flight
+    it needs, the idle latency, the streaming threads, the stamp."""
+    table = results.table(LOADED_LATENCY, ["loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps",
+                                           "latency_ns", "status"], "bench/ablation/loaded_latency.cu")
     bad = [describe(row) for row in table.rows if row["status"] != "ok"]
     if bad:
         raise ResultsError(f"{table.name}: rows not measured under load: {', '.join(bad)}")
@@ -419,13 +401,11 @@ def littles_law_model(results):
     best_gbps, best_ns = table.number(best, "gbps"), table.number(best, "latency_ns")
     rows = []
     for loads, row in sorted(by_loads.items()):
-        in_flight, latency = table.number(row, "bytes_in_flight"), table.number(row, "latency_ns")
-        rows.append({"loads": loads, "in_flight": in_flight, "latency": latency, "gbps": table.number(row, "gbps"),
-                     "allowed": in_flight / latency, "predicted": min(in_flight / latency, best_gbps)})  # B/ns = GB/s
-    facts = {"best_gbps": best_gbps, "best_ns": best_ns, "best_loads": int(best["loads"]),
-             "needed": best_gbps * best_ns, "idle_ns": table.number(idle[0], "latency_ns"),
-             "threads": int(best["streaming_threads"]), "stamp": table.stamp}
-    return rows, facts
+        in_flight, latency, gbps = (table.number(row, c) for c in ("bytes_in_flight", "latency_ns", "gbps"))
+        rows.append((loads, in_flight, latency, gbps, in_flight / latency, min(in_flight / latency, best_gbps)))  # B/ns
+    return rows, dict(best_gbps=best_gbps, best_ns=best_ns, best_loads=int(best["loads"]), needed=best_gbps * best_ns,
+                      idle_ns=table.number(idle[0], "latency_ns"), threads=int(best["streaming_threads"]),
+                      stamp=table.stamp)
 
 
 def not_measured_yet(results):
@@ -436,19 +416,17 @@ def not_measured_yet(results):
             f"{float(idle['latency_ns']):.0f} ns (`dram_latency.csv`), a floor for the latency under load.\n")
 
 
-def render_littles_law(results):
-    """Per loads per iteration: bytes in flight, loaded latency, what Little's law allows, and step 07's
-    measured bandwidth with that many loads (step07_loads.csv)."""
+def render_littles_law(results, context=""):
+    """The model per loads per iteration beside step 07's measured GB/s with that many loads (step07_loads.csv)."""
     if not results.has(LOADED_LATENCY):
         return not_measured_yet(results)
     rows, facts = littles_law_model(results)
     step07 = results.table("step07_loads.csv")
     largest = str(max(int(row["n"]) for row in step07.rows))
     measured = {int(row["loads"]): step07.number(row, "gbps") for row in rows_where(step07, type="int32", n=largest)}
-    cells = [[row["loads"], f"{row['in_flight'] / 1e6:.1f}"] + [f"{row[k]:.0f}" for k in
-             ("latency", "gbps", "allowed", "predicted")] + [f"{measured[row['loads']]:.0f}"
-             if row["loads"] in measured else "-"] for row in rows]
-    checks = [measured[row["loads"]] / row["predicted"] for row in rows if row["loads"] in measured]
+    cells = [[loads, f"{in_flight / 1e6:.1f}"] + [f"{v:.0f}" for v in rest] + [f"{measured[loads]:.0f}" if loads in
+             measured else "-"] for loads, in_flight, *rest in rows]
+    checks = [measured[row[0]] / row[5] for row in rows if row[0] in measured]
     out = [short_stamp(facts["stamp"]) + "\n\n",
            markdown_table(["loads", "MB in flight (at most)", "loaded latency, ns", "stream GB/s",
                            "in flight / latency, GB/s", "model GB/s", f"step 07 GB/s, int32 {size_text(largest)}"],
@@ -458,13 +436,12 @@ def render_littles_law(results):
            f"idle {facts['idle_ns']:.0f} ns: Little's law needs {facts['needed'] / 1e6:.1f} MB in flight for it, "
            f"{facts['needed'] / facts['threads']:.0f} bytes per resident thread. The model is min(that bandwidth, "
            f"bytes in flight / loaded latency)."]
-    short, enough = ([str(row["loads"]) for row in rows if row["loads"] in measured
-                      and (row["allowed"] >= facts["best_gbps"]) == want] for want in (False, True))
-    if short:
+    short, enough = ([str(row[0]) for row in rows if row[0] in measured and (row[4] >= facts["best_gbps"]) == want]
+                     for want in (False, True))
+    if short or enough:
         out.append(f" By the model, {' and '.join(short)} loads per iteration keep too few bytes in flight for it"
-                   + (f", and {' and '.join(enough)} enough." if enough else "."))
-    elif enough:
-        out.append(f" By the model, {' and '.join(enough)} loads per iteration all keep enough bytes in flight for it.")
+                   + (f", and {' and '.join(enough)} enough." if enough else ".") if short else
+                   f" By the model, {' and '.join(enough)} loads per iteration all keep enough bytes in flight for it.")
     if checks:
         out.append(f" Step 07's measured bandwidth is {min(checks) * 100:.0f} to {max(checks) * 100:.0f} % of the "
                    f"model's.")
@@ -477,7 +454,7 @@ def render_littles_law_need(results, per_thread, context):
         raise ResultsError(f"{context}: littles-law-need takes the bytes one thread keeps in flight")
     if not results.has(LOADED_LATENCY):
         return not_measured_yet(results)
-    _, facts = littles_law_model(results)
+    facts = littles_law_model(results)[1]
     need, per_thread = facts["needed"] / facts["threads"], int(per_thread)
     verdict = "more than" if per_thread > need * 1.05 else "less than" if per_thread < need * 0.95 else "about"
     return (f"Little's law with the latency measured under load (step 07's lesson, `{LOADED_LATENCY}`): "
@@ -512,13 +489,16 @@ def render_csv(results, name, *options, context):
 
 
 def render_quote(results, name, context):
-    text = results.text(name)
+    path = results.directory / name
+    if not path.is_file():
+        raise ResultsError(f"{path} not found")
+    text = path.read_text(encoding="utf-8")
     if not text.strip():
         raise ResultsError(f"{context}: {name} is empty")
     return "```\n" + text.rstrip("\n") + "\n```\n"
 
 
-def render_step_diffs(results):
+def render_step_diffs(results, context=""):
     sys.path.insert(0, str(REPO_ROOT / "tools"))
     import step_diffs  # noqa: E402
     return step_diffs.markdown(step_diffs.step_diffs(REPO_ROOT))
@@ -539,18 +519,15 @@ def sweep_times(table, scale=1.0):
 
 def first_win(times, type_name, step, previous, sizes):
     """The smallest n from which step is faster than previous at every larger size too (None: not even
-    at the largest), and the smaller sizes where it is not."""
-    def faster(n):
-        return (type_name, step, n) in times and (type_name, previous, n) in times and \
-            times[(type_name, step, n)] < times[(type_name, previous, n)]
+    at the largest), and the smaller sizes measured for both where it is not."""
+    faster = {n: times[(type_name, step, n)] < times[(type_name, previous, n)] for n in sizes
+              if (type_name, step, n) in times and (type_name, previous, n) in times}
     start = None
     for n in reversed(sizes):
-        if not faster(n):
+        if not faster.get(n):
             break
         start = n
-    losses = [n for n in sizes if start is not None and n < start and (type_name, step, n) in times
-              and (type_name, previous, n) in times and not faster(n)]
-    return start, losses
+    return start, [n for n, won in faster.items() if start is not None and n < start and not won]
 
 
 def run_spread(table, type_name, step):
@@ -661,7 +638,7 @@ def sweep_extremes(table, times, type_name, last):
     return text + "\n"
 
 
-def render_sweep_claims(results):
+def render_sweep_claims(results, context=""):
     """Sentences computed from sweep.csv: where each step beats the one before it, the last step
     against CUB, the smallest and the largest size."""
     table = results.compare("sweep.csv")
@@ -754,8 +731,7 @@ def render_block(results, words, context):
     required = len([w for w in usage_words if not w.startswith("[")])
     if len(args) < required or (len(args) > len(usage_words) and "..." not in usage):
         raise ResultsError(f"{context}: {words[0]} takes {usage or 'no arguments'}")
-    wants_context = "context" in inspect.signature(function).parameters
-    body = function(results, *args, context=context) if wants_context else function(results, *args)
+    body = function(results, *args, context=context)
     return body if body.endswith("\n") else body + "\n"
 
 

@@ -140,19 +140,17 @@ trap '[[ -n $pending ]] && rm -f "$pending"' EXIT
 trap 'exit 130' INT TERM
 
 # produce NAME FILE COMMAND...: COMMAND's stdout becomes RESULTS/FILE, only if it exits 0 and
-# writes something.
+# writes something. With SAVE=1, COMMAND writes the file itself, to the path appended to it, and
+# its exit 77 means skipped.
 produce() {
-  local name=$1 file=$2; shift 2
-  echo "== $name -> $results/$file: $*"
-  pending=$(mktemp "$results/.$file.XXXXXX") || { failed+=("$name (cannot create a temporary file)"); return; }
-  "$@" >"$pending"
-  settle "$name" "$file" $?
-}
-
-# settle NAME FILE STATUS: moves the temporary file into place, or drops it and records why.
-settle() {
-  local name=$1 file=$2 rc=$3
-  if (( rc == 0 )) && [[ -s $pending ]]; then
+  local name=$1 file=$2 rc; shift 2
+  if [[ -n ${SAVE:-} ]]; then echo "== $name -> $results/$file"; else echo "== $name -> $results/$file: $*"; fi
+  pending=$(mktemp "$results/.$file.XXXXXX") || { failed+=("$name (cannot create a temporary file)"); pending=""; return; }
+  if [[ -n ${SAVE:-} ]]; then "$@" "$pending"; else "$@" >"$pending"; fi
+  rc=$?
+  if [[ -n ${SAVE:-} ]] && (( rc == 77 )); then
+    skipped+=("$file ($name.sh skipped)"); rm -f "$pending"; pending=""; return
+  elif (( rc == 0 )) && [[ -s $pending ]]; then
     chmod 644 "$pending" && mv -f "$pending" "$results/$file" && updated+=("$file") && pending="" && return
     failed+=("$name (could not move the new file into place)")
   elif (( rc == 0 )); then
@@ -164,55 +162,32 @@ settle() {
   rm -f "$pending"; pending=""
 }
 
-wanted headline      && produce headline headline.csv "$bin/compare" --type all --csv
-wanted headline_cold && produce headline_cold headline_cold.csv "$bin/compare" --type all --csv --flush-l2
-wanted sweep         && produce sweep sweep.csv "$bin/compare" --sweep
-# right after the sweep, on the same GPU: the ratios in the README's "What you would use instead"
-if wanted peers; then
-  if command -v python3 >/dev/null 2>&1 && python3 -c "import torch" >/dev/null 2>&1; then
-    produce peers peers.csv python3 bench/peers.py
-  else
-    skipped+=("peers.csv (python3 with torch not found)")
-  fi
+have_torch() { command -v python3 >/dev/null 2>&1 && python3 -c "import torch" >/dev/null 2>&1; }
+sanitizer=$(command -v compute-sanitizer || true)  # else the one beside nvcc
+if [[ -z $sanitizer ]] && command -v nvcc >/dev/null 2>&1; then
+  candidate=$(dirname "$(command -v nvcc)")/compute-sanitizer
+  [[ -x $candidate ]] && sanitizer=$candidate
 fi
-wanted step07_loads  && produce step07_loads step07_loads.csv bench/ablation/step07_loads.sh "$bin"
-wanted dram_latency  && produce dram_latency dram_latency.csv "$bin/dram_latency"
-wanted loaded_latency && produce loaded_latency loaded_latency.csv "$bin/loaded_latency"
-wanted spread        && produce spread spread.csv spread_runs_csv "$spread_runs"
-
-if wanted ncu; then
-  if command -v ncu >/dev/null 2>&1; then
-    produce ncu ncu.csv tools/profile_steps.sh "$bin"
-  else
-    skipped+=("ncu.csv (ncu not found)")
-  fi
-fi
-
-if wanted race_demo; then
-  sanitizer=$(command -v compute-sanitizer || true)
-  if [[ -z $sanitizer ]] && command -v nvcc >/dev/null 2>&1; then
-    candidate=$(dirname "$(command -v nvcc)")/compute-sanitizer
-    [[ -x $candidate ]] && sanitizer=$candidate
-  fi
-  if [[ -z $sanitizer ]]; then
-    skipped+=("race_demo.txt (compute-sanitizer not found)")
-  else
-    echo "== race_demo -> $results/race_demo.txt"
-    pending=$(mktemp "$results/.race_demo.txt.XXXXXX") || { failed+=("race_demo (cannot create a temporary file)"); pending=""; }
-    if [[ -n $pending ]]; then
-      tests/race_demo.sh "$sanitizer" "$bin/step05_volatile_race_demo" "$bin/step05_warp_unroll" --save "$pending"
-      rc=$?
-      if (( rc == 77 )); then
-        skipped+=("race_demo.txt (race_demo.sh skipped)"); rm -f "$pending"; pending=""
-      else
-        settle race_demo race_demo.txt "$rc"
-      fi
-    fi
-  fi
-fi
-
-for name in "${variants[@]}"; do
-  wanted "$name" && produce "$name" "$name.csv" "bench/variants/$name.sh" "$bin"
+for name in "${all_names[@]}"; do
+  wanted "$name" || continue
+  case $name in
+    headline)       produce $name $name.csv "$bin/compare" --type all --csv ;;
+    headline_cold)  produce $name $name.csv "$bin/compare" --type all --csv --flush-l2 ;;
+    sweep)          produce $name $name.csv "$bin/compare" --sweep ;;
+    # right after the sweep, on the same GPU: the ratios in the README's "What you would use instead"
+    peers)          if have_torch; then produce $name $name.csv python3 bench/peers.py
+                    else skipped+=("peers.csv (python3 with torch not found)"); fi ;;
+    step07_loads)   produce $name $name.csv bench/ablation/step07_loads.sh "$bin" ;;
+    dram_latency)   produce $name $name.csv "$bin/dram_latency" ;;
+    loaded_latency) produce $name $name.csv "$bin/loaded_latency" ;;
+    spread)         produce $name $name.csv spread_runs_csv "$spread_runs" ;;
+    ncu)            if command -v ncu >/dev/null 2>&1; then produce $name $name.csv tools/profile_steps.sh "$bin"
+                    else skipped+=("ncu.csv (ncu not found)"); fi ;;
+    race_demo)      if [[ -n $sanitizer ]]; then SAVE=1 produce $name $name.txt tests/race_demo.sh "$sanitizer" \
+                      "$bin/step05_volatile_race_demo" "$bin/step05_warp_unroll" --save
+                    else skipped+=("race_demo.txt (compute-sanitizer not found)"); fi ;;
+    *)              produce $name $name.csv "bench/variants/$name.sh" "$bin" ;;  # bench/variants/*.sh
+  esac
 done
 
 # --- tables and charts ----------------------------------------------------------------------

@@ -60,18 +60,10 @@ def replacements(text, stubs):
 
 def make_stub(text, stubs):
     """`text` with every marked region replaced by its code from `stubs`."""
-    given = replacements(text, stubs)
-    out, inside = [], False
-    for line in text.splitlines():
-        begin = BEGIN.match(line)
-        if begin:
-            inside = True
-            out += [begin.group("indent") + code if code.strip() else "" for code in given[begin.group("hint")]]
-        elif inside and END.match(line):
-            inside = False
-        elif not inside:
-            out.append(line)
-    return "\n".join(out) + ("\n" if text.endswith("\n") else "")
+    given, lines = replacements(text, stubs), text.splitlines()
+    for hint, first, indent, inside in reversed(regions(text)):  # from the end: earlier line numbers stay
+        lines[first - 1:first + len(inside) + 1] = [indent + code if code.strip() else "" for code in given[hint]]
+    return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 
 def distinctive_solution_lines(text, stubs):
