@@ -38,7 +38,7 @@
 namespace step12 {
 
 inline constexpr const char* name = "step12_small_n";
-inline constexpr const char* change = "small inputs: one block of just enough warps, no slots";
+inline constexpr const char* change = "small inputs: one block, every load at once, trees instead of chains";
 
 // The value `offset` lanes above this one. Shuffles move 32 or 64 bits; there is no 8- or 16-bit
 // overload, so smaller types travel in a 32-bit register and come back unchanged.
