@@ -98,13 +98,13 @@ __host__ __device__ __forceinline__ std::size_t head_elements(const T* in, std::
     return head < n ? head : n;
 }
 
-// Any number of elements per thread; one partial sum per block in partials[blockIdx.x].
+// This thread's share of in[0, n), added one after another in registers: its head and tail
+// element, if any, and its vectors. A function, so that kernels beyond the steps can call it.
 template <unsigned int Block, class T>
-__global__ void reduce_vector_loads_kernel(const T* in, std::size_t n, T* partials) {
-    __shared__ T warp_sums[32];  // one slot per warp: at most 1024 / 32
-    const unsigned int tid = threadIdx.x;
+__device__ __forceinline__ T thread_sum(const T* in, std::size_t n) {
     T sum = T(0);
     // solution-begin: head, whole vectors, tail
+    const unsigned int tid = threadIdx.x;
     // in[0, head) scalar | vectors of width elements, 16-byte aligned | in[tail_begin, n) scalar
     const std::size_t head = head_elements(in, n);
     const std::size_t vectors = (n - head) / Vector<T>::width;
@@ -135,6 +135,15 @@ __global__ void reduce_vector_loads_kernel(const T* in, std::size_t n, T* partia
         }
     }
     // solution-end
+    return sum;
+}
+
+// Any number of elements per thread; one partial sum per block in partials[blockIdx.x].
+template <unsigned int Block, class T>
+__global__ void reduce_vector_loads_kernel(const T* in, std::size_t n, T* partials) {
+    __shared__ T warp_sums[32];  // one slot per warp: at most 1024 / 32
+    const unsigned int tid = threadIdx.x;
+    T sum = thread_sum<Block>(in, n);
 
     sum = block_sum<Block>(sum, warp_sums);
     if (tid == 0) partials[blockIdx.x] = sum;

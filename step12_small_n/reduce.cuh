@@ -144,6 +144,45 @@ __host__ __device__ __forceinline__ std::size_t head_elements(const T* in, std::
     return head < n ? head : n;
 }
 
+// This thread's share of in[0, n), combined one after another in registers: its head and tail
+// element, if any, and its vectors. A function, so that kernels beyond the steps can call it.
+template <class Op, unsigned int Block, class T>
+__device__ __forceinline__ T thread_reduce(const T* in, std::size_t n) {
+    const Op op{};
+    T sum = Op::template identity<T>();  // the identity changes nothing, like 0 for a sum
+    const unsigned int tid = threadIdx.x;
+    // in[0, head) scalar | vectors of width elements, 16-byte aligned | in[tail_begin, n) scalar
+    const std::size_t head = head_elements(in, n);
+    const std::size_t vectors = (n - head) / Vector<T>::width;
+    const std::size_t tail_begin = head + vectors * Vector<T>::width;
+    const Vector<T>* body = reinterpret_cast<const Vector<T>*>(in + head);
+    // 64-bit index: blockIdx.x * blockDim.x overflows 32 bits once n passes 2^32
+    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + tid;
+    if (thread < head) sum = op(sum, in[thread]);                        // fewer than 16 elements each:
+    if (thread < n - tail_begin) sum = op(sum, in[tail_begin + thread]);  // the first threads of block 0
+    const std::size_t tile = loads_per_iteration * Block;  // vectors a block covers per iteration
+    const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
+    std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + tid;
+    for (; i + (loads_per_iteration - 1) * Block < vectors; i += grid_stride) {  // whole tiles: no bounds checks
+        Vector<T> loaded[loads_per_iteration];
+#pragma unroll
+        for (unsigned int k = 0; k < loads_per_iteration; ++k) loaded[k] = load_vector(body + i + k * Block);
+#pragma unroll
+        for (unsigned int k = 0; k < loads_per_iteration; ++k)  // adds only after every load is issued
+#pragma unroll
+            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum = op(sum, loaded[k].lane[w]);
+    }
+#pragma unroll
+    for (unsigned int k = 0; k < loads_per_iteration; ++k) {  // the one tile of this thread that crosses the end
+        if (i + k * Block < vectors) {
+            const Vector<T> loaded = load_vector(body + i + k * Block);
+#pragma unroll
+            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum = op(sum, loaded.lane[w]);
+        }
+    }
+    return sum;
+}
+
 // A slot: 64 bits, the high half `full` once a block has posted into it, the low half 32 bits of a
 // partial. A partial of T takes slots_per_partial<T> of them (one for 1- to 4-byte types, two for
 // 8-byte ones). Every slot is empty (zero) on entry and on return.
@@ -282,7 +321,6 @@ template <class Op, unsigned int Block, class T, bool OneTile>
 __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Slot* slots) {
     __shared__ T warp_results[32];  // one entry per warp: at most 1024 / 32
     __shared__ T last_block_partial;
-    const Op op{};
     const unsigned int tid = threadIdx.x;
     // solution-begin: one tile: all loads at once, trees, straight to *out
     if constexpr (OneTile) {
@@ -291,36 +329,7 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Sl
         return;
     }
     // solution-end
-    T sum = Op::template identity<T>();  // the identity changes nothing, like 0 for a sum
-    // in[0, head) scalar | vectors of width elements, 16-byte aligned | in[tail_begin, n) scalar
-    const std::size_t head = head_elements(in, n);
-    const std::size_t vectors = (n - head) / Vector<T>::width;
-    const std::size_t tail_begin = head + vectors * Vector<T>::width;
-    const Vector<T>* body = reinterpret_cast<const Vector<T>*>(in + head);
-    // 64-bit index: blockIdx.x * blockDim.x overflows 32 bits once n passes 2^32
-    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + tid;
-    if (thread < head) sum = op(sum, in[thread]);                        // fewer than 16 elements each:
-    if (thread < n - tail_begin) sum = op(sum, in[tail_begin + thread]);  // the first threads of block 0
-    const std::size_t tile = loads_per_iteration * Block;  // vectors a block covers per iteration
-    const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
-    std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + tid;
-    for (; i + (loads_per_iteration - 1) * Block < vectors; i += grid_stride) {  // whole tiles: no bounds checks
-        Vector<T> loaded[loads_per_iteration];
-#pragma unroll
-        for (unsigned int k = 0; k < loads_per_iteration; ++k) loaded[k] = load_vector(body + i + k * Block);
-#pragma unroll
-        for (unsigned int k = 0; k < loads_per_iteration; ++k)  // adds only after every load is issued
-#pragma unroll
-            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum = op(sum, loaded[k].lane[w]);
-    }
-#pragma unroll
-    for (unsigned int k = 0; k < loads_per_iteration; ++k) {  // the one tile of this thread that crosses the end
-        if (i + k * Block < vectors) {
-            const Vector<T> loaded = load_vector(body + i + k * Block);
-#pragma unroll
-            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum = op(sum, loaded.lane[w]);
-        }
-    }
+    T sum = thread_reduce<Op, Block>(in, n);
 
     sum = block_reduce<Op, Block>(sum, warp_results);
 

@@ -15,38 +15,9 @@ inline constexpr const char* change = "step10's loop, then atomicAdd of each blo
 
 template <unsigned int Block, class T>
 __global__ void reduce_atomic_kernel(const T* in, std::size_t n, T* out) {
-    using step10::Vector;
-    using step10::loads_per_iteration;
     __shared__ T warp_results[32];
     const unsigned int tid = threadIdx.x;
-    T sum = T(0);
-    const std::size_t head = step10::head_elements(in, n);
-    const std::size_t vectors = (n - head) / Vector<T>::width;
-    const std::size_t tail_begin = head + vectors * Vector<T>::width;
-    const Vector<T>* body = reinterpret_cast<const Vector<T>*>(in + head);
-    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + tid;
-    if (thread < head) sum += in[thread];
-    if (thread < n - tail_begin) sum += in[tail_begin + thread];
-    const std::size_t tile = loads_per_iteration * Block;
-    const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
-    std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + tid;
-    for (; i + (loads_per_iteration - 1) * Block < vectors; i += grid_stride) {
-        Vector<T> loaded[loads_per_iteration];
-#pragma unroll
-        for (unsigned int k = 0; k < loads_per_iteration; ++k) loaded[k] = step10::load_vector(body + i + k * Block);
-#pragma unroll
-        for (unsigned int k = 0; k < loads_per_iteration; ++k)
-#pragma unroll
-            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum += loaded[k].lane[w];
-    }
-#pragma unroll
-    for (unsigned int k = 0; k < loads_per_iteration; ++k) {
-        if (i + k * Block < vectors) {
-            const Vector<T> loaded = step10::load_vector(body + i + k * Block);
-#pragma unroll
-            for (unsigned int w = 0; w < Vector<T>::width; ++w) sum += loaded.lane[w];
-        }
-    }
+    T sum = step10::thread_sum<Block>(in, n);
     sum = step10::block_sum<Block>(sum, warp_results);
     if (tid == 0) atomicAdd(out, sum);  // in the order the blocks happen to finish
 }

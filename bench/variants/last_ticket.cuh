@@ -23,7 +23,6 @@
 #pragma once
 
 #include "step10_single_pass/reduce.cuh"
-#include "thread_sum.cuh"
 
 #include "block_sizes.h"
 #include "cuda_check.h"
@@ -47,7 +46,7 @@ __global__ void reduce_last_ticket_kernel(const T* in, std::size_t n, T* out, T*
     __shared__ T warp_sums[32];  // one entry per warp: at most 1024 / 32
     __shared__ bool is_last;
     const unsigned int tid = threadIdx.x;
-    T sum = variants::thread_sum<Block>(in, n);
+    T sum = step10::thread_sum<Block>(in, n);
     sum = step10::block_sum<Block>(sum, warp_sums);
 
     if (tid == 0) {

@@ -26,7 +26,6 @@
 #pragma once
 
 #include "step09_vector_loads/reduce.cuh"
-#include "thread_sum.cuh"
 
 #include "block_sizes.h"
 #include "cuda_check.h"
@@ -48,7 +47,7 @@ __global__ void reduce_pdl_kernel(const T* in, std::size_t n, T* partials) {
     NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();))        // before the first read of `in`
     NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaTriggerProgrammaticLaunchCompletion();))  // the dependent may be placed now
     __shared__ T warp_sums[32];  // one slot per warp: at most 1024 / 32
-    T sum = variants::thread_sum<Block>(in, n);
+    T sum = step09::thread_sum<Block>(in, n);
     sum = step09::block_sum<Block>(sum, warp_sums);
     if (threadIdx.x == 0) partials[blockIdx.x] = sum;
 }

@@ -7,5 +7,6 @@
 // solution-end
 
 // solution-begin: head, whole vectors, tail
-// TODO: scalar head up to the first 16-byte boundary, whole vectors, scalar tail
+// TODO: add this thread's elements to sum: the scalar head up to the first 16-byte boundary,
+// TODO: its whole vectors (loads_per_iteration in flight per iteration), the scalar tail
 // solution-end
