@@ -67,7 +67,8 @@ __device__ __forceinline__ T warp_instruction(T value) {
 // A 32-bit integer takes the one instruction instead, over all 32 lanes (block_reduce asks for 32).
 template <class Op, unsigned int Lanes, class T>
 __device__ __forceinline__ T warp_reduce(T value) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+// (bench/variants/step12_shuffle_warps.cu defines STEP12_NO_WARP_INSTRUCTION: shuffles for every type)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 || defined(STEP12_NO_WARP_INSTRUCTION)
     constexpr bool one_instruction = false;  // sm_75 code (the no-GPU build makes some) has no REDUX
 #else
     constexpr bool one_instruction = Lanes > 1 && std::is_integral_v<T> && sizeof(T) == 4;
