@@ -17,9 +17,10 @@
 // elements: one launch of one block (its single-tile path), a tree over each thread's items and
 // the same instruction for 32-bit integers.
 //
-// What to expect: a gain only up to 2^12 elements, where the old path ran one block anyway; the
-// same times as step 11 above it, where the tree is not on the critical path (step 08 measured
-// the warp instruction there: no gain).
+// What to expect: a gain up to 2^12 elements, where the old path ran one block anyway. Above it
+// the times of step 11, except for 32-bit integers while a call is short enough for its block
+// trees to count (the lesson measures how far); from 2^24 on the tree is off the critical path
+// (step 08 measured the warp instruction there: no gain).
 #pragma once
 
 #include "cuda_check.h"
