@@ -512,22 +512,30 @@ def render_step_diffs(results, context=""):
 TIE_PERCENT = 1.0
 
 
-def sweep_times(table, scale=1.0):
-    """{(type, step, n): median time per call, ms times scale}."""
-    return {(r["type"], r["step"], int(r["n"])): table.number(r, "time_median_ms") * scale for r in table.rows}
+class Sweep:
+    """A compare CSV (sweep.csv, or a variants file) read once: times {(type, step, n): median ms per
+    call}, its types, and per type the sizes measured (in order), the course's steps (in order) and
+    the last of them."""
 
+    def __init__(self, table):
+        self.table, self.types = table, distinct(table.rows, "type")
+        self.times = {(r["type"], r["step"], int(r["n"])): table.number(r, "time_median_ms") for r in table.rows}
+        self.sizes = {t: sorted({n for (u, _, n) in self.times if u == t}) for t in self.types}
+        self.steps = {t: steps_of(rows_where(table, type=t)) for t in self.types}
+        self.last = {t: steps[-1] for t, steps in self.steps.items() if steps}
 
-def first_win(times, type_name, step, previous, sizes):
-    """The smallest n from which step is faster than previous at every larger size too (None: not even
-    at the largest), and the smaller sizes measured for both where it is not."""
-    faster = {n: times[(type_name, step, n)] < times[(type_name, previous, n)] for n in sizes
-              if (type_name, step, n) in times and (type_name, previous, n) in times}
-    start = None
-    for n in reversed(sizes):
-        if not faster.get(n):
-            break
-        start = n
-    return start, [n for n, won in faster.items() if start is not None and n < start and not won]
+    def ratios(self, type_name, slower, step):
+        """[(n, slower's time / step's time)] at every size both were measured (above 1: step is faster)."""
+        return [(n, self.times[(type_name, slower, n)] / self.times[(type_name, step, n)]) for n in self.sizes[type_name]
+                if (type_name, slower, n) in self.times and (type_name, step, n) in self.times]
+
+    def first_win(self, type_name, previous, step):
+        """The smallest n from which step is faster than previous at every larger size too (None: not even
+        at the largest), and the smaller sizes measured for both where it is not."""
+        faster = {n: ratio > 1 for n, ratio in self.ratios(type_name, previous, step)}
+        won = list(itertools.takewhile(faster.get, reversed(self.sizes[type_name])))
+        start = won[-1] if won else None
+        return start, [n for n, wins in faster.items() if start is not None and n < start and not wins]
 
 
 def run_spread(table, type_name, step):
@@ -570,19 +578,17 @@ def versus_cub_text(ratios, tie=TIE_PERCENT / 100):
     return ", ".join(parts) if parts else "not measured"
 
 
-def sweep_wins(table, times, types):
+def sweep_wins(sweep):
     """Where each step overtakes the one before it for good: a sentence and a table."""
-    sizes = {t: sorted({n for (u, _, n) in times if u == t}) for t in types}
-    starts = {}
-    for type_name in types:
-        steps = steps_of(rows_where(table, type=type_name))
+    starts = {}  # {step: {type: (previous step, first_win's start, first_win's losses)}}
+    for type_name, steps in sweep.steps.items():
         for previous, step in zip(steps, steps[1:]):
-            starts.setdefault(step, {})[type_name] = (previous, *first_win(times, type_name, step, previous,
-                                                                            sizes[type_name]))
+            starts.setdefault(step, {})[type_name] = (previous, *sweep.first_win(type_name, previous, step))
     if not starts:
         return ""
+    types, sizes = sweep.types, sweep.sizes
     found = [start for per_type in starts.values() for _, start, _ in per_type.values()]
-    largest = max(n for t in types for n in sizes[t])
+    largest = max(s[-1] for s in sizes.values())
     if None not in found and max(found) < largest:
         head = (f"From n = {size_text(max(found))} up, every step is faster than the one before it at every "
                 f"measured size, for {' and '.join(types)}.")
@@ -605,29 +611,27 @@ def sweep_wins(table, times, types):
             markdown_table(["step", "faster than"] + [f"{t}: from n =" for t in types], "ll" + "r" * len(types), cells))
 
 
-def last_step_versus_cub(results, times, last):
+def last_step_versus_cub(results, sweep):
     """The last step against CUB at every size (faster, level, slower) and its ratio at a few sizes."""
+    last = sweep.last
+    ratios = {t: dict(sweep.ratios(t, CUB_STEP, step)) for t, step in last.items()}
     sizes = [n for n in (1 << 16, 1 << 20, 1 << 24, 1 << 26, 1 << 28, 1 << 30, 1 << 32)
-             if all((t, s, n) in times for t in last for s in (last[t], CUB_STEP))]
+             if all(n in ratio for ratio in ratios.values())]
     if not last or not sizes:
         return ""
     name = next(iter(last.values()))
-    ties, rule = tie_rule(results, {t: [last[t], CUB_STEP] for t in last})
-    verdicts = []
-    for t in last:
-        measured = sorted(n for (u, s, n) in times if u == t and s == last[t] and (t, CUB_STEP, n) in times)
-        verdicts.append(f"for {t}, " + versus_cub_text(
-            [(n, times[(t, CUB_STEP, n)] / times[(t, last[t], n)]) for n in measured], ties[t]))
-    cells = [[size_text(n)] + [f"{times[(t, CUB_STEP, n)] / times[(t, last[t], n)]:.3f}" for t in last] for n in sizes]
+    ties, rule = tie_rule(results, {t: [step, CUB_STEP] for t, step in last.items()})
+    verdicts = [f"for {t}, " + versus_cub_text(list(ratios[t].items()), ties[t]) for t in last]
+    cells = [[size_text(n)] + [f"{ratios[t][n]:.3f}" for t in last] for n in sizes]
     return (f"\n{name} against CUB ({rule}): {'; '.join(verdicts)}. CUB's time divided by {name}'s (above 1: "
             f"{name} is faster):\n\n" + markdown_table(["n"] + list(last), "l" + "r" * len(last), cells))
 
 
-def sweep_extremes(table, times, type_name, last):
+def sweep_extremes(sweep, type_name):
     """The smallest size's range of times, and the largest size's bandwidth of the last step and CUB."""
-    sizes = sorted({n for (t, _, n) in times if t == type_name})
-    small = [times[(type_name, s, sizes[0])] * 1000 for s in steps_of(rows_where(table, type=type_name)) + [CUB_STEP]
-             if (type_name, s, sizes[0]) in times]
+    table, last, sizes = sweep.table, sweep.last[type_name], sweep.sizes[type_name]
+    small = [sweep.times[(type_name, s, sizes[0])] * 1000 for s in sweep.steps[type_name] + [CUB_STEP]
+             if (type_name, s, sizes[0]) in sweep.times]
     rows = {row["step"]: row for row in rows_where(table, type=type_name, n=str(sizes[-1]))}
     text = (f"\n{type_name}: at n = {size_text(sizes[0])} every version takes between {min(small):.1f} and "
             f"{max(small):.1f} us per call.")
@@ -641,11 +645,9 @@ def sweep_extremes(table, times, type_name, last):
 def render_sweep_claims(results, context=""):
     """Sentences computed from sweep.csv: where each step beats the one before it, the last step
     against CUB, the smallest and the largest size."""
-    table = results.compare("sweep.csv")
-    times, types = sweep_times(table), distinct(table.rows, "type")
-    last = {t: steps_of(rows_where(table, type=t))[-1] for t in types if steps_of(rows_where(table, type=t))}
-    return (sweep_wins(table, times, types) + last_step_versus_cub(results, times, last)
-            + "".join(sweep_extremes(table, times, t, last[t]) for t in last))
+    sweep = Sweep(results.compare("sweep.csv"))
+    return (sweep_wins(sweep) + last_step_versus_cub(results, sweep)
+            + "".join(sweep_extremes(sweep, t) for t in sweep.last))
 
 
 def render_sweep_table(results, *args, context):
@@ -658,23 +660,19 @@ def render_sweep_table(results, *args, context):
     upto = options.pop("upto", None)
     if options:
         raise ResultsError(f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
-    table = results.compare("sweep.csv")
-    times, types = sweep_times(table, 1000), distinct(table.rows, "type")
-    sizes = sorted({n for (_, _, n) in times if upto is None or n <= int(upto)})
-    headers, cells = ["n"], []
-    for type_name in types:
-        headers += [f"{type_name} {s}, us" for s in steps + [CUB_STEP]] + [f"{type_name} CUB / {steps[0]}"]
-    for n in sizes:
-        row = [size_text(n)]
-        for type_name, step in itertools.product(types, steps + [CUB_STEP, None]):
-            if step is None:
-                row.append(f"{times[(type_name, CUB_STEP, n)] / times[(type_name, steps[0], n)]:.3f}")
-            elif (type_name, step, n) not in times:
-                raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
-            else:
-                row.append(f"{times[(type_name, step, n)]:.2f}")
-        cells.append(row)
-    return short_stamp(table.stamp) + "\n\n" + markdown_table(headers, "l" + "r" * (len(headers) - 1), cells)
+    sweep = Sweep(results.compare("sweep.csv"))
+
+    def us(type_name, step, n):
+        if (type_name, step, n) not in sweep.times:
+            raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
+        return sweep.times[(type_name, step, n)] * 1000
+    headers = ["n"] + [h for t in sweep.types
+                       for h in [f"{t} {s}, us" for s in steps + [CUB_STEP]] + [f"{t} CUB / {steps[0]}"]]
+    cells = [[size_text(n)] + [cell for t in sweep.types for cell in [f"{us(t, s, n):.2f}" for s in steps + [CUB_STEP]]
+                               + [f"{us(t, CUB_STEP, n) / us(t, steps[0], n):.3f}"]]
+             for n in sorted({n for (_, _, n) in sweep.times if upto is None or n <= int(upto)})]
+    return short_stamp(sweep.table.stamp) + "\n\n" + markdown_table(headers, "l" + "r" * (len(headers) - 1), cells)
+
 
 
 # ---------------------------------------------------------------------------------------------
