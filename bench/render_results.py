@@ -285,29 +285,7 @@ def render_step_table(results, step, context):
 # ---------------------------------------------------------------------------------------------
 # Profiler counters (ncu.csv)
 
-# Nsight Compute metrics the lessons quote: the metric, a short name, how to show the value, what it means.
-NCU_METRICS = [
-    ("gpu__time_duration.sum", "duration, us", lambda v: f"{v / 1000:.1f}",
-     "time of this one launch, under the profiler's locked clocks and flushed caches"),
-    ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak", lambda v: f"{v:.1f}",
-     "how busy the memory was over the launch's whole duration"),
-    ("smsp__inst_executed.sum", "warp instructions, millions", lambda v: f"{v / 1e6:.2f}",
-     "instructions issued, counted once per warp (32 threads)"),
-    ("smsp__thread_inst_executed_per_inst_executed.ratio", "active threads per warp instruction",
-     lambda v: f"{v:.2f}", "32 when every lane of every instruction works; lower means idle lanes"),
-    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared-memory load bank conflicts",
-     lambda v: f"{v:,.0f}", "extra shared-memory cycles because lanes of one load hit the same bank"),
-    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared-memory store bank conflicts",
-     lambda v: f"{v:,.0f}", "the same for stores"),
-    ("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy, %", lambda v: f"{v:.1f}",
-     "resident warps as % of the SM's maximum (64), averaged over the cycles the SM was busy"),
-    ("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "warps waiting at a barrier, per issue",
-     lambda v: f"{v:.2f}",
-     "warp-cycles spent waiting at __syncthreads(), divided by the cycles in which the scheduler issued"),
-    ("smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
-     "warps waiting for a global load, per issue", lambda v: f"{v:.2f}",
-     "warp-cycles spent waiting for global memory, divided by the cycles in which the scheduler issued"),
-]
+NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
 # Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide's
 # description of each architecture's SM), each issuing at most one warp instruction per cycle.
 SCHEDULERS_PER_SM = 4
@@ -328,13 +306,16 @@ def render_ncu(results, step, previous=None, context=""):
     shown_steps = (previous, step) if previous and previous != step else (step,)
     values, table = ncu_values(results, shown_steps, context)
     cells = []
-    for metric, label, show, meaning in NCU_METRICS:
+    metrics = read_table(NCU_METRICS)
+    for row in metrics.rows:
+        metric, divisor = row["metric"], metrics.number(row, "divide_by")
         have = [(name, metric) in values for name in shown_steps]
         if any(have) and not all(have):
             missing = shown_steps[have.index(False)]
             raise ResultsError(f"{context}: {table.name} has {metric} for one step but not for '{missing}'")
         if all(have):
-            cells.append([label] + [show(values[(name, metric)]) for name in shown_steps] + [meaning])
+            cells.append([row["label"]] + [format(values[(name, metric)] / divisor, row["format"])
+                                           for name in shown_steps] + [row["meaning"]])
     if not cells:
         raise ResultsError(f"{context}: {table.name} has none of the counters this table shows")
     return markdown_table(["counter", *shown_steps, "what it counts"], "l" + "r" * len(shown_steps) + "l", cells)
