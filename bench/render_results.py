@@ -193,24 +193,22 @@ def readme_folders(results_dir):
     return primary, [primary.parent / name for name in BESIDE_GPUS if (primary.parent / name).is_dir()]
 
 
-def beside_tables(results, name, labels=None):
-    """[(label, table of file `name`)] of each other GPU's folder that has it; given labels, one per
-    label, the table None where that folder lacks the file."""
-    found = [(r.directory.name.upper(), r.compare(name)) for r in results.beside if r.has(name)]
-    return found if labels is None else [(label, dict(found).get(label)) for label in labels]
+def beside_tables(results, name):
+    """{label: table of file `name`} of each other GPU's folder that has it."""
+    return {r.directory.name.upper(): r.compare(name) for r in results.beside if r.has(name)}
 
 
 def beside_headers(beside):
-    return [h for label, _ in beside for h in (f"{label} median ms", f"{label} GB/s")]
+    return [h for label in beside for h in (f"{label} median ms", f"{label} GB/s")]
 
 
 def beside_cells(beside, row):
-    """The other GPUs' median and GB/s of the row that measured the same thing ('-' where none did)."""
-    cells = []
-    for _, other in beside:
-        keys = ("type", "op", "n", "block", "l2", "step")
-        match = [] if other is None else rows_where(other, **{k: row[k] for k in keys})
-        cells += cells_of(other, match[0], ("time_median_ms", "gbps")) if len(match) == 1 else ["-", "-"]
+    """Per label of beside ({label: table or None}), the median and GB/s of the row that measured the
+    same thing ('-' where none did)."""
+    keys, cells = ("type", "op", "n", "block", "l2", "step"), []
+    for other in beside.values():
+        rows = [] if other is None else rows_where(other, **{k: row[k] for k in keys})
+        cells += cells_of(other, rows[0], ("time_median_ms", "gbps")) if len(rows) == 1 else ["-", "-"]
     return cells
 
 
@@ -219,12 +217,13 @@ def batch_cell(table, row):
     return "-" if row["l2"] == "flushed" else format_value(table, row, "batch_gbps")
 
 
-def course_table_markdown(table, beside=()):
+def course_table_markdown(table, beside):
     """headline.md and the top README's course table: the stamp, then one table per type (every row,
-    the read probe marked as the ceiling it is); beside: [(label, table)] of other GPUs."""
+    the read probe marked as the ceiling it is); beside: {label: table} of other GPUs."""
     headers = ["step", "what changed", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x step01",
                "x CUB", "check"] + beside_headers(beside)
-    out = [stamp_paragraph(table.stamp)] + [f"\n{label} columns: " + stamp_paragraph(o.stamp) for label, o in beside]
+    out = [stamp_paragraph(table.stamp)] + [f"\n{label} columns: " + stamp_paragraph(o.stamp)
+                                            for label, o in beside.items()]
     for (type_name, op, n, block, l2), rows in itertools.groupby(
             table.rows, lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])):
         out.append(f"\n**{type_name}** {op}, n = {n} ({size_text(n)}), block {block}, L2 {l2}:\n\n")
@@ -256,7 +255,7 @@ def render_step_table(results, step, context):
     cells, statuses = [], set()
     first = results.compare(names[0])
     for name in names:
-        table = results.compare(name)
+        table, others = results.compare(name), beside_tables(results, name)
         steps = steps_of(table.rows)
         if step not in steps:
             raise ResultsError(f"{context}: {table.name} has no rows for step '{step}'")
@@ -271,13 +270,13 @@ def render_step_table(results, step, context):
             cells.append([type_name, row["l2"], f"**{shown_step}**" if shown_step == step else shown_step]
                          + cells_of(table, row, ("time_median_ms", "gbps", "percent_of_peak")) + [batch_cell(table, row)]
                          + cells_of(table, row, ("x_previous", "x_cub"))
-                         + beside_cells(beside_tables(results, name, [label for label, _ in beside]), row))
+                         + beside_cells({label: others.get(label) for label in beside}, row))
     checked = ("every row verified" if statuses == {"PASS"} else
                "every row verified but where the check column of the course table says otherwise "
                "('-': timed, not verified)" if "FAIL" not in statuses else "SOME ROWS FAILED verification")
     head = (f"n = {size_text(first.rows[0]['n'])}, block {first.rows[0]['block']}, {checked}. "
             f"{short_stamp(first.stamp)}"
-            + "".join(f" {label} columns: {short_stamp(other.stamp)}" for label, other in beside) + "\n\n")
+            + "".join(f" {label} columns: {short_stamp(other.stamp)}" for label, other in beside.items()) + "\n\n")
     headers = ["type", "L2", "step", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x CUB"]
     return head + markdown_table(headers + beside_headers(beside), "lll" + "r" * (6 + 2 * len(beside)), cells)
 
@@ -507,8 +506,9 @@ class Sweep:
 
     def ratios(self, type_name, slower, step):
         """[(n, slower's time / step's time)] at every size both were measured (above 1: step is faster)."""
-        return [(n, self.times[(type_name, slower, n)] / self.times[(type_name, step, n)]) for n in self.sizes[type_name]
-                if (type_name, slower, n) in self.times and (type_name, step, n) in self.times]
+        times = self.times
+        return [(n, times[(type_name, slower, n)] / times[(type_name, step, n)]) for n in self.sizes[type_name]
+                if (type_name, slower, n) in times and (type_name, step, n) in times]
 
     def first_win(self, type_name, previous, step):
         """The smallest n from which step is faster than previous at every larger size too (None: not even
