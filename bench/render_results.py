@@ -22,6 +22,7 @@ results file or marker is missing or malformed, 3 matplotlib is missing (after t
 """
 
 import argparse
+import contextlib
 import itertools
 import math
 import re
@@ -806,13 +807,14 @@ def chart_size(n):
     return f"$2^{{{text[2:]}}}$" if text.startswith("2^") else text
 
 
-def peak_line(axes, table, rows):
+@contextlib.contextmanager
+def chart(plt, table, rows, path, title, **legend):
+    """The axes of one chart of GB/s, for the caller to plot rows on; then the theoretical peak as a line
+    (the y axis reaches up to it), the labels, the title and the legend; saved to path."""
+    figure, axes = plt.subplots(figsize=(10, 6))
+    yield axes
     peak = max(table.number(row, "peak_gbps") for row in rows)
     axes.axhline(peak, color="red", linestyle=":", label=f"theoretical peak {peak:.0f} GB/s")
-
-
-def finish_chart(plt, figure, axes, table, rows, path, title, legend):
-    """Labels, title, legend; saved to path."""
     axes.set_ylabel("GB/s (input bytes / median time per call)")
     axes.set_title(f"{title}, {table.stamp.get('gpu', 'GPU')}, L2 {rows[0]['l2']}")
     axes.legend(**legend)
@@ -824,26 +826,25 @@ def finish_chart(plt, figure, axes, table, rows, path, title, legend):
 def plot_sweep(plt, table, type_name, path):
     """GB/s against n on a log2 axis: one line per step, CUB dashed, the read probe and the peak flat-ish."""
     rows = rows_where(table, type=type_name)
-    figure, axes = plt.subplots(figsize=(10, 6))
     steps, colours = steps_of(rows), plt.get_cmap("viridis")
     styles = {CUB_STEP: dict(fmt="k--", linewidth=2, label="CUB"),
               READ_PROBE: dict(color="grey", linestyle="-.", linewidth=1.5, label="read probe (ceiling)")}
-    for index, step in enumerate(steps + [CUB_STEP, READ_PROBE]):
-        points = sorted((int(row["n"]), table.number(row, "gbps")) for row in rows if row["step"] == step)
-        if points:
-            style = styles.get(step) or dict(marker="o", markersize=3, label=step,
-                                             color=colours(index / max(1, len(steps) - 1) * 0.9))
-            axes.plot(*zip(*points), *([style.pop("fmt")] if "fmt" in style else []), **style)
-    peak_line(axes, table, rows)  # before the y limit is set: the axis reaches up to it
     sizes = sorted({int(row["n"]) for row in rows})
-    axes.set_xscale("log", base=2)
-    axes.set_xticks(sizes)
-    axes.set_xticklabels([chart_size(n) if i % (1 if len(sizes) <= 12 else 2) == 0 else "" for i, n in enumerate(sizes)])
-    axes.minorticks_off()
-    axes.set_xlabel("n (elements)")
-    axes.set_ylim(bottom=0)
-    axes.grid(True, alpha=0.3)
-    finish_chart(plt, figure, axes, table, rows, path, f"{type_name} sum", dict(fontsize="small", loc="upper left"))
+    with chart(plt, table, rows, path, f"{type_name} sum", fontsize="small", loc="upper left") as axes:
+        for index, step in enumerate(steps + [CUB_STEP, READ_PROBE]):
+            points = sorted((int(row["n"]), table.number(row, "gbps")) for row in rows if row["step"] == step)
+            if points:
+                style = styles.get(step) or dict(marker="o", markersize=3, label=step,
+                                                 color=colours(index / max(1, len(steps) - 1) * 0.9))
+                axes.plot(*zip(*points), *([style.pop("fmt")] if "fmt" in style else []), **style)
+        axes.set_xscale("log", base=2)
+        axes.set_xticks(sizes)
+        axes.set_xticklabels([chart_size(n) if i % (1 if len(sizes) <= 12 else 2) == 0 else ""
+                              for i, n in enumerate(sizes)])
+        axes.minorticks_off()
+        axes.set_xlabel("n (elements)")
+        axes.set_ylim(bottom=0)
+        axes.grid(True, alpha=0.3)
 
 
 def plot_headline(plt, table, path):
@@ -851,20 +852,17 @@ def plot_headline(plt, table, path):
     steps = steps_of(table.rows) + ([CUB_STEP] if rows_where(table, step=CUB_STEP) else [])
     types = distinct(table.rows, "type")
     width = 0.8 / len(types)
-    figure, axes = plt.subplots(figsize=(10, 6))
-    for t, type_name in enumerate(types):
-        by_step = {row["step"]: table.number(row, "gbps") for row in rows_where(table, type=type_name)}
-        xs = [i + (t - (len(types) - 1) / 2) * width for i, step in enumerate(steps) if step in by_step]
-        axes.bar(xs, [by_step[step] for step in steps if step in by_step], width, label=type_name)
-    probes = [table.number(row, "gbps") for row in rows_where(table, step=READ_PROBE)]
-    if probes:
-        axes.axhline(max(probes), color="grey", linestyle="-.", label=f"read probe {max(probes):.0f} GB/s")
-    peak_line(axes, table, table.rows)
-    axes.set_xticks(range(len(steps)))
-    axes.set_xticklabels(steps, rotation=30, ha="right")
-    axes.grid(True, axis="y", alpha=0.3)
-    finish_chart(plt, figure, axes, table, table.rows, path, f"Sum of n = {chart_size(table.rows[0]['n'])}",
-                 dict(fontsize="small"))
+    with chart(plt, table, table.rows, path, f"Sum of n = {chart_size(table.rows[0]['n'])}", fontsize="small") as axes:
+        for t, type_name in enumerate(types):
+            by_step = {row["step"]: table.number(row, "gbps") for row in rows_where(table, type=type_name)}
+            xs = [i + (t - (len(types) - 1) / 2) * width for i, step in enumerate(steps) if step in by_step]
+            axes.bar(xs, [by_step[step] for step in steps if step in by_step], width, label=type_name)
+        probes = [table.number(row, "gbps") for row in rows_where(table, step=READ_PROBE)]
+        if probes:
+            axes.axhline(max(probes), color="grey", linestyle="-.", label=f"read probe {max(probes):.0f} GB/s")
+        axes.set_xticks(range(len(steps)))
+        axes.set_xticklabels(steps, rotation=30, ha="right")
+        axes.grid(True, axis="y", alpha=0.3)
 
 
 def render_charts(plt, results):
