@@ -4,7 +4,7 @@ on a step's alternatives, and the several-GPU results of bench/multigpu.sh (resu
 of the results folder, named by the block's argument)."""
 
 from render_results import (CUB_STEP, Results, ResultsError, batch_cell, describe, distinct, markdown_table,
-                            rows_where, short_stamp, size_text, steps_of, sweep_times, tie_rule, versus_cub_text)
+                            rows_where, short_stamp, size_text, steps_of, Sweep, tie_rule, versus_cub_text)
 
 PEERS_SIZES = (1 << 16, 1 << 20, 1 << 24, 1 << 28, 1 << 30, 1 << 32)
 PEERS_COLUMNS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
@@ -63,17 +63,12 @@ def render_peers(results, context):
 def render_alternatives_verdict(results, name, reference, context):
     """Each other row of FILE (a variants CSV) against STEP, per type, as faster / level / slower at each
     size, level meaning within the run-to-run spread (tie_rule)."""
-    table = results.compare(name)
-    times, types = sweep_times(table), distinct(table.rows, "type")
-    ties, rule = tie_rule(results, {t: [reference, "step09_vector_loads"] for t in types})
+    variants = Sweep(results.compare(name))
+    ties, rule = tie_rule(results, {t: [reference, "step09_vector_loads"] for t in variants.types})
     lines = [f"Each against {reference}, by per-call median ({rule}):\n"]
-    for step in [s for s in distinct(table.rows, "step") if s != reference]:
-        verdicts = []
-        for t in types:
-            sizes = sorted(n for (u, s, n) in times if u == t and s == step and (t, reference, n) in times)
-            verdicts.append(f"{t} " + versus_cub_text([(n, times[(t, reference, n)] / times[(t, step, n)])
-                                                       for n in sizes], ties[t]))
-        lines.append(f"- `{step}`: " + "; ".join(verdicts) + ".")
+    for step in [s for s in distinct(variants.table.rows, "step") if s != reference]:
+        lines.append(f"- `{step}`: " + "; ".join(f"{t} " + versus_cub_text(variants.ratios(t, reference, step), ties[t])
+                                                 for t in variants.types) + ".")
     return "\n".join(lines) + "\n"
 
 

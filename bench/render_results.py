@@ -22,6 +22,7 @@ results file or marker is missing or malformed, 3 matplotlib is missing (after t
 """
 
 import argparse
+import contextlib
 import itertools
 import math
 import re
@@ -193,24 +194,22 @@ def readme_folders(results_dir):
     return primary, [primary.parent / name for name in BESIDE_GPUS if (primary.parent / name).is_dir()]
 
 
-def beside_tables(results, name, labels=None):
-    """[(label, table of file `name`)] of each other GPU's folder that has it; given labels, one per
-    label, the table None where that folder lacks the file."""
-    found = [(r.directory.name.upper(), r.compare(name)) for r in results.beside if r.has(name)]
-    return found if labels is None else [(label, dict(found).get(label)) for label in labels]
+def beside_tables(results, name):
+    """{label: table of file `name`} of each other GPU's folder that has it."""
+    return {r.directory.name.upper(): r.compare(name) for r in results.beside if r.has(name)}
 
 
 def beside_headers(beside):
-    return [h for label, _ in beside for h in (f"{label} median ms", f"{label} GB/s")]
+    return [h for label in beside for h in (f"{label} median ms", f"{label} GB/s")]
 
 
 def beside_cells(beside, row):
-    """The other GPUs' median and GB/s of the row that measured the same thing ('-' where none did)."""
-    cells = []
-    for _, other in beside:
-        keys = ("type", "op", "n", "block", "l2", "step")
-        match = [] if other is None else rows_where(other, **{k: row[k] for k in keys})
-        cells += cells_of(other, match[0], ("time_median_ms", "gbps")) if len(match) == 1 else ["-", "-"]
+    """Per label of beside ({label: table or None}), the median and GB/s of the row that measured the
+    same thing ('-' where none did)."""
+    keys, cells = ("type", "op", "n", "block", "l2", "step"), []
+    for other in beside.values():
+        rows = [] if other is None else rows_where(other, **{k: row[k] for k in keys})
+        cells += cells_of(other, rows[0], ("time_median_ms", "gbps")) if len(rows) == 1 else ["-", "-"]
     return cells
 
 
@@ -219,12 +218,13 @@ def batch_cell(table, row):
     return "-" if row["l2"] == "flushed" else format_value(table, row, "batch_gbps")
 
 
-def course_table_markdown(table, beside=()):
+def course_table_markdown(table, beside):
     """headline.md and the top README's course table: the stamp, then one table per type (every row,
-    the read probe marked as the ceiling it is); beside: [(label, table)] of other GPUs."""
+    the read probe marked as the ceiling it is); beside: {label: table} of other GPUs."""
     headers = ["step", "what changed", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x step01",
                "x CUB", "check"] + beside_headers(beside)
-    out = [stamp_paragraph(table.stamp)] + [f"\n{label} columns: " + stamp_paragraph(o.stamp) for label, o in beside]
+    out = [stamp_paragraph(table.stamp)] + [f"\n{label} columns: " + stamp_paragraph(o.stamp)
+                                            for label, o in beside.items()]
     for (type_name, op, n, block, l2), rows in itertools.groupby(
             table.rows, lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])):
         out.append(f"\n**{type_name}** {op}, n = {n} ({size_text(n)}), block {block}, L2 {l2}:\n\n")
@@ -256,7 +256,7 @@ def render_step_table(results, step, context):
     cells, statuses = [], set()
     first = results.compare(names[0])
     for name in names:
-        table = results.compare(name)
+        table, others = results.compare(name), beside_tables(results, name)
         steps = steps_of(table.rows)
         if step not in steps:
             raise ResultsError(f"{context}: {table.name} has no rows for step '{step}'")
@@ -271,13 +271,13 @@ def render_step_table(results, step, context):
             cells.append([type_name, row["l2"], f"**{shown_step}**" if shown_step == step else shown_step]
                          + cells_of(table, row, ("time_median_ms", "gbps", "percent_of_peak")) + [batch_cell(table, row)]
                          + cells_of(table, row, ("x_previous", "x_cub"))
-                         + beside_cells(beside_tables(results, name, [label for label, _ in beside]), row))
+                         + beside_cells({label: others.get(label) for label in beside}, row))
     checked = ("every row verified" if statuses == {"PASS"} else
                "every row verified but where the check column of the course table says otherwise "
                "('-': timed, not verified)" if "FAIL" not in statuses else "SOME ROWS FAILED verification")
     head = (f"n = {size_text(first.rows[0]['n'])}, block {first.rows[0]['block']}, {checked}. "
             f"{short_stamp(first.stamp)}"
-            + "".join(f" {label} columns: {short_stamp(other.stamp)}" for label, other in beside) + "\n\n")
+            + "".join(f" {label} columns: {short_stamp(other.stamp)}" for label, other in beside.items()) + "\n\n")
     headers = ["type", "L2", "step", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x CUB"]
     return head + markdown_table(headers + beside_headers(beside), "lll" + "r" * (6 + 2 * len(beside)), cells)
 
@@ -285,29 +285,7 @@ def render_step_table(results, step, context):
 # ---------------------------------------------------------------------------------------------
 # Profiler counters (ncu.csv)
 
-# Nsight Compute metrics the lessons quote: the metric, a short name, how to show the value, what it means.
-NCU_METRICS = [
-    ("gpu__time_duration.sum", "duration, us", lambda v: f"{v / 1000:.1f}",
-     "time of this one launch, under the profiler's locked clocks and flushed caches"),
-    ("dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak", lambda v: f"{v:.1f}",
-     "how busy the memory was over the launch's whole duration"),
-    ("smsp__inst_executed.sum", "warp instructions, millions", lambda v: f"{v / 1e6:.2f}",
-     "instructions issued, counted once per warp (32 threads)"),
-    ("smsp__thread_inst_executed_per_inst_executed.ratio", "active threads per warp instruction",
-     lambda v: f"{v:.2f}", "32 when every lane of every instruction works; lower means idle lanes"),
-    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared-memory load bank conflicts",
-     lambda v: f"{v:,.0f}", "extra shared-memory cycles because lanes of one load hit the same bank"),
-    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared-memory store bank conflicts",
-     lambda v: f"{v:,.0f}", "the same for stores"),
-    ("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy, %", lambda v: f"{v:.1f}",
-     "resident warps as % of the SM's maximum (64), averaged over the cycles the SM was busy"),
-    ("smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio", "warps waiting at a barrier, per issue",
-     lambda v: f"{v:.2f}",
-     "warp-cycles spent waiting at __syncthreads(), divided by the cycles in which the scheduler issued"),
-    ("smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio",
-     "warps waiting for a global load, per issue", lambda v: f"{v:.2f}",
-     "warp-cycles spent waiting for global memory, divided by the cycles in which the scheduler issued"),
-]
+NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
 # Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide's
 # description of each architecture's SM), each issuing at most one warp instruction per cycle.
 SCHEDULERS_PER_SM = 4
@@ -328,13 +306,16 @@ def render_ncu(results, step, previous=None, context=""):
     shown_steps = (previous, step) if previous and previous != step else (step,)
     values, table = ncu_values(results, shown_steps, context)
     cells = []
-    for metric, label, show, meaning in NCU_METRICS:
+    metrics = read_table(NCU_METRICS)
+    for row in metrics.rows:
+        metric, divisor = row["metric"], metrics.number(row, "divide_by")
         have = [(name, metric) in values for name in shown_steps]
         if any(have) and not all(have):
             missing = shown_steps[have.index(False)]
             raise ResultsError(f"{context}: {table.name} has {metric} for one step but not for '{missing}'")
         if all(have):
-            cells.append([label] + [show(values[(name, metric)]) for name in shown_steps] + [meaning])
+            cells.append([row["label"]] + [format(values[(name, metric)] / divisor, row["format"])
+                                           for name in shown_steps] + [row["meaning"]])
     if not cells:
         raise ResultsError(f"{context}: {table.name} has none of the counters this table shows")
     return markdown_table(["counter", *shown_steps, "what it counts"], "l" + "r" * len(shown_steps) + "l", cells)
@@ -512,22 +493,31 @@ def render_step_diffs(results, context=""):
 TIE_PERCENT = 1.0
 
 
-def sweep_times(table, scale=1.0):
-    """{(type, step, n): median time per call, ms times scale}."""
-    return {(r["type"], r["step"], int(r["n"])): table.number(r, "time_median_ms") * scale for r in table.rows}
+class Sweep:
+    """A compare CSV (sweep.csv, or a variants file) read once: times {(type, step, n): median ms per
+    call}, its types, and per type the sizes measured (in order), the course's steps (in order) and
+    the last of them."""
 
+    def __init__(self, table):
+        self.table, self.types = table, distinct(table.rows, "type")
+        self.times = {(r["type"], r["step"], int(r["n"])): table.number(r, "time_median_ms") for r in table.rows}
+        self.sizes = {t: sorted({n for (u, _, n) in self.times if u == t}) for t in self.types}
+        self.steps = {t: steps_of(rows_where(table, type=t)) for t in self.types}
+        self.last = {t: steps[-1] for t, steps in self.steps.items() if steps}
 
-def first_win(times, type_name, step, previous, sizes):
-    """The smallest n from which step is faster than previous at every larger size too (None: not even
-    at the largest), and the smaller sizes measured for both where it is not."""
-    faster = {n: times[(type_name, step, n)] < times[(type_name, previous, n)] for n in sizes
-              if (type_name, step, n) in times and (type_name, previous, n) in times}
-    start = None
-    for n in reversed(sizes):
-        if not faster.get(n):
-            break
-        start = n
-    return start, [n for n, won in faster.items() if start is not None and n < start and not won]
+    def ratios(self, type_name, slower, step):
+        """[(n, slower's time / step's time)] at every size both were measured (above 1: step is faster)."""
+        times = self.times
+        return [(n, times[(type_name, slower, n)] / times[(type_name, step, n)]) for n in self.sizes[type_name]
+                if (type_name, slower, n) in times and (type_name, step, n) in times]
+
+    def first_win(self, type_name, previous, step):
+        """The smallest n from which step is faster than previous at every larger size too (None: not even
+        at the largest), and the smaller sizes measured for both where it is not."""
+        faster = {n: ratio > 1 for n, ratio in self.ratios(type_name, previous, step)}
+        won = list(itertools.takewhile(faster.get, reversed(self.sizes[type_name])))
+        start = won[-1] if won else None
+        return start, [n for n, wins in faster.items() if start is not None and n < start and not wins]
 
 
 def run_spread(table, type_name, step):
@@ -570,19 +560,17 @@ def versus_cub_text(ratios, tie=TIE_PERCENT / 100):
     return ", ".join(parts) if parts else "not measured"
 
 
-def sweep_wins(table, times, types):
+def sweep_wins(sweep):
     """Where each step overtakes the one before it for good: a sentence and a table."""
-    sizes = {t: sorted({n for (u, _, n) in times if u == t}) for t in types}
-    starts = {}
-    for type_name in types:
-        steps = steps_of(rows_where(table, type=type_name))
+    starts = {}  # {step: {type: (previous step, first_win's start, first_win's losses)}}
+    for type_name, steps in sweep.steps.items():
         for previous, step in zip(steps, steps[1:]):
-            starts.setdefault(step, {})[type_name] = (previous, *first_win(times, type_name, step, previous,
-                                                                            sizes[type_name]))
+            starts.setdefault(step, {})[type_name] = (previous, *sweep.first_win(type_name, previous, step))
     if not starts:
         return ""
+    types, sizes = sweep.types, sweep.sizes
     found = [start for per_type in starts.values() for _, start, _ in per_type.values()]
-    largest = max(n for t in types for n in sizes[t])
+    largest = max(s[-1] for s in sizes.values())
     if None not in found and max(found) < largest:
         head = (f"From n = {size_text(max(found))} up, every step is faster than the one before it at every "
                 f"measured size, for {' and '.join(types)}.")
@@ -605,29 +593,27 @@ def sweep_wins(table, times, types):
             markdown_table(["step", "faster than"] + [f"{t}: from n =" for t in types], "ll" + "r" * len(types), cells))
 
 
-def last_step_versus_cub(results, times, last):
+def last_step_versus_cub(results, sweep):
     """The last step against CUB at every size (faster, level, slower) and its ratio at a few sizes."""
+    last = sweep.last
+    ratios = {t: dict(sweep.ratios(t, CUB_STEP, step)) for t, step in last.items()}
     sizes = [n for n in (1 << 16, 1 << 20, 1 << 24, 1 << 26, 1 << 28, 1 << 30, 1 << 32)
-             if all((t, s, n) in times for t in last for s in (last[t], CUB_STEP))]
+             if all(n in ratio for ratio in ratios.values())]
     if not last or not sizes:
         return ""
     name = next(iter(last.values()))
-    ties, rule = tie_rule(results, {t: [last[t], CUB_STEP] for t in last})
-    verdicts = []
-    for t in last:
-        measured = sorted(n for (u, s, n) in times if u == t and s == last[t] and (t, CUB_STEP, n) in times)
-        verdicts.append(f"for {t}, " + versus_cub_text(
-            [(n, times[(t, CUB_STEP, n)] / times[(t, last[t], n)]) for n in measured], ties[t]))
-    cells = [[size_text(n)] + [f"{times[(t, CUB_STEP, n)] / times[(t, last[t], n)]:.3f}" for t in last] for n in sizes]
+    ties, rule = tie_rule(results, {t: [step, CUB_STEP] for t, step in last.items()})
+    verdicts = [f"for {t}, " + versus_cub_text(list(ratios[t].items()), ties[t]) for t in last]
+    cells = [[size_text(n)] + [f"{ratios[t][n]:.3f}" for t in last] for n in sizes]
     return (f"\n{name} against CUB ({rule}): {'; '.join(verdicts)}. CUB's time divided by {name}'s (above 1: "
             f"{name} is faster):\n\n" + markdown_table(["n"] + list(last), "l" + "r" * len(last), cells))
 
 
-def sweep_extremes(table, times, type_name, last):
+def sweep_extremes(sweep, type_name):
     """The smallest size's range of times, and the largest size's bandwidth of the last step and CUB."""
-    sizes = sorted({n for (t, _, n) in times if t == type_name})
-    small = [times[(type_name, s, sizes[0])] * 1000 for s in steps_of(rows_where(table, type=type_name)) + [CUB_STEP]
-             if (type_name, s, sizes[0]) in times]
+    table, last, sizes = sweep.table, sweep.last[type_name], sweep.sizes[type_name]
+    small = [sweep.times[(type_name, s, sizes[0])] * 1000 for s in sweep.steps[type_name] + [CUB_STEP]
+             if (type_name, s, sizes[0]) in sweep.times]
     rows = {row["step"]: row for row in rows_where(table, type=type_name, n=str(sizes[-1]))}
     text = (f"\n{type_name}: at n = {size_text(sizes[0])} every version takes between {min(small):.1f} and "
             f"{max(small):.1f} us per call.")
@@ -641,11 +627,9 @@ def sweep_extremes(table, times, type_name, last):
 def render_sweep_claims(results, context=""):
     """Sentences computed from sweep.csv: where each step beats the one before it, the last step
     against CUB, the smallest and the largest size."""
-    table = results.compare("sweep.csv")
-    times, types = sweep_times(table), distinct(table.rows, "type")
-    last = {t: steps_of(rows_where(table, type=t))[-1] for t in types if steps_of(rows_where(table, type=t))}
-    return (sweep_wins(table, times, types) + last_step_versus_cub(results, times, last)
-            + "".join(sweep_extremes(table, times, t, last[t]) for t in last))
+    sweep = Sweep(results.compare("sweep.csv"))
+    return (sweep_wins(sweep) + last_step_versus_cub(results, sweep)
+            + "".join(sweep_extremes(sweep, t) for t in sweep.last))
 
 
 def render_sweep_table(results, *args, context):
@@ -658,23 +642,19 @@ def render_sweep_table(results, *args, context):
     upto = options.pop("upto", None)
     if options:
         raise ResultsError(f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
-    table = results.compare("sweep.csv")
-    times, types = sweep_times(table, 1000), distinct(table.rows, "type")
-    sizes = sorted({n for (_, _, n) in times if upto is None or n <= int(upto)})
-    headers, cells = ["n"], []
-    for type_name in types:
-        headers += [f"{type_name} {s}, us" for s in steps + [CUB_STEP]] + [f"{type_name} CUB / {steps[0]}"]
-    for n in sizes:
-        row = [size_text(n)]
-        for type_name, step in itertools.product(types, steps + [CUB_STEP, None]):
-            if step is None:
-                row.append(f"{times[(type_name, CUB_STEP, n)] / times[(type_name, steps[0], n)]:.3f}")
-            elif (type_name, step, n) not in times:
-                raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
-            else:
-                row.append(f"{times[(type_name, step, n)]:.2f}")
-        cells.append(row)
-    return short_stamp(table.stamp) + "\n\n" + markdown_table(headers, "l" + "r" * (len(headers) - 1), cells)
+    sweep = Sweep(results.compare("sweep.csv"))
+
+    def us(type_name, step, n):
+        if (type_name, step, n) not in sweep.times:
+            raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
+        return sweep.times[(type_name, step, n)] * 1000
+    headers = ["n"] + [h for t in sweep.types
+                       for h in [f"{t} {s}, us" for s in steps + [CUB_STEP]] + [f"{t} CUB / {steps[0]}"]]
+    cells = [[size_text(n)] + [cell for t in sweep.types for cell in [f"{us(t, s, n):.2f}" for s in steps + [CUB_STEP]]
+                               + [f"{us(t, CUB_STEP, n) / us(t, steps[0], n):.3f}"]]
+             for n in sorted({n for (_, _, n) in sweep.times if upto is None or n <= int(upto)})]
+    return short_stamp(sweep.table.stamp) + "\n\n" + markdown_table(headers, "l" + "r" * (len(headers) - 1), cells)
+
 
 
 # ---------------------------------------------------------------------------------------------
@@ -827,13 +807,14 @@ def chart_size(n):
     return f"$2^{{{text[2:]}}}$" if text.startswith("2^") else text
 
 
-def peak_line(axes, table, rows):
+@contextlib.contextmanager
+def chart(plt, table, rows, path, title, **legend):
+    """The axes of one chart of GB/s, for the caller to plot rows on; then the theoretical peak as a line
+    (the y axis reaches up to it), the labels, the title and the legend; saved to path."""
+    figure, axes = plt.subplots(figsize=(10, 6))
+    yield axes
     peak = max(table.number(row, "peak_gbps") for row in rows)
     axes.axhline(peak, color="red", linestyle=":", label=f"theoretical peak {peak:.0f} GB/s")
-
-
-def finish_chart(plt, figure, axes, table, rows, path, title, legend):
-    """Labels, title, legend; saved to path."""
     axes.set_ylabel("GB/s (input bytes / median time per call)")
     axes.set_title(f"{title}, {table.stamp.get('gpu', 'GPU')}, L2 {rows[0]['l2']}")
     axes.legend(**legend)
@@ -845,26 +826,25 @@ def finish_chart(plt, figure, axes, table, rows, path, title, legend):
 def plot_sweep(plt, table, type_name, path):
     """GB/s against n on a log2 axis: one line per step, CUB dashed, the read probe and the peak flat-ish."""
     rows = rows_where(table, type=type_name)
-    figure, axes = plt.subplots(figsize=(10, 6))
     steps, colours = steps_of(rows), plt.get_cmap("viridis")
     styles = {CUB_STEP: dict(fmt="k--", linewidth=2, label="CUB"),
               READ_PROBE: dict(color="grey", linestyle="-.", linewidth=1.5, label="read probe (ceiling)")}
-    for index, step in enumerate(steps + [CUB_STEP, READ_PROBE]):
-        points = sorted((int(row["n"]), table.number(row, "gbps")) for row in rows if row["step"] == step)
-        if points:
-            style = styles.get(step) or dict(marker="o", markersize=3, label=step,
-                                             color=colours(index / max(1, len(steps) - 1) * 0.9))
-            axes.plot(*zip(*points), *([style.pop("fmt")] if "fmt" in style else []), **style)
-    peak_line(axes, table, rows)  # before the y limit is set: the axis reaches up to it
     sizes = sorted({int(row["n"]) for row in rows})
-    axes.set_xscale("log", base=2)
-    axes.set_xticks(sizes)
-    axes.set_xticklabels([chart_size(n) if i % (1 if len(sizes) <= 12 else 2) == 0 else "" for i, n in enumerate(sizes)])
-    axes.minorticks_off()
-    axes.set_xlabel("n (elements)")
-    axes.set_ylim(bottom=0)
-    axes.grid(True, alpha=0.3)
-    finish_chart(plt, figure, axes, table, rows, path, f"{type_name} sum", dict(fontsize="small", loc="upper left"))
+    with chart(plt, table, rows, path, f"{type_name} sum", fontsize="small", loc="upper left") as axes:
+        for index, step in enumerate(steps + [CUB_STEP, READ_PROBE]):
+            points = sorted((int(row["n"]), table.number(row, "gbps")) for row in rows if row["step"] == step)
+            if points:
+                style = styles.get(step) or dict(marker="o", markersize=3, label=step,
+                                                 color=colours(index / max(1, len(steps) - 1) * 0.9))
+                axes.plot(*zip(*points), *([style.pop("fmt")] if "fmt" in style else []), **style)
+        axes.set_xscale("log", base=2)
+        axes.set_xticks(sizes)
+        axes.set_xticklabels([chart_size(n) if i % (1 if len(sizes) <= 12 else 2) == 0 else ""
+                              for i, n in enumerate(sizes)])
+        axes.minorticks_off()
+        axes.set_xlabel("n (elements)")
+        axes.set_ylim(bottom=0)
+        axes.grid(True, alpha=0.3)
 
 
 def plot_headline(plt, table, path):
@@ -872,20 +852,17 @@ def plot_headline(plt, table, path):
     steps = steps_of(table.rows) + ([CUB_STEP] if rows_where(table, step=CUB_STEP) else [])
     types = distinct(table.rows, "type")
     width = 0.8 / len(types)
-    figure, axes = plt.subplots(figsize=(10, 6))
-    for t, type_name in enumerate(types):
-        by_step = {row["step"]: table.number(row, "gbps") for row in rows_where(table, type=type_name)}
-        xs = [i + (t - (len(types) - 1) / 2) * width for i, step in enumerate(steps) if step in by_step]
-        axes.bar(xs, [by_step[step] for step in steps if step in by_step], width, label=type_name)
-    probes = [table.number(row, "gbps") for row in rows_where(table, step=READ_PROBE)]
-    if probes:
-        axes.axhline(max(probes), color="grey", linestyle="-.", label=f"read probe {max(probes):.0f} GB/s")
-    peak_line(axes, table, table.rows)
-    axes.set_xticks(range(len(steps)))
-    axes.set_xticklabels(steps, rotation=30, ha="right")
-    axes.grid(True, axis="y", alpha=0.3)
-    finish_chart(plt, figure, axes, table, table.rows, path, f"Sum of n = {chart_size(table.rows[0]['n'])}",
-                 dict(fontsize="small"))
+    with chart(plt, table, table.rows, path, f"Sum of n = {chart_size(table.rows[0]['n'])}", fontsize="small") as axes:
+        for t, type_name in enumerate(types):
+            by_step = {row["step"]: table.number(row, "gbps") for row in rows_where(table, type=type_name)}
+            xs = [i + (t - (len(types) - 1) / 2) * width for i, step in enumerate(steps) if step in by_step]
+            axes.bar(xs, [by_step[step] for step in steps if step in by_step], width, label=type_name)
+        probes = [table.number(row, "gbps") for row in rows_where(table, step=READ_PROBE)]
+        if probes:
+            axes.axhline(max(probes), color="grey", linestyle="-.", label=f"read probe {max(probes):.0f} GB/s")
+        axes.set_xticks(range(len(steps)))
+        axes.set_xticklabels(steps, rotation=30, ha="right")
+        axes.grid(True, axis="y", alpha=0.3)
 
 
 def render_charts(plt, results):
