@@ -5,7 +5,7 @@
     python3 bench/render_results.py results/h100 --check   # exit 1 if any README differs from the results
 
 Only what lies between markers in README.md and step*/README.md changes: a block on lines of its own
-(<!-- results:KIND ARGS -->, generated lines, <!-- results:end -->; the kinds: BLOCK_KINDS), or a value:
+(<!-- results:KIND ARGS -->, generated lines, <!-- results:end -->; the kinds: BLOCK_KINDS, here and in bench/render_analyses.py), or a value:
 
     <!--v FILE key=value ... col=COLUMN-->X<!--/v-->
     <!--r FILE col=COLUMN key=value ... / key=value ...-->X<!--/r-->
@@ -286,10 +286,6 @@ def render_step_table(results, step, context):
 # Profiler counters (ncu.csv)
 
 NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
-# Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide's
-# description of each architecture's SM), each issuing at most one warp instruction per cycle.
-SCHEDULERS_PER_SM = 4
-SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the profiled launch, Hz
 
 
 def ncu_values(results, steps, context):
@@ -319,128 +315,6 @@ def render_ncu(results, step, previous=None, context=""):
     if not cells:
         raise ResultsError(f"{context}: {table.name} has none of the counters this table shows")
     return markdown_table(["counter", *shown_steps, "what it counts"], "l" + "r" * len(shown_steps) + "l", cells)
-
-
-def stamp_sms(results, table):
-    """The SM count from a table's stamp, else from headline.csv's."""
-    for stamp in (table.stamp, results.table("headline.csv").stamp if results.has("headline.csv") else {}):
-        if "sms" in stamp:
-            try:
-                return int(stamp["sms"])
-            except ValueError:
-                raise ResultsError(f"{table.name}: the stamp's sms is not a number") from None
-    raise ResultsError(f"{table.name}: no 'sms' in its stamp or in headline.csv's")
-
-
-def render_issue_floor(results, step, context):
-    """The least time STEP's profiled launch could take if issuing instructions were all it did, at the
-    clock ncu ran it at, beside the time ncu measured."""
-    values, table = ncu_values(results, (), context)
-    for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
-        if (step, metric) not in values:
-            raise ResultsError(f"{context}: {table.name} has no {metric} for '{step}'")
-    schedulers = stamp_sms(results, table) * SCHEDULERS_PER_SM
-    cycles = values[(step, "smsp__inst_executed.sum")] / schedulers
-    duration_us = values[(step, "gpu__time_duration.sum")] / 1000
-    text = f"at least {cycles:,.0f} cycles (instructions / {schedulers})"
-    clock = values.get((step, SM_CLOCK_METRIC))
-    if clock is None:
-        return (text + f". The profiler measured {duration_us:.0f} us for that launch, at a clock this ncu.csv does "
-                f"not record (tools/profile_steps.sh now collects it, `{SM_CLOCK_METRIC}`), so the floor is not "
-                f"turned into microseconds here.\n")
-    if not 1e8 <= clock <= 1e10:  # cycles per second; a value in other units would give a wrong floor
-        raise ResultsError(f"{context}: {table.name}: {SM_CLOCK_METRIC} of '{step}' is {clock:g}, not a clock "
-                           f"in Hz (tools/profile_steps.sh asks ncu for base units)")
-    floor_us = cycles / clock * 1e6
-    return (text + f", or {floor_us:.0f} us at the {clock / 1e9:.2f} GHz SM clock ncu ran that launch at "
-            f"(`{SM_CLOCK_METRIC}`): {floor_us / duration_us * 100:.0f} % of the {duration_us:.0f} us the "
-            f"profiler measured for it.\n")
-
-
-# ---------------------------------------------------------------------------------------------
-# Little's law with the latency measured under load (loaded_latency.csv): the model of lessons 07-09
-
-LOADED_LATENCY = "loaded_latency.csv"
-
-
-def littles_law_model(results):
-    """(rows, facts). rows: per loads, at the most blocks per SM measured (the whole GPU, as the course's
-    kernels run), (loads, bytes in flight, loaded latency, GB/s, in flight / latency, the model: the
-    least of that and the best GB/s). facts: the best GB/s, its latency and loads, the bytes in flight
-    it needs, the idle latency, the streaming threads, the stamp."""
-    table = results.table(LOADED_LATENCY, ["loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps",
-                                           "latency_ns", "status"], "bench/ablation/loaded_latency.cu")
-    bad = [describe(row) for row in table.rows if row["status"] != "ok"]
-    if bad:
-        raise ResultsError(f"{table.name}: rows not measured under load: {', '.join(bad)}")
-    idle, loaded = rows_where(table, loads="0"), [row for row in table.rows if row["loads"] != "0"]
-    if len(idle) != 1 or not loaded:
-        raise ResultsError(f"{table.name}: expected one idle row (loads 0) and rows under load")
-    full = max(int(row["blocks_per_sm"]) for row in loaded)
-    by_loads = {int(row["loads"]): row for row in loaded if int(row["blocks_per_sm"]) == full}
-    best = max(by_loads.values(), key=lambda row: table.number(row, "gbps"))
-    best_gbps, best_ns = table.number(best, "gbps"), table.number(best, "latency_ns")
-    rows = []
-    for loads, row in sorted(by_loads.items()):
-        in_flight, latency, gbps = (table.number(row, c) for c in ("bytes_in_flight", "latency_ns", "gbps"))
-        rows.append((loads, in_flight, latency, gbps, in_flight / latency, min(in_flight / latency, best_gbps)))  # B/ns
-    return rows, dict(best_gbps=best_gbps, best_ns=best_ns, best_loads=int(best["loads"]), needed=best_gbps * best_ns,
-                      idle_ns=table.number(idle[0], "latency_ns"), threads=int(best["streaming_threads"]),
-                      stamp=table.stamp)
-
-
-def not_measured_yet(results):
-    """The paragraph shown while loaded_latency.csv does not exist: only the idle latency, a floor."""
-    idle = select_row(results.table("dram_latency.csv"), {"footprint_bytes": "max"}, "dram_latency.csv")
-    return (f"*Not measured yet*: `{LOADED_LATENCY}` does not exist in this results folder (`bench/reproduce.sh "
-            f"--only loaded_latency`). Until it does, the only latency measured is the idle one, "
-            f"{float(idle['latency_ns']):.0f} ns (`dram_latency.csv`), a floor for the latency under load.\n")
-
-
-def render_littles_law(results, context=""):
-    """The model per loads per iteration beside step 07's measured GB/s with that many loads (step07_loads.csv)."""
-    if not results.has(LOADED_LATENCY):
-        return not_measured_yet(results)
-    rows, facts = littles_law_model(results)
-    step07 = results.table("step07_loads.csv")
-    largest = str(max(int(row["n"]) for row in step07.rows))
-    measured = {int(row["loads"]): step07.number(row, "gbps") for row in rows_where(step07, type="int32", n=largest)}
-    cells = [[loads, f"{in_flight / 1e6:.1f}"] + [f"{v:.0f}" for v in rest] + [f"{measured[loads]:.0f}" if loads in
-             measured else "-"] for loads, in_flight, *rest in rows]
-    checks = [measured[row[0]] / row[5] for row in rows if row[0] in measured]
-    out = [short_stamp(facts["stamp"]) + "\n\n",
-           markdown_table(["loads", "MB in flight (at most)", "loaded latency, ns", "stream GB/s",
-                           "in flight / latency, GB/s", "model GB/s", f"step 07 GB/s, int32 {size_text(largest)}"],
-                          "r" * 7, cells),
-           f"\nThe most the memory delivered is {facts['best_gbps']:.0f} GB/s (with {facts['best_loads']} loads), "
-           f"at a loaded latency of {facts['best_ns']:.0f} ns, {facts['best_ns'] / facts['idle_ns']:.1f} times the "
-           f"idle {facts['idle_ns']:.0f} ns: Little's law needs {facts['needed'] / 1e6:.1f} MB in flight for it, "
-           f"{facts['needed'] / facts['threads']:.0f} bytes per resident thread. The model is min(that bandwidth, "
-           f"bytes in flight / loaded latency)."]
-    short, enough = ([str(row[0]) for row in rows if row[0] in measured and (row[4] >= facts["best_gbps"]) == want]
-                     for want in (False, True))
-    if short or enough:
-        out.append(f" By the model, {' and '.join(short)} loads per iteration keep too few bytes in flight for it"
-                   + (f", and {' and '.join(enough)} enough." if enough else ".") if short else
-                   f" By the model, {' and '.join(enough)} loads per iteration all keep enough bytes in flight for it.")
-    if checks:
-        out.append(f" Step 07's measured bandwidth is {min(checks) * 100:.0f} to {max(checks) * 100:.0f} % of the "
-                   f"model's.")
-    return "".join(out) + "\n"
-
-
-def render_littles_law_need(results, per_thread, context):
-    """The bytes in flight Little's law needs per resident thread, beside BYTES per thread."""
-    if not per_thread.isdigit():
-        raise ResultsError(f"{context}: littles-law-need takes the bytes one thread keeps in flight")
-    if not results.has(LOADED_LATENCY):
-        return not_measured_yet(results)
-    facts = littles_law_model(results)[1]
-    need, per_thread = facts["needed"] / facts["threads"], int(per_thread)
-    verdict = "more than" if per_thread > need * 1.05 else "less than" if per_thread < need * 0.95 else "about"
-    return (f"Little's law with the latency measured under load (step 07's lesson, `{LOADED_LATENCY}`): "
-            f"{facts['best_gbps']:.0f} GB/s at {facts['best_ns']:.0f} ns needs {facts['needed'] / 1e6:.1f} MB in "
-            f"flight, {need:.0f} bytes per resident thread. {per_thread} bytes per thread is {verdict} that.\n")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -477,12 +351,6 @@ def render_quote(results, name, context):
     if not text.strip():
         raise ResultsError(f"{context}: {name} is empty")
     return "```\n" + text.rstrip("\n") + "\n```\n"
-
-
-def render_step_diffs(results, context=""):
-    sys.path.insert(0, str(REPO_ROOT / "tools"))
-    import step_diffs  # noqa: E402
-    return step_diffs.markdown(step_diffs.step_diffs(REPO_ROOT))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -632,45 +500,11 @@ def render_sweep_claims(results, context=""):
             + "".join(sweep_extremes(sweep, t) for t in sweep.last))
 
 
-def render_sweep_table(results, *args, context):
-    """The median time per call (us) of each STEP and CUB at every size of sweep.csv up to N, with
-    CUB's time / the first STEP's."""
-    options = parse_selector([a for a in args if "=" in a], context)
-    steps = [a for a in args if "=" not in a]
-    if not steps:
-        raise ResultsError(f"{context}: sweep-table takes one step name or more")
-    upto = options.pop("upto", None)
-    if options:
-        raise ResultsError(f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
-    sweep = Sweep(results.compare("sweep.csv"))
-
-    def us(type_name, step, n):
-        if (type_name, step, n) not in sweep.times:
-            raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
-        return sweep.times[(type_name, step, n)] * 1000
-    headers = ["n"] + [h for t in sweep.types
-                       for h in [f"{t} {s}, us" for s in steps + [CUB_STEP]] + [f"{t} CUB / {steps[0]}"]]
-    cells = [[size_text(n)] + [cell for t in sweep.types for cell in [f"{us(t, s, n):.2f}" for s in steps + [CUB_STEP]]
-                               + [f"{us(t, CUB_STEP, n) / us(t, steps[0], n):.3f}"]]
-             for n in sorted({n for (_, _, n) in sweep.times if upto is None or n <= int(upto)})]
-    return short_stamp(sweep.table.stamp) + "\n\n" + markdown_table(headers, "l" + "r" * (len(headers) - 1), cells)
-
-
-
 # ---------------------------------------------------------------------------------------------
 # Markers
 
 
-def later(name):
-    """A renderer of bench/render_later.py (the blocks of the later lessons), imported when first used:
-    that module imports this one."""
-    def render(results, *args, context):
-        import render_later
-        return getattr(render_later, name)(results, *args, context=context)
-    return render
-
-
-# Every block kind: its renderer, its arguments ([optional], ...: any number) and what it shows.
+# The block kinds rendered here: renderer, arguments ([optional], ...: any number), what it shows.
 BLOCK_KINDS = {
     "course-table": (render_course_table, "", "headline.csv (and headline_cold.csv), every row"),
     "step-table": (render_step_table, "STEP", "STEP beside the previous step and CUB at the headline size, "
@@ -679,34 +513,26 @@ BLOCK_KINDS = {
     "csv": (render_csv, "FILE [cols=A,B]", "any results CSV as a table, optionally some columns"),
     "sweep-claims": (render_sweep_claims, "", "where each step beats the one before it, the last step against "
                      "CUB at large n (level: within the run-to-run spread of spread.csv, else 1 %)"),
-    "sweep-table": (render_sweep_table, "STEP... [upto=N]", "median us of each STEP and CUB up to N (sweep.csv)"),
-    "step-diffs": (render_step_diffs, "", "lines added and removed between consecutive steps' reduce.cuh"),
     "quote": (render_quote, "FILE", "a text file from the results folder, verbatim, in a code block"),
-    "issue-floor": (render_issue_floor, "STEP", "the least time STEP's launch needs to issue its instructions, "
-                    "at the SM clock ncu measured, beside the time ncu measured"),
-    "littles-law": (render_littles_law, "", "Little's law with the loaded latency (loaded_latency.csv) beside "
-                    "step 07's 2/4/8-load ablation; without that file, the idle latency"),
-    "littles-law-need": (render_littles_law_need, "BYTES", "the bytes in flight per thread the law needs, "
-                         "beside BYTES per thread"),
-    "peers": (later("render_peers"), "", "torch, CuPy, JAX (peers.csv) beside the last step and CUB (sweep.csv)"),
-    "alternatives-verdict": (later("render_alternatives_verdict"), "FILE STEP",
-                             "each other row of FILE against STEP: faster, level or slower per size and type"),
-    "multigpu-step13": (later("render_multigpu_step13"), "DIR", "step13_multi_gpu on 1 and K GPUs (DIR/step13.csv, "
-                        "DIR beside the results folder), the scaling and where K GPUs win"),
-    "multigpu-allreduce": (later("render_multigpu_allreduce"), "DIR", "NCCL against the naive all-reduce "
-                           "(DIR/allreduce.csv)"),
-    "multigpu-combine": (later("render_multigpu_combine"), "DIR", "the ways of combining one partial per GPU "
-                         "(DIR/combine.csv)"),
 }
+
+
+def block_kinds():
+    """Every block kind: this module's and bench/render_analyses.py's (imported only now: it imports this one)."""
+    import render_analyses
+    return {**BLOCK_KINDS, **render_analyses.BLOCK_KINDS}
+
+
 BLOCK = re.compile(r"<!-- results:(?!end -->)(?P<spec>[^\n]*?) -->\n(?P<body>.*?)<!-- results:end -->", re.S)
 INLINE = re.compile(r"<!--(?P<form>[vr]) (?P<spec>[^\n]*?)-->(?P<value>[^\n]*?)<!--/(?P=form)-->")
 
 
 def render_block(results, words, context):
     """The body of the block `words` (its kind, then its arguments, checked against BLOCK_KINDS)."""
-    if not words or words[0] not in BLOCK_KINDS:
-        raise ResultsError(f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")
-    function, usage, _ = BLOCK_KINDS[words[0]]
+    kinds = block_kinds()
+    if not words or words[0] not in kinds:
+        raise ResultsError(f"{context}: unknown kind (known: {', '.join(kinds)})")
+    function, usage, _ = kinds[words[0]]
     args, usage_words = words[1:], usage.split()
     required = len([w for w in usage_words if not w.startswith("[")])
     if len(args) < required or (len(args) > len(usage_words) and "..." not in usage):
@@ -939,5 +765,5 @@ def main(argv=None):
 
 
 if __name__ == "__main__":
-    import render_results  # one copy of this module: bench/render_later.py imports it by that name
+    import render_results  # one copy of this module: bench/render_analyses.py imports it by that name
     sys.exit(render_results.main())

@@ -1,0 +1,352 @@
+"""The results blocks that go beyond the measured tables, for bench/render_results.py (which reads
+their kinds from BLOCK_KINDS below when it first renders): models built from the measurements
+(Little's law with the loaded latency, the issue floor from the profiler's counters), the sweep as
+a table, the steps' diff sizes, the peers (torch, CuPy, JAX), the verdict on a step's alternatives,
+and the several-GPU results of bench/multigpu.sh (results/h200x2, a sibling of the results folder,
+named by the block's argument)."""
+
+import sys
+
+from render_results import (CUB_STEP, REPO_ROOT, Results, ResultsError, batch_cell, describe, distinct,
+                            markdown_table, ncu_values, parse_selector, rows_where, select_row, short_stamp,
+                            size_text, steps_of, Sweep, tie_rule, versus_cub_text)
+
+# ---------------------------------------------------------------------------------------------
+# The issue floor: profiler counters (ncu.csv) turned into the least time issuing could take
+
+# Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide's
+# description of each architecture's SM), each issuing at most one warp instruction per cycle.
+SCHEDULERS_PER_SM = 4
+SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the profiled launch, Hz
+
+
+def stamp_sms(results, table):
+    """The SM count from a table's stamp, else from headline.csv's."""
+    for stamp in (table.stamp, results.table("headline.csv").stamp if results.has("headline.csv") else {}):
+        if "sms" in stamp:
+            try:
+                return int(stamp["sms"])
+            except ValueError:
+                raise ResultsError(f"{table.name}: the stamp's sms is not a number") from None
+    raise ResultsError(f"{table.name}: no 'sms' in its stamp or in headline.csv's")
+
+
+def render_issue_floor(results, step, context):
+    """The least time STEP's profiled launch could take if issuing instructions were all it did, at the
+    clock ncu ran it at, beside the time ncu measured."""
+    values, table = ncu_values(results, (), context)
+    for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
+        if (step, metric) not in values:
+            raise ResultsError(f"{context}: {table.name} has no {metric} for '{step}'")
+    schedulers = stamp_sms(results, table) * SCHEDULERS_PER_SM
+    cycles = values[(step, "smsp__inst_executed.sum")] / schedulers
+    duration_us = values[(step, "gpu__time_duration.sum")] / 1000
+    text = f"at least {cycles:,.0f} cycles (instructions / {schedulers})"
+    clock = values.get((step, SM_CLOCK_METRIC))
+    if clock is None:
+        return (text + f". The profiler measured {duration_us:.0f} us for that launch, at a clock this ncu.csv does "
+                f"not record (tools/profile_steps.sh now collects it, `{SM_CLOCK_METRIC}`), so the floor is not "
+                f"turned into microseconds here.\n")
+    if not 1e8 <= clock <= 1e10:  # cycles per second; a value in other units would give a wrong floor
+        raise ResultsError(f"{context}: {table.name}: {SM_CLOCK_METRIC} of '{step}' is {clock:g}, not a clock "
+                           f"in Hz (tools/profile_steps.sh asks ncu for base units)")
+    floor_us = cycles / clock * 1e6
+    return (text + f", or {floor_us:.0f} us at the {clock / 1e9:.2f} GHz SM clock ncu ran that launch at "
+            f"(`{SM_CLOCK_METRIC}`): {floor_us / duration_us * 100:.0f} % of the {duration_us:.0f} us the "
+            f"profiler measured for it.\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# Little's law with the latency measured under load (loaded_latency.csv): the model of lessons 07-09
+
+LOADED_LATENCY = "loaded_latency.csv"
+
+
+def littles_law_model(results):
+    """(rows, facts). rows: per loads, at the most blocks per SM measured (the whole GPU, as the course's
+    kernels run), (loads, bytes in flight, loaded latency, GB/s, in flight / latency, the model: the
+    least of that and the best GB/s). facts: the best GB/s, its latency and loads, the bytes in flight
+    it needs, the idle latency, the streaming threads, the stamp."""
+    table = results.table(LOADED_LATENCY, ["loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps",
+                                           "latency_ns", "status"], "bench/ablation/loaded_latency.cu")
+    bad = [describe(row) for row in table.rows if row["status"] != "ok"]
+    if bad:
+        raise ResultsError(f"{table.name}: rows not measured under load: {', '.join(bad)}")
+    idle, loaded = rows_where(table, loads="0"), [row for row in table.rows if row["loads"] != "0"]
+    if len(idle) != 1 or not loaded:
+        raise ResultsError(f"{table.name}: expected one idle row (loads 0) and rows under load")
+    full = max(int(row["blocks_per_sm"]) for row in loaded)
+    by_loads = {int(row["loads"]): row for row in loaded if int(row["blocks_per_sm"]) == full}
+    best = max(by_loads.values(), key=lambda row: table.number(row, "gbps"))
+    best_gbps, best_ns = table.number(best, "gbps"), table.number(best, "latency_ns")
+    rows = []
+    for loads, row in sorted(by_loads.items()):
+        in_flight, latency, gbps = (table.number(row, c) for c in ("bytes_in_flight", "latency_ns", "gbps"))
+        rows.append((loads, in_flight, latency, gbps, in_flight / latency, min(in_flight / latency, best_gbps)))  # B/ns
+    return rows, dict(best_gbps=best_gbps, best_ns=best_ns, best_loads=int(best["loads"]), needed=best_gbps * best_ns,
+                      idle_ns=table.number(idle[0], "latency_ns"), threads=int(best["streaming_threads"]),
+                      stamp=table.stamp)
+
+
+def not_measured_yet(results):
+    """The paragraph shown while loaded_latency.csv does not exist: only the idle latency, a floor."""
+    idle = select_row(results.table("dram_latency.csv"), {"footprint_bytes": "max"}, "dram_latency.csv")
+    return (f"*Not measured yet*: `{LOADED_LATENCY}` does not exist in this results folder (`bench/reproduce.sh "
+            f"--only loaded_latency`). Until it does, the only latency measured is the idle one, "
+            f"{float(idle['latency_ns']):.0f} ns (`dram_latency.csv`), a floor for the latency under load.\n")
+
+
+def render_littles_law(results, context=""):
+    """The model per loads per iteration beside step 07's measured GB/s with that many loads (step07_loads.csv)."""
+    if not results.has(LOADED_LATENCY):
+        return not_measured_yet(results)
+    rows, facts = littles_law_model(results)
+    step07 = results.table("step07_loads.csv")
+    largest = str(max(int(row["n"]) for row in step07.rows))
+    measured = {int(row["loads"]): step07.number(row, "gbps") for row in rows_where(step07, type="int32", n=largest)}
+    cells = [[loads, f"{in_flight / 1e6:.1f}"] + [f"{v:.0f}" for v in rest] + [f"{measured[loads]:.0f}" if loads in
+             measured else "-"] for loads, in_flight, *rest in rows]
+    checks = [measured[row[0]] / row[5] for row in rows if row[0] in measured]
+    out = [short_stamp(facts["stamp"]) + "\n\n",
+           markdown_table(["loads", "MB in flight (at most)", "loaded latency, ns", "stream GB/s",
+                           "in flight / latency, GB/s", "model GB/s", f"step 07 GB/s, int32 {size_text(largest)}"],
+                          "r" * 7, cells),
+           f"\nThe most the memory delivered is {facts['best_gbps']:.0f} GB/s (with {facts['best_loads']} loads), "
+           f"at a loaded latency of {facts['best_ns']:.0f} ns, {facts['best_ns'] / facts['idle_ns']:.1f} times the "
+           f"idle {facts['idle_ns']:.0f} ns: Little's law needs {facts['needed'] / 1e6:.1f} MB in flight for it, "
+           f"{facts['needed'] / facts['threads']:.0f} bytes per resident thread. The model is min(that bandwidth, "
+           f"bytes in flight / loaded latency)."]
+    short, enough = ([str(row[0]) for row in rows if row[0] in measured and (row[4] >= facts["best_gbps"]) == want]
+                     for want in (False, True))
+    if short or enough:
+        out.append(f" By the model, {' and '.join(short)} loads per iteration keep too few bytes in flight for it"
+                   + (f", and {' and '.join(enough)} enough." if enough else ".") if short else
+                   f" By the model, {' and '.join(enough)} loads per iteration all keep enough bytes in flight for it.")
+    if checks:
+        out.append(f" Step 07's measured bandwidth is {min(checks) * 100:.0f} to {max(checks) * 100:.0f} % of the "
+                   f"model's.")
+    return "".join(out) + "\n"
+
+
+def render_littles_law_need(results, per_thread, context):
+    """The bytes in flight Little's law needs per resident thread, beside BYTES per thread."""
+    if not per_thread.isdigit():
+        raise ResultsError(f"{context}: littles-law-need takes the bytes one thread keeps in flight")
+    if not results.has(LOADED_LATENCY):
+        return not_measured_yet(results)
+    facts = littles_law_model(results)[1]
+    need, per_thread = facts["needed"] / facts["threads"], int(per_thread)
+    verdict = "more than" if per_thread > need * 1.05 else "less than" if per_thread < need * 0.95 else "about"
+    return (f"Little's law with the latency measured under load (step 07's lesson, `{LOADED_LATENCY}`): "
+            f"{facts['best_gbps']:.0f} GB/s at {facts['best_ns']:.0f} ns needs {facts['needed'] / 1e6:.1f} MB in "
+            f"flight, {need:.0f} bytes per resident thread. {per_thread} bytes per thread is {verdict} that.\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# The sweep as a table, the steps' diff sizes
+
+
+def render_sweep_table(results, *args, context):
+    """The median time per call (us) of each STEP and CUB at every size of sweep.csv up to N, with
+    CUB's time / the first STEP's."""
+    options = parse_selector([a for a in args if "=" in a], context)
+    steps = [a for a in args if "=" not in a]
+    if not steps:
+        raise ResultsError(f"{context}: sweep-table takes one step name or more")
+    upto = options.pop("upto", None)
+    if options:
+        raise ResultsError(f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
+    sweep = Sweep(results.compare("sweep.csv"))
+
+    def us(type_name, step, n):
+        if (type_name, step, n) not in sweep.times:
+            raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
+        return sweep.times[(type_name, step, n)] * 1000
+    headers = ["n"] + [h for t in sweep.types
+                       for h in [f"{t} {s}, us" for s in steps + [CUB_STEP]] + [f"{t} CUB / {steps[0]}"]]
+    cells = [[size_text(n)] + [cell for t in sweep.types for cell in [f"{us(t, s, n):.2f}" for s in steps + [CUB_STEP]]
+                               + [f"{us(t, CUB_STEP, n) / us(t, steps[0], n):.3f}"]]
+             for n in sorted({n for (_, _, n) in sweep.times if upto is None or n <= int(upto)})]
+    return short_stamp(sweep.table.stamp) + "\n\n" + markdown_table(headers, "l" + "r" * (len(headers) - 1), cells)
+
+
+def render_step_diffs(results, context=""):
+    sys.path.insert(0, str(REPO_ROOT / "tools"))
+    import step_diffs  # noqa: E402
+    return step_diffs.markdown(step_diffs.step_diffs(REPO_ROOT))
+
+
+# ---------------------------------------------------------------------------------------------
+# The peers, a step's alternatives, several GPUs
+
+PEERS_SIZES = (1 << 16, 1 << 20, 1 << 24, 1 << 28, 1 << 30, 1 << 32)
+PEERS_COLUMNS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
+# What the course's rows return: int32 sums wrap modulo 2^32 (step_api.h), as CUB's on int32
+COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}
+
+
+def overall_check(rows, column="check"):
+    """PASS where every row passed; FAIL if any failed; '-' where none was checked."""
+    words = {r[column] for r in rows}
+    return "FAIL" if "FAIL" in words else "PASS" if "PASS" in words else "-"
+
+
+def render_peers(results, context):
+    """Batch GB/s of torch, CuPy and JAX (peers.csv) beside the last step and CUB (sweep.csv, the same GPU)."""
+    if not results.has("peers.csv"):
+        return ("Not measured on this GPU yet: `bench/reproduce.sh --only sweep,peers` writes peers.csv beside "
+                "sweep.csv.\n")
+    peers = results.table("peers.csv", PEERS_COLUMNS, "bench/peers.py")
+    sweep = results.compare("sweep.csv")
+    if peers.stamp.get("gpu") != sweep.stamp.get("gpu"):
+        raise ResultsError(f"{peers.name} was measured on '{peers.stamp.get('gpu')}', {sweep.name} on "
+                           f"'{sweep.stamp.get('gpu')}': the ratios would not be like for like")
+    libraries = distinct(peers.rows, "library")
+    out = [f"Batch GB/s (calls back to back, total time / count) at a few sizes of the sweep, "
+           f"{peers.stamp.get('gpu')}. {', '.join(libraries)}: {short_stamp(peers.stamp)} The course and CUB: "
+           f"{short_stamp(sweep.stamp)}\n"]
+    for type_name in distinct(peers.rows, "type"):
+        rows = rows_where(sweep, type=type_name, l2="warm")
+        last = (steps_of(rows) or [None])[-1]
+        sizes = [n for n in PEERS_SIZES if any(int(r["n"]) == n for r in rows_where(peers, type=type_name))
+                 and any(int(r["n"]) == n and r["step"] in (last, CUB_STEP) for r in rows)]
+        if not sizes:
+            continue
+        cells = []
+        for library in libraries:
+            mine = {int(r["n"]): r for r in rows_where(peers, library=library, type=type_name)}
+            if mine:
+                cells.append([library, "/".join(distinct(mine.values(), "output_type"))]
+                             + [format(peers.number(mine[n], "batch_gbps"), ".1f") if n in mine else "-" for n in sizes]
+                             + [overall_check(mine.values())])
+        for step in (last, CUB_STEP):
+            mine = {int(r["n"]): r for r in rows if r["step"] == step}
+            if step and mine:
+                cells.append([step, COURSE_OUTPUT_TYPE.get(type_name, type_name)]
+                             + [batch_cell(sweep, mine[n]) if n in mine else "-" for n in sizes]
+                             + [overall_check(mine.values(), column="status")])
+        out.append(f"\n**{type_name}** sum, batch GB/s:\n\n")
+        out.append(markdown_table(["library", "sums into"] + [size_text(n) for n in sizes] + ["check"],
+                                  "ll" + "r" * len(sizes) + "l", cells))
+    out.append("\nHow each was timed: " + "; ".join(dict.fromkeys(f"{r['library']}: {r['timing']}"
+                                                                   for r in peers.rows)) + ".\n")
+    return "".join(out)
+
+
+def render_alternatives_verdict(results, name, reference, context):
+    """Each other row of FILE (a variants CSV) against STEP, per type, as faster / level / slower at each
+    size, level meaning within the run-to-run spread (tie_rule)."""
+    variants = Sweep(results.compare(name))
+    ties, rule = tie_rule(results, {t: [reference, "step09_vector_loads"] for t in variants.types})
+    lines = [f"Each against {reference}, by per-call median ({rule}):\n"]
+    for step in [s for s in distinct(variants.table.rows, "step") if s != reference]:
+        lines.append(f"- `{step}`: " + "; ".join(f"{t} " + versus_cub_text(variants.ratios(t, reference, step), ties[t])
+                                                 for t in variants.types) + ".")
+    return "\n".join(lines) + "\n"
+
+
+def multigpu_table(results, folder, file_name):
+    return Results(results.directory.parent / folder).table(file_name)
+
+
+def render_multigpu_step13(results, folder, context):
+    """step13.csv: per type and n, the time on 1 GPU and, for every K > 1 measured, on K GPUs (one
+    process, one MPI rank per GPU, input from GPU 0), the scaling and mpi / process."""
+    table = multigpu_table(results, folder, "step13.csv")
+    runs = {}
+    for row in table.rows:
+        k = int(row["gpus"])
+        form = "process" if k == 1 else "from GPU 0" if row["from_one_gpu"] == "1" else row["launch"]
+        runs[(row["type"], int(row["n"]), k, form)] = table.number(row, "time_median_ms")
+        if row["status"] != "PASS":
+            raise ResultsError(f"{table.name}: a run did not pass: {describe(row)}")
+    counts = sorted({k for (_, _, k, _) in runs if k > 1})
+    if not counts or not any(k == 1 for (_, _, k, _) in runs):
+        raise ResultsError(f"{table.name}: needs runs on 1 GPU and on more than one")
+    forms = ("process", "mpi", "from GPU 0")
+    headers = ["type", "n", "1 GPU, ms"] + [f"{k} GPUs, {f}, ms" for k in counts for f in forms]
+    for k in counts:
+        headers += [f"scaling (1 GPU / {k} GPUs)", "mpi / process" if len(counts) == 1 else f"{k} GPUs: mpi / process"]
+    types = list(dict.fromkeys(t for (t, _, _, _) in runs))
+    cells, wins = [], {}
+    for type_name in types:
+        for n in sorted({n for (t, n, _, _) in runs if t == type_name}):
+            one = runs.get((type_name, n, 1, "process"))
+            if one is None:
+                raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the 1-GPU run")
+            row = [type_name, size_text(n), f"{one:.4f}"]
+            row += [f"{runs[(type_name, n, k, f)]:.4f}" if (type_name, n, k, f) in runs else "-"
+                    for k in counts for f in forms]
+            for k in counts:
+                process, mpi = runs.get((type_name, n, k, "process")), runs.get((type_name, n, k, "mpi"))
+                if process is None:
+                    raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the one-process run on {k} GPUs")
+                if one / process > 1:
+                    wins.setdefault((type_name, k), n)
+                row += [f"{one / process:.3f}", "-" if mpi is None else f"{mpi / process:.3f}"]
+            cells.append(row)
+    largest = max(n for (_, n, _, _) in runs)
+    facts = []
+    for type_name in types:
+        for k in counts:
+            scaling = runs[(type_name, largest, 1, "process")] / runs[(type_name, largest, k, "process")]
+            win = wins.get((type_name, k))
+            facts.append(f"{type_name}: {scaling:.3f}x at {size_text(largest)}, {({2: 'two', 4: 'four', 8: 'eight'}).get(k, str(k))} "
+                         f"GPUs faster from {size_text(win) if win else 'no measured size'} on"
+                         + (" (the smallest measured size where they are)" if win else ""))
+    return (short_stamp(table.stamp) + "\n\n" + markdown_table(headers, "ll" + "r" * (len(headers) - 2), cells)
+            + "\nScaling: " + "; ".join(facts) + ".\n")
+
+
+def bytes_text(b):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= size and b % size == 0:
+            return f"{b // size} {unit}"
+    return f"{b} B"
+
+
+def render_multigpu_allreduce(results, folder, context):
+    """NCCL against the naive all-reduce (allreduce.csv) at the sizes that are powers of 4."""
+    table = multigpu_table(results, folder, "allreduce.csv")
+    rows = {(row["method"], int(row["bytes"])): row for row in table.rows}
+    cells = []
+    for b in sorted({b for (_, b) in rows if (b & (b - 1)) == 0 and (b.bit_length() - 1) % 2 == 0}):
+        nccl, naive = rows.get(("nccl", b)), rows.get(("naive", b))
+        if nccl and naive:
+            t_nccl, t_naive = table.number(nccl, "time_median_us"), table.number(naive, "time_median_us")
+            cells.append([bytes_text(b), f"{t_nccl:.1f}", nccl["algbw_gbps"], nccl["busbw_gbps"], f"{t_naive:.1f}",
+                          naive["algbw_gbps"], f"{t_naive / t_nccl:.2f}"])
+    headers = ["bytes per GPU", "NCCL us", "NCCL algbw GB/s", "NCCL busbw GB/s", "naive us", "naive algbw GB/s",
+               "NCCL / naive"]
+    return (short_stamp(table.stamp) + "\n\n" + markdown_table(headers, "l" + "r" * 6, cells) +
+            f"\nThe NVLink limit read from the machine (`nvidia-smi nvlink -s`, GPU 0, per direction): "
+            f"{table.rows[0]['nvlink_gbps']} GB/s. NCCL / naive: the naive version's time divided by NCCL's "
+            "(above 1: NCCL is faster).\n")
+
+
+def render_multigpu_combine(results, folder, context):
+    table = multigpu_table(results, folder, "combine.csv")
+    cells = [[row[c] or "-" for c in table.columns] for row in table.rows]
+    return short_stamp(table.stamp) + "\n\n" + markdown_table(table.columns, "lrl" + "r" * 4 + "l", cells)
+
+
+# This module's block kinds, in render_results.BLOCK_KINDS' form: renderer, arguments, what it shows.
+BLOCK_KINDS = {
+    "issue-floor": (render_issue_floor, "STEP", "the least time STEP's launch needs to issue its instructions, "
+                    "at the SM clock ncu measured, beside the time ncu measured"),
+    "littles-law": (render_littles_law, "", "Little's law with the loaded latency (loaded_latency.csv) beside "
+                    "step 07's 2/4/8-load ablation; without that file, the idle latency"),
+    "littles-law-need": (render_littles_law_need, "BYTES", "the bytes in flight per thread the law needs, "
+                         "beside BYTES per thread"),
+    "sweep-table": (render_sweep_table, "STEP... [upto=N]", "median us of each STEP and CUB up to N (sweep.csv)"),
+    "step-diffs": (render_step_diffs, "", "lines added and removed between consecutive steps' reduce.cuh"),
+    "peers": (render_peers, "", "torch, CuPy, JAX (peers.csv) beside the last step and CUB (sweep.csv)"),
+    "alternatives-verdict": (render_alternatives_verdict, "FILE STEP",
+                             "each other row of FILE against STEP: faster, level or slower per size and type"),
+    "multigpu-step13": (render_multigpu_step13, "DIR", "step13_multi_gpu on 1 and K GPUs (DIR/step13.csv, "
+                        "DIR beside the results folder), the scaling and where K GPUs win"),
+    "multigpu-allreduce": (render_multigpu_allreduce, "DIR", "NCCL against the naive all-reduce "
+                           "(DIR/allreduce.csv)"),
+    "multigpu-combine": (render_multigpu_combine, "DIR", "the ways of combining one partial per GPU "
+                         "(DIR/combine.csv)"),
+}
