@@ -249,6 +249,9 @@ def multigpu_table(results, folder, file_name):
     return Results(results.directory.parent / folder).table(file_name)
 
 
+GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
+
+
 def render_multigpu_step13(results, folder, context):
     """step13.csv: per type and n, the time on 1 GPU and, for every K > 1 measured, on K GPUs (one
     process, one MPI rank per GPU, input from GPU 0), the scaling and mpi / process."""
@@ -291,7 +294,7 @@ def render_multigpu_step13(results, folder, context):
         for k in counts:
             scaling = runs[(type_name, largest, 1, "process")] / runs[(type_name, largest, k, "process")]
             win = wins.get((type_name, k))
-            facts.append(f"{type_name}: {scaling:.3f}x at {size_text(largest)}, {({2: 'two', 4: 'four', 8: 'eight'}).get(k, str(k))} "
+            facts.append(f"{type_name}: {scaling:.3f}x at {size_text(largest)}, {GPU_COUNTS.get(k, str(k))} "
                          f"GPUs faster from {size_text(win) if win else 'no measured size'} on"
                          + (" (the smallest measured size where they are)" if win else ""))
     return (short_stamp(table.stamp) + "\n\n" + markdown_table(headers, "ll" + "r" * (len(headers) - 2), cells)
@@ -345,8 +348,6 @@ BLOCK_KINDS = {
                              "each other row of FILE against STEP: faster, level or slower per size and type"),
     "multigpu-step13": (render_multigpu_step13, "DIR", "step13_multi_gpu on 1 and K GPUs (DIR/step13.csv, "
                         "DIR beside the results folder), the scaling and where K GPUs win"),
-    "multigpu-allreduce": (render_multigpu_allreduce, "DIR", "NCCL against the naive all-reduce "
-                           "(DIR/allreduce.csv)"),
-    "multigpu-combine": (render_multigpu_combine, "DIR", "the ways of combining one partial per GPU "
-                         "(DIR/combine.csv)"),
+    "multigpu-allreduce": (render_multigpu_allreduce, "DIR", "NCCL against the naive all-reduce (DIR/allreduce.csv)"),
+    "multigpu-combine": (render_multigpu_combine, "DIR", "each way of combining one partial per GPU (DIR/combine.csv)"),
 }

@@ -5,7 +5,8 @@
     python3 bench/render_results.py results/h100 --check   # exit 1 if any README differs from the results
 
 Only what lies between markers in README.md and step*/README.md changes: a block on lines of its own
-(<!-- results:KIND ARGS -->, generated lines, <!-- results:end -->; the kinds: BLOCK_KINDS, here and in bench/render_analyses.py), or a value:
+(<!-- results:KIND ARGS -->, generated lines, <!-- results:end -->; the kinds: BLOCK_KINDS, here and
+in bench/render_analyses.py), or a value:
 
     <!--v FILE key=value ... col=COLUMN-->X<!--/v-->
     <!--r FILE col=COLUMN key=value ... / key=value ...-->X<!--/r-->

@@ -10,9 +10,6 @@
 
 namespace atomic_partials {
 
-inline constexpr const char* name = "step10_atomic_add";
-inline constexpr const char* change = "step10's loop, then atomicAdd of each block's partial into *out";
-
 template <unsigned int Block, class T>
 __global__ void reduce_atomic_kernel(const T* in, std::size_t n, T* out) {
     __shared__ T warp_results[32];
@@ -22,12 +19,15 @@ __global__ void reduce_atomic_kernel(const T* in, std::size_t n, T* out) {
     if (tid == 0) atomicAdd(out, sum);  // in the order the blocks happen to finish
 }
 
+inline constexpr const char* name = "step10_atomic_add";
+inline constexpr const char* change = "step10's loop, then atomicAdd of each block's partial into *out";
+
 template <class T>
 using Kernel = void (*)(const T*, std::size_t, T*);
 
 template <class T>
 Kernel<T> kernel_for_block(int block) {
-    return reduction::kernel_for_block_size(block, "step10_atomic_add",
+    return reduction::kernel_for_block_size(block, name,
                                             [](auto b) -> Kernel<T> { return reduce_atomic_kernel<decltype(b)::value, T>; });
 }
 
