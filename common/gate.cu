@@ -13,7 +13,8 @@ __device__ unsigned long long global_time_ns() {
     return t;
 }
 
-// One thread spins until the host writes 1 to *open, or until the timeout, which it reports.
+// One thread spins until the host writes 1 to *open, or until the timeout, which it reports. Both
+// point to the Gate's pinned host memory, as the current device's addresses of it.
 __global__ void gate_kernel(const volatile int* open, volatile int* timed_out, unsigned long long timeout_ns) {
     const unsigned long long start = global_time_ns();
     while (*open == 0) {
@@ -25,11 +26,6 @@ __global__ void gate_kernel(const volatile int* open, volatile int* timed_out, u
 }
 
 }  // namespace
-
-void queue_gate(const int* open, int* timed_out, unsigned long long timeout_ns, cudaStream_t stream) {
-    gate_kernel<<<1, 1, 0, stream>>>(open, timed_out, timeout_ns);
-    CUDA_CHECK_LAUNCH();
-}
 
 Gate::Gate() {
     CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&flags_), 2 * sizeof(int),
@@ -51,7 +47,8 @@ void Gate::close() {
 void Gate::hold(cudaStream_t stream) {
     int* device_flags = nullptr;  // the current device's address of the flags
     CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags), flags_, 0));
-    queue_gate(device_flags, device_flags + 1, gate_timeout_ns, stream);
+    gate_kernel<<<1, 1, 0, stream>>>(device_flags, device_flags + 1, gate_timeout_ns);
+    CUDA_CHECK_LAUNCH();
 }
 
 void Gate::open() {

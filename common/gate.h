@@ -13,11 +13,6 @@ namespace reduction {
 inline constexpr int gate_chunk = 64;                                  // repetitions queued behind one gate
 inline constexpr unsigned long long gate_timeout_ns = 5'000'000'000ull;  // the gate opens itself after 5 s
 
-// Queues the gate kernel on `stream` (of the current device): it spins until open[0] is non-zero, or,
-// after timeout_ns, sets timed_out[0] to 1 and ends. Both point to host memory mapped into the device
-// (cudaHostAllocMapped; cudaHostAllocPortable for several GPUs), as device pointers.
-void queue_gate(const int* open, int* timed_out, unsigned long long timeout_ns, cudaStream_t stream);
-
 // The host's side: two ints in pinned host memory, mapped into every device (portable), that the
 // gate kernels read and write directly; one write of the host opens every gate queued since close().
 //
