@@ -38,11 +38,13 @@ done
 
 # Everything runs from the repository root, with paths relative to it where they are inside it,
 # so that the commands recorded in the results' stamps name no machine's directories.
-cd "$root" || exit 2
 relative() { local p; p=$(realpath -m "$1"); [[ $p == "$root"/* ]] && echo "${p#"$root"/}" || echo "$p"; }
-bin=$(relative "${positional[0]:-build/bin}")
+bin=$(relative "${positional[0]:-$root/build/bin}")  # the arguments from where the user is
+results_arg=${positional[1]:+$(relative "${positional[1]}")}
+cd "$root" || exit 2
 [[ -d $bin ]] || fail_usage "'$bin' is not a directory; build first: cmake --preset default && cmake --build build"
 
+shopt -s nullglob  # no variant scripts, no names
 variants=(bench/variants/*.sh)
 variants=("${variants[@]##*/}")
 all_names=(headline headline_cold sweep peers step07_loads dram_latency loaded_latency spread ncu race_demo "${variants[@]%.sh}")
@@ -73,8 +75,7 @@ esac
 # results/<gpu>: the GPU name's first word that is not a brand, e.g. "NVIDIA H100 80GB HBM3" -> h100.
 model=$(sed -n 's/^# gpu: //p' <<<"$probe" | head -n 1 | tr 'A-Z \t' 'a-z\n\n' |
         grep -vxE 'nvidia|geforce|rtx|tesla|quadro' | sed 's/-.*//; s/[^a-z0-9]//g' | grep -m 1 .)
-results=results/${model:-gpu}
-[[ -n ${positional[1]:-} ]] && results=$(relative "${positional[1]}")
+results=${results_arg:-results/${model:-gpu}}
 mkdir -p "$results" || { echo "reproduce.sh: cannot create $results" >&2; exit 1; }
 echo "reproduce.sh: measuring into $results/ with the executables in $bin/"
 
@@ -103,7 +104,7 @@ trap '[[ -n $pending ]] && rm -f "$pending"' EXIT  # pending: the temporary file
 trap 'exit 130' INT TERM
 
 # produce NAME FILE COMMAND...: COMMAND's stdout becomes RESULTS/FILE, only if it exits 0 and
-# writes something; its exit 77 means skipped (tests/race_demo.sh's code, as under CTest).
+# writes something; its exit 77 means skipped (tests/race_demo.sh's, e.g. no compute-sanitizer).
 produce() {
   local name=$1 file=$2 rc why=""; shift 2
   echo "== $name -> $results/$file: $*"
@@ -135,7 +136,6 @@ for name in "${all_names[@]}"; do
     spread)         produce $name $name.csv spread_runs_csv "$spread_runs" ;;
     ncu)            if command -v ncu >/dev/null 2>&1; then produce $name $name.csv tools/profile_steps.sh "$bin"
                     else skipped+=("ncu.csv (ncu not found)"); fi ;;
-    # compute-sanitizer from PATH; the script exits 77 and says why when it is not there
     race_demo)      produce $name $name.txt tests/race_demo.sh compute-sanitizer \
                       "$bin/step05_volatile_race_demo" "$bin/step05_warp_unroll" --save - ;;
     *)              produce $name $name.csv "bench/variants/$name.sh" "$bin" ;;  # bench/variants/*.sh
