@@ -39,7 +39,7 @@ done
 # Everything runs from the repository root, with paths relative to it where they are inside it,
 # so that the commands recorded in the results' stamps name no machine's directories.
 relative() { local p; p=$(realpath -m "$1"); [[ $p == "$root"/* ]] && echo "${p#"$root"/}" || echo "$p"; }
-bin=$(relative "${positional[0]:-$root/build/bin}")  # the arguments from where the user is
+bin=$(relative "${positional[0]:-$root/build/bin}")  # before the cd: from where it is run
 results_arg=${positional[1]:+$(relative "${positional[1]}")}
 cd "$root" || exit 2
 [[ -d $bin ]] || fail_usage "'$bin' is not a directory; build first: cmake --preset default && cmake --build build"
