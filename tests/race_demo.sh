@@ -3,7 +3,8 @@
 # at least one shared-memory hazard, then on step 05, which must show none: the claim that the
 # classic form races since Volta is itself tested.
 # usage: race_demo.sh COMPUTE_SANITIZER DEMO_EXECUTABLE STEP05_EXECUTABLE [--save FILE]
-#   --save FILE  also writes the commands and racecheck's summaries to FILE
+#   --save FILE  also writes the commands and racecheck's summaries to FILE (-: to stdout, and
+#                then everything else goes to stderr)
 # Exit: 0 as expected, 1 not as expected (or a crash), 2 bad usage, 77 skipped (no GPU or no
 # compute-sanitizer).
 set -uo pipefail
@@ -17,6 +18,7 @@ if [[ $# -eq 5 ]]; then
   [[ -n $5 ]] || die_usage "--save needs a file name"
   save=$5
 fi
+[[ $save == - ]] && { exec 3>&1 1>&2; save=/dev/fd/3; }
 for exe in "$demo" "$step05"; do
   [[ -x $exe ]] || die_usage "'$exe' is not an executable file (build it first)"
 done
