@@ -393,10 +393,9 @@ def run_spread(table, type_name, step):
     """The run-to-run spread of one row of spread.csv: the slowest run's median over the fastest's,
     minus 1 (0.02: the runs differ by up to 2 %)."""
     times = [table.number(row, "time_median_ms") for row in rows_where(table, type=type_name, step=step)]
-    if len(times) < 2:
-        raise ResultsError(f"{table.name}: fewer than two runs of type={type_name} step={step}")
-    if min(times) <= 0:
-        raise ResultsError(f"{table.name}: a time of type={type_name} step={step} is not positive")
+    if len(times) < 2 or min(times) <= 0:
+        raise ResultsError(f"{table.name}: type={type_name} step={step} needs two runs or more, each with a "
+                           f"positive time")
     return max(times) / min(times) - 1
 
 
@@ -721,18 +720,17 @@ def main(argv=None):
     primary, beside = readme_folders(args.results_dir)
     results = Results(primary, [Results(folder) for folder in beside])
     own = results if primary == args.results_dir else Results(args.results_dir)  # headline.md, charts
-    updates, headline = [], None
     try:
         if not args.results_dir.is_dir():
             raise ResultsError(f"{args.results_dir} is not a folder")
         files = [p for p in [args.root / "README.md"] + sorted(args.root.glob("step*/README.md")) if p.is_file()]
         if not files:
             raise ResultsError(f"no README.md under {args.root}")
-        for path in files:
-            text = path.read_text(encoding="utf-8")
-            updates.append((path, text, *render_text(text, results, str(path.relative_to(args.root)))))
-        if own.has("headline.csv"):  # the folder's own table, without other GPUs' columns
-            headline = render_course_table(Results(args.results_dir))
+        texts = [path.read_text(encoding="utf-8") for path in files]
+        updates = [(path, text, *render_text(text, results, str(path.relative_to(args.root))))
+                   for path, text in zip(files, texts)]
+        # the folder's own table, without other GPUs' columns
+        headline = render_course_table(Results(args.results_dir)) if own.has("headline.csv") else None
     except ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
