@@ -43,8 +43,8 @@ def render(headline_path):
     writer.writerow(["step", "measured_gain", "threshold"])
     for row in headline.rows:  # int32 sums of the steps with a previous step (other operators left out)
         gain = (row.get("x_previous") or "").strip()
-        if row.get("type") == "int32" and row.get("step", "").startswith("step") and row.get("op", "sum") in (
-                "sum", "") and gain:
+        a_steps_sum = row.get("step", "").startswith("step") and (row.get("op") or "sum") == "sum"
+        if row.get("type") == "int32" and a_steps_sum and gain:
             writer.writerow([row["step"], f"{float(gain):.4f}", f"{threshold_for(float(gain)):.3f}"])
     return out.getvalue()
 
