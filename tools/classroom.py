@@ -4,7 +4,6 @@ one with the next-lower number), and one-line command-line errors."""
 
 import argparse
 import re
-import sys
 from pathlib import Path
 
 STEP_FOLDER = re.compile(r"step(\d\d)_\w+")
@@ -45,5 +44,8 @@ class Parser(argparse.ArgumentParser):
     """Bad command lines get one line on stderr (what was wrong, and where --help is) and exit 2."""
 
     def error(self, message):
-        print(f"{self.prog}: {message} (--help lists the options)", file=sys.stderr)
-        sys.exit(2)
+        self.fail(f"{message} (--help lists the options)")
+
+    def fail(self, message):
+        """A bad request found after parsing: one line, exit 2."""
+        self.exit(2, f"{self.prog}: {message}\n")

@@ -13,8 +13,7 @@ import re
 from pathlib import Path
 
 STUBS = Path(__file__).resolve().parent / "stubs"
-BEGIN = re.compile(r"^(?P<indent>\s*)//\s*solution-begin:\s*(?P<hint>.*?)\s*$")
-END = re.compile(r"^\s*//\s*solution-end\s*$")
+MARKER = re.compile(r"(?P<indent>\s*)//\s*solution-(?:begin:\s*(?P<hint>.*?)|end)\s*")  # hint: None at an end
 
 
 class MarkerError(ValueError):
@@ -23,22 +22,17 @@ class MarkerError(ValueError):
 
 def regions(text):
     """The marked regions of `text`: (hint, first line number, indent, lines inside)."""
-    found, current = [], None
-    for number, line in enumerate(text.splitlines(), start=1):
-        begin = BEGIN.match(line)
-        if begin:
-            if current:
-                raise MarkerError(f"line {number}: solution-begin inside the region opened on line {current[1]}")
-            current = (begin.group("hint"), number, begin.group("indent"), [])
-        elif END.match(line):
-            if not current:
-                raise MarkerError(f"line {number}: solution-end without a solution-begin")
-            found.append(current)
-            current = None
-        elif current:
-            current[3].append(line)
-    if current:
-        raise MarkerError(f"line {current[1]}: solution-begin never closed by solution-end")
+    lines = text.splitlines()
+    marks = [(number, mark) for number, mark in enumerate(map(MARKER.fullmatch, lines), start=1) if mark]
+    found = []
+    for (first, begin), (last, end) in zip(marks[::2], marks[1::2] + [(None, None)]):  # begin, end, begin, ...
+        if begin["hint"] is None:
+            raise MarkerError(f"line {first}: solution-end without a solution-begin")
+        if end is None:
+            raise MarkerError(f"line {first}: solution-begin never closed by solution-end")
+        if end["hint"] is not None:
+            raise MarkerError(f"line {last}: solution-begin inside the region opened on line {first}")
+        found.append((begin["hint"], first, begin["indent"], lines[first:last - 1]))
     return found
 
 

@@ -5,12 +5,11 @@ tools/grade, from the measured gains in results/h100/headline.csv.
 usage: tools/grade_thresholds.py [HEADLINE_CSV] [OUT_CSV]      (defaults: the H100 results, tools/)
        tools/grade_thresholds.py --check                        (exit 1 when the CSV is out of date)
 
-The rule, for a measured gain g = previous step's time / this step's time (int32, n = 2^24, L2
-warm, the x_previous column), explained in docs/teaching.md: g >= 1.15: threshold = 1 + (g - 1) / 2,
-half of the gain (the previous step's approach, gain 1.0, fails; a sound implementation on another
-run or GPU passes); g < 1.15: threshold = 0.97, not slower than the previous step beyond timing
-noise. A step without a measured gain gets no row: its speed test reports Skipped (step01,
-with no previous step, is only timed).
+The rule (docs/teaching.md explains it), for a measured gain g = previous step's time / this
+step's time (int32, n = 2^24, L2 warm: the x_previous column): half of the gain, 1 + (g - 1) / 2,
+when g >= 1.15 (the previous step's approach, gain 1.0, fails; a sound implementation on another
+run or GPU passes), else 0.97: not slower than the previous step beyond timing noise. A step
+without a measured gain gets no row: its speed test reports Skipped (step01 is only timed).
 """
 
 import csv
@@ -44,8 +43,8 @@ def render(headline_path):
     writer.writerow(["step", "measured_gain", "threshold"])
     for row in headline.rows:  # int32 sums of the steps with a previous step (other operators left out)
         gain = (row.get("x_previous") or "").strip()
-        if row.get("type") == "int32" and row.get("step", "").startswith("step") and row.get("op", "sum") in (
-                "sum", "") and gain:
+        a_steps_sum = row.get("step", "").startswith("step") and (row.get("op") or "sum") == "sum"
+        if row.get("type") == "int32" and a_steps_sum and gain:
             writer.writerow([row["step"], f"{float(gain):.4f}", f"{threshold_for(float(gain)):.3f}"])
     return out.getvalue()
 
