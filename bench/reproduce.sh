@@ -149,7 +149,7 @@ done
 render_step() { echo "== $1: ${*:2}"; "${@:2}" || failed+=("${3##*/} (exit $?)"); }  # LABEL python3 SCRIPT ARG
 if (( ${#updated[@]} )) && [[ $results == results/h100 || $results == results/h200 ]]; then
   render_step render python3 bench/render_results.py "$results"
-  [[ $results == results/h100 && " ${updated[*]} " == *" headline.csv "* ]] &&
+  [[ $results == results/h100 && " ${updated[*]} " == *" "@(headline|sweep)".csv "* ]] &&  # the thresholds read both
     render_step thresholds python3 tools/grade_thresholds.py "$results/headline.csv"
 elif (( ${#updated[@]} )); then
   echo "results in $results/; the READMEs show results/h100. To see these instead:"

@@ -4,11 +4,12 @@
 usage: speed_test.py THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]
 
 Times the step and the previous step alternately, REDUCTION_SPEED_ROUNDS times each (default 3),
-with `--n 2^24 --type int32 --csv`, and takes the median of the per-run median times. The step
-passes when previous time / its time reaches its threshold in THRESHOLDS_CSV (the rule is in
-tools/grade_thresholds.py). Without a previous step (step01) nothing is compared: the times are
-printed and the test passes. REDUCTION_SPEED_REFERENCE, an executable of the step's reference
-solution, is timed too and its ratio printed (tools/grade --reference).
+with `--n N --type int32 --csv`, and takes the median of the per-run median times. The step
+passes when previous time / its time reaches its threshold in THRESHOLDS_CSV, at the step's size N
+there (the rule and the sizes are in tools/grade_thresholds.py). Without a previous step (step01)
+nothing is compared: the times are printed at n = 2^24 and the test passes.
+REDUCTION_SPEED_REFERENCE, an executable of the step's reference solution, is timed too and its
+ratio printed (tools/grade --reference).
 
 The last line says the verdict. Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77
 (ctest: Skipped) no usable GPU, or no threshold for the step.
@@ -23,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 import stamped_csv  # noqa: E402
 
-SPEED_ARGS = ["--n", "2^24", "--type", "int32", "--csv"]
+UNCHECKED_N = "2^24"  # where a step without a previous step is timed
 STEP_EXIT_NO_GPU = 3  # common/exit_codes.h: no usable GPU
 SKIPPED = 77
 
@@ -33,10 +34,10 @@ def verdict(code, text):
     sys.exit(code)
 
 
-def median_time(exe):
-    """The time_median_ms of one verified run of `exe`."""
+def median_time(exe, args):
+    """The time_median_ms of one verified run of `exe` with `args`."""
     try:
-        run = subprocess.run([exe, *SPEED_ARGS], capture_output=True, text=True, timeout=300)
+        run = subprocess.run([exe, *args, "--csv"], capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as error:
         verdict(1, f"speed: FAIL: {Path(exe).name} did not run: {error}")
     if run.returncode == STEP_EXIT_NO_GPU:
@@ -65,24 +66,25 @@ def main(argv):
     if os.environ.get("REDUCTION_SPEED_REFERENCE"):
         contestants["reference solution"] = os.environ["REDUCTION_SPEED_REFERENCE"]
 
-    threshold = None
+    threshold, n = None, UNCHECKED_N
     if previous:
         try:
             rows = stamped_csv.read(thresholds_csv).rows
-            threshold = {row["step"]: float(row["threshold"]) for row in rows}.get(step)
+            threshold, n = {row["step"]: (float(row["threshold"]), row["n"]) for row in rows}.get(step, (None, n))
         except (stamped_csv.ResultsError, KeyError, ValueError) as error:
             verdict(1, f"speed: FAIL: cannot read the thresholds: {error}")
         if threshold is None:  # a setup problem, not the student's: not graded rather than passed
             verdict(SKIPPED, f"SKIPPED: not checked: no threshold for {step} in {Path(thresholds_csv).name} "
                     "(run tools/grade_thresholds.py on measured results)")
 
+    args = ["--n", n, "--type", "int32"]
     times = {label: [] for label in contestants}
     for _ in range(rounds):
         for label, exe in contestants.items():
-            times[label].append(median_time(exe))
+            times[label].append(median_time(exe, args))
     medians = {label: statistics.median(values) for label, values in times.items()}
     for label, value in medians.items():
-        print(f"{label}: {value:.4f} ms (median of {rounds} runs of {' '.join(SPEED_ARGS[:4])})")
+        print(f"{label}: {value:.4f} ms (median of {rounds} runs of {' '.join(args)})")
     if "reference solution" in medians:
         print(f"{step} / reference time: {medians[step] / medians['reference solution']:.3f}")
     if not previous:  # step01: nothing to be faster than, so nothing to check

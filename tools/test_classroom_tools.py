@@ -9,10 +9,11 @@ import unittest
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
-sys.path.insert(0, str(TOOLS))
+sys.path[:0] = [str(TOOLS), str(TOOLS.parent / "bench")]
 import classroom  # noqa: E402
 import exercise_markers  # noqa: E402
 import grade_thresholds  # noqa: E402
+import stamped_csv  # noqa: E402
 
 SAMPLE = """\
 __global__ void k(const int* in, int* out) {
@@ -114,8 +115,10 @@ class SpeedTest(unittest.TestCase):
     """tools/speed_test.py against stand-ins for the steps: scripts that print a step's CSV."""
 
     def fake_step(self, folder, name, ms, code=0):
+        """A stand-in that prints a CSV row with time `ms` and appends its arguments to NAME.args."""
         path = Path(folder) / name
-        path.write_text(f"#!/bin/sh\necho '# gpu: fake'\necho 'step,time_median_ms,status'\necho '{name},{ms},PASS'\n"
+        path.write_text(f"#!/bin/sh\necho \"$*\" >> '{path}.args'\n"
+                        f"echo '# gpu: fake'\necho 'step,time_median_ms,status'\necho '{name},{ms},PASS'\n"
                         f"exit {code}\n")
         path.chmod(0o755)
         return str(path)
@@ -143,6 +146,17 @@ class SpeedTest(unittest.TestCase):
                     result = self.run_speed(*exes)
                     self.assertEqual(result.returncode, code, result.stdout + result.stderr)
                     self.assertIn(last, result.stdout.strip().splitlines()[-1])
+
+    def test_each_step_is_timed_at_its_size_in_the_thresholds(self):
+        rows = {row["step"]: row["n"] for row in stamped_csv.read(TOOLS / "grade_thresholds.csv").rows}
+        with tempfile.TemporaryDirectory() as work:
+            previous = self.fake_step(work, "step11_any_operator", 1.0)
+            step = self.fake_step(work, "step12_small_n", 1.0)  # no faster than step 11: what it adds is missing
+            result = self.run_speed(step, previous)
+            self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+            for exe in (step, previous):
+                self.assertEqual(Path(exe + ".args").read_text(), f"--n {rows['step12_small_n']} --type int32 --csv\n")
+        self.assertEqual(rows["step12_small_n"], "2^12")  # where the one-tile path pays (the sweep)
 
 
 class MakeExercise(unittest.TestCase):

@@ -117,11 +117,11 @@ endfunction()
 # reduction_add_speed_test(<step_dir_name> [<previous_step_dir_name>])
 #
 # speed_<tag>, labels <tag>;speed: tools/speed_test.py times the step's executable (the target
-# <step_dir_name>) against the previous step's at n = 2^24, int32, and passes when previous time /
-# its time reaches the step's threshold in tools/grade_thresholds.csv. Skipped (77) without a GPU or
-# without a threshold; with no previous step (step01) it only prints the time. Runs alone on the
-# machine (RUN_SERIAL): another test on the GPU would move the times. REDUCTION_SPEED_ROUNDS sets
-# the runs of each (default 3).
+# <step_dir_name>) against the previous step's, int32, at the n of the step's row in
+# tools/grade_thresholds.csv, and passes when previous time / its time reaches that row's threshold.
+# Skipped (77) without a GPU or without a threshold; with no previous step (step01) it only prints
+# the time. Runs alone on the machine (RUN_SERIAL): another test on the GPU would move the times.
+# REDUCTION_SPEED_ROUNDS sets the runs of each (default 3).
 find_package(Python3 COMPONENTS Interpreter QUIET)
 get_filename_component(REDUCTION_CLASSROOM_DIR ${REDUCTION_STEP_TESTS_DIR}/../../tools ABSOLUTE)
 
