@@ -68,12 +68,14 @@ __device__ __forceinline__ T warp_instruction(T value) {
 // A 32-bit integer takes the one instruction instead, over all 32 lanes (block_reduce asks for 32).
 template <class Op, unsigned int Lanes, class T>
 __device__ __forceinline__ T warp_reduce(T value) {
+    // solution-begin: the warp's tree as one instruction
 // (bench/variants/step12_shuffle_warps.cu defines STEP12_NO_WARP_INSTRUCTION: shuffles for every type)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 || defined(STEP12_NO_WARP_INSTRUCTION)
     constexpr bool one_instruction = false;  // sm_75 code (the no-GPU build makes some) has no REDUX
 #else
     constexpr bool one_instruction = Lanes > 1 && std::is_integral_v<T> && sizeof(T) == 4;
 #endif
+    // solution-end
     if constexpr (one_instruction) value = warp_instruction<Op>(value);
     constexpr unsigned int first_offset = one_instruction ? 0 : Lanes / 2;
 #pragma unroll
@@ -107,12 +109,14 @@ __device__ __forceinline__ T block_reduce(T value, T* warp_results) {
     value = warp_reduce<Op, 32>(value);  // every warp at once, in registers
     if (lane == 0) warp_results[warp] = value;
     __syncthreads();  // the only barrier of the tree
+    // solution-begin: thread 0's tree over the warps' results
     if (threadIdx.x == 0) {
         T results[warps];
 #pragma unroll
         for (unsigned int w = 0; w < warps; ++w) results[w] = warp_results[w];
         value = tree_reduce<Op>(results);  // log2(Block / 32) levels: none for a 32-thread block
     }
+    // solution-end
     return value;
 }
 

@@ -2,6 +2,21 @@
 // puts each region below in place of the region of the step with the same solution-begin
 // text, indented like it. The TODO lines are the task the student reads.
 
+// solution-begin: the warp's tree as one instruction
+// TODO: one_instruction is true for a 32-bit integer when Lanes > 1, in code for sm_80 and later
+// TODO: (__CUDA_ARCH__ >= 800; sm_75 has no REDUX): warp_instruction then does the whole tree
+constexpr bool one_instruction = false;
+// solution-end
+
+// solution-begin: thread 0's tree over the warps' results
+// TODO: thread 0 alone reads the warps' results and adds them with tree_reduce, a few additions in
+// TODO: registers, instead of warp 0's shuffles below
+if (warp == 0) {
+    value = lane < warps ? warp_results[lane] : Op::template identity<T>();
+    value = warp_reduce<Op, warps>(value);
+}
+// solution-end
+
 // solution-begin: one tile: all loads at once, trees, straight to *out
 // TODO: with OneTile the grid is one block and the input one tile: combine one_tile_sum over the
 // TODO: block with block_reduce, let thread 0 write it to *out, and return: no loop, no slots
