@@ -291,7 +291,9 @@ constexpr unsigned int one_tile_loads = loads_per_iteration * (sizeof(T) > 4 ? s
 // its vectors tid, tid + Block, ..., every load issued before any addition and no loop around
 // them. The one_tile_loads x width values (16 for float32 and float64) are then added as a tree,
 // log2 of that many levels instead of one addition after another: at this size the thread's
-// additions are on the critical path.
+// additions are on the critical path. Each input enters as op(identity, value), as in step 11 an
+// input only ever arrives as the operator's second operand: that is what makes a NaN lose under
+// max and min (`b > a ? b : a` keeps a NaN that arrives first).
 template <class Op, unsigned int Block, class T>
 __device__ __forceinline__ T one_tile_sum(const T* in, std::size_t n) {
     constexpr unsigned int width = Vector<T>::width, count = one_tile_loads<T> * width;
@@ -301,8 +303,9 @@ __device__ __forceinline__ T one_tile_sum(const T* in, std::size_t n) {
     const std::size_t vectors = (n - head) / width;
     const std::size_t tail_begin = head + vectors * width;
     const Vector<T>* body = reinterpret_cast<const Vector<T>*>(in + head);
-    T edge = Op::template identity<T>();
-    if (tid < head) edge = in[tid];
+    const T identity = Op::template identity<T>();
+    T edge = identity;
+    if (tid < head) edge = op(edge, in[tid]);
     if (tid < n - tail_begin) edge = op(edge, in[tail_begin + tid]);
     T values[count];  // vector k's lanes at values[k * width], ...
 #pragma unroll
@@ -312,10 +315,10 @@ __device__ __forceinline__ T one_tile_sum(const T* in, std::size_t n) {
             loaded = load_vector(body + tid + k * Block);
         } else {
 #pragma unroll
-            for (unsigned int w = 0; w < width; ++w) loaded.lane[w] = Op::template identity<T>();
+            for (unsigned int w = 0; w < width; ++w) loaded.lane[w] = identity;
         }
 #pragma unroll
-        for (unsigned int w = 0; w < width; ++w) values[k * width + w] = loaded.lane[w];
+        for (unsigned int w = 0; w < width; ++w) values[k * width + w] = op(identity, loaded.lane[w]);
     }
     return op(edge, tree_reduce<Op>(values));
 }

@@ -12,6 +12,7 @@
 #include "input.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -150,6 +151,70 @@ void check_infinities(std::uint64_t seed) {
     CHECK(failed == 0);
 }
 
+// The expected max or min with NaNs skipped, as the reference and the kernels' `b > a ? b : a`
+// do (an input only ever arrives as the operator's second operand, so a NaN never wins); the
+// operator's identity when every value is NaN.
+template <class T>
+T expected_skipping_nan(OpKind op, const std::vector<T>& values) {
+    T best = op == OpKind::max ? Max::identity<T>() : Min::identity<T>();
+    for (T v : values) {
+        if (std::isnan(v)) continue;
+        if (op == OpKind::max ? v > best : v < best) best = v;
+    }
+    return best;
+}
+
+// NaN at the head, in the middle and at the tail, alone and all three, in one tile (at most 4,096
+// elements: one block, one pass) and in many; every value NaN; and +0 and -0 deciding the result.
+// max over {+0, -0} may return either zero (whichever arrives first): they compare equal, and so
+// they pass here.
+template <class T>
+void check_nans(std::uint64_t seed) {
+    const T nan = std::numeric_limits<T>::quiet_NaN();
+    OpRunner<T> runner(1000003);
+    int failed = 0, checked = 0;
+    const auto check = [&](OpKind op, const std::vector<T>& values, const char* what, std::size_t offset, int block) {
+        runner.upload(values, offset, op);
+        const auto [got, again] = runner.run_twice(op, block);
+        const T expected = expected_skipping_nan(op, values);
+        ++checked;
+        if (!same_value(got, expected) || !same_value(again, expected)) {  // a NaN result never equals
+            ++failed;
+            FAIL_CHECK(describe<T>(op, values.size(), block, offset, what, seed, got, again, expected) +
+                       ". A NaN must lose: an input may only be the operator's second operand, b > a ? b : a.");
+        }
+    };
+    for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{5}, std::size_t{33}, std::size_t{4096},
+                          std::size_t{4097}, std::size_t{1000003}}) {
+        const std::vector<T> random = generate_input<T>(n, Pattern::random, seed + n);
+        const std::size_t places[] = {0, n / 2, n - 1};
+        for (OpKind op : {OpKind::max, OpKind::min}) {
+            for (int block : {32, 256, 1024}) {
+                for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
+                    for (std::size_t at : places) {
+                        std::vector<T> values = random;
+                        values[at] = nan;
+                        check(op, values, at == 0 ? "random, NaN first" : at == n - 1 ? "random, NaN last" : "random, NaN in the middle",
+                              offset, block);
+                    }
+                    std::vector<T> values = random;
+                    for (std::size_t at : places) values[at] = nan;
+                    check(op, values, "random, NaN first, in the middle and last", offset, block);
+                    check(op, std::vector<T>(n, nan), "every value NaN", offset, block);
+                    // zeros of both signs deciding: every other value below them (max) or above (min)
+                    std::vector<T> zeros(n);
+                    for (std::size_t i = 0; i < n; ++i) zeros[i] = (op == OpKind::max ? -1 : 1) * (std::abs(random[i]) + 1);
+                    zeros[places[0]] = T(0);
+                    zeros[places[2]] = -T(0);
+                    check(op, zeros, "+0 and -0 decide", offset, block);
+                }
+            }
+        }
+    }
+    INFO(type_name(element_type_of<T>()) << ": " << failed << " of " << checked << " NaN and zero cases failed");
+    CHECK(failed == 0);
+}
+
 }  // namespace
 
 TEST_CASE("max and min equal std::max_element and std::min_element", "[gpu][ops]") {
@@ -165,4 +230,11 @@ TEST_CASE("max and min with +inf and -inf inputs", "[gpu][ops]") {
     INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
     check_infinities<float>(seed);
     check_infinities<double>(seed);
+}
+
+TEST_CASE("max and min skip NaN wherever it is; +0 and -0", "[gpu][ops]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_nans<float>(seed);
+    check_nans<double>(seed);
 }

@@ -6,9 +6,11 @@
 #   single   one process driving K GPUs (--gpus K): unequal shards (n not divisible by K, n < K,
 #            n = 1), every type and operator, --from-one-gpu, --input, and --gpus past the GPUs present
 #   mpi      one MPI rank per GPU: the same reduction, --gpus under mpirun, more ranks than GPUs
+#   one      K = 1 on any machine with a GPU: --gpus 1 (every type and operator, NaN inputs), and
+#            one MPI rank where MPI is found
 #
-# Exit 77 (ctest: Skipped), with the reason, when the machine cannot run the mode: fewer than two
-# GPUs (the multi-GPU cases would prove nothing), or no MPI launcher. Never a pass for that.
+# Exit 77 (ctest: Skipped), with the reason, when the machine cannot run the mode: no GPU (one),
+# fewer than two GPUs (single, mpi: the multi-GPU cases would prove nothing), or no MPI launcher. Never a pass for that.
 #
 # usage: step13_multi_gpu.sh MODE STEP13_EXECUTABLE [MPIEXEC]
 set -uo pipefail
@@ -52,6 +54,21 @@ if [ "$mode" = usage ]; then
 fi
 
 gpus=$(gpu_count)
+if [ "$mode" = one ]; then
+  # K = 1 is a valid run (--gpus 1, or one MPI rank): the whole input is one shard
+  if [ "$gpus" -lt 1 ]; then
+    echo "SKIPPED: step13_multi_gpu's one-GPU tests need a GPU; this machine has none"
+    exit 77
+  fi
+  cases 1 "$exe" --gpus 1
+  if [ -n "$mpiexec" ] && [ -x "$mpiexec" ]; then
+    launch=("$mpiexec")
+    [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
+    [ -n "${NCCL_NVLS_ENABLE+set}" ] && launch+=(-x NCCL_NVLS_ENABLE)
+    expect 0 "one MPI rank, float32 max n=1000003" "${launch[@]}" -np 1 "$exe" --type float32 --op max --n 1000003 $small
+  fi
+  exit $status
+fi
 if [ "$gpus" -lt 2 ]; then
   echo "SKIPPED: step13_multi_gpu's $mode tests need at least 2 GPUs; this machine has $gpus" \
        "(with one GPU the program itself runs with K = 1)"
@@ -79,6 +96,13 @@ cases() {
   # 1000003 int32 values: a raw file read once by rank 0 and split over the GPUs
   head -c $((4 * 1000003)) /dev/urandom >"$file"
   expect 0 "K=$k int32 --input (1000003 random values)" "$@" --input "$file" $small
+  # five float32 values with a NaN first, then last: max and min skip it (2 and -1), on every shard split
+  printf '\x00\x00\xc0\x7f\x00\x00\x00\x3f\x00\x00\x00\x40\x00\x00\x80\xbf\x00\x00\x80\x3e' >"$file"
+  expect 0 "K=$k float32 max, NaN first" "$@" --type float32 --op max --input "$file" $small
+  expect 0 "K=$k float32 min, NaN first" "$@" --type float32 --op min --input "$file" $small
+  printf '\x00\x00\x00\x3f\x00\x00\x00\x40\x00\x00\x80\xbf\x00\x00\x80\x3e\x00\x00\xc0\x7f' >"$file"
+  expect 0 "K=$k float32 max, NaN last" "$@" --type float32 --op max --input "$file" $small
+  expect 0 "K=$k float32 min, NaN last" "$@" --type float32 --op min --input "$file" $small
   rm -f "$file"
 }
 
@@ -101,7 +125,7 @@ case $mode in
     expect 3 "$((gpus + 1)) ranks on a host with $gpus GPUs" "${launch[@]}" --oversubscribe -np $((gpus + 1)) "$exe" --n 1000
     ;;
   *)
-    echo "unknown mode '$mode' (usage, single or mpi)"
+    echo "unknown mode '$mode' (usage, one, single or mpi)"
     exit 2
     ;;
 esac

@@ -53,18 +53,19 @@ endfunction()
 
 # reduction_add_multi_gpu_tests(<step_dir_name>): the tests of a multi-GPU step (its executable
 # target has the folder's name), run through tests/gpu/<step_dir_name>.sh: `usage` (labels host and
-# the tag), `single` and `mpi` (labels gpu and the tag; Skipped with fewer than 2 GPUs or no MPI).
+# the tag), `one` (K = 1; labels gpu and the tag; Skipped without a GPU), `single` and `mpi` (labels
+# gpu and the tag; Skipped with fewer than 2 GPUs or no MPI).
 # REDUCTION_MPIEXEC (common/multi_gpu) names mpirun, empty without MPI.
 function(reduction_add_multi_gpu_tests step_dir_name)
   reduction_add_gpu_probe()
   string(SUBSTRING "${step_dir_name}" 0 6 tag)
-  foreach(mode usage single mpi)
+  foreach(mode usage one single mpi)
     add_test(NAME ${tag}_${mode}
              COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/${step_dir_name}.sh ${mode} $<TARGET_FILE:${step_dir_name}>
                      "${REDUCTION_MPIEXEC}")
   endforeach()
   set_tests_properties(${tag}_usage PROPERTIES LABELS "host;${tag}")
-  set_tests_properties(${tag}_single ${tag}_mpi PROPERTIES LABELS "gpu;${tag}" SKIP_RETURN_CODE 77 TIMEOUT 1200
+  set_tests_properties(${tag}_one ${tag}_single ${tag}_mpi PROPERTIES LABELS "gpu;${tag}" SKIP_RETURN_CODE 77 TIMEOUT 1200
                        RESOURCE_LOCK gpu_memory)
 endfunction()
 

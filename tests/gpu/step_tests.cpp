@@ -9,6 +9,8 @@
 #include "gpu_test_support.h"
 #include "step_under_test.h"
 
+#include "gate.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
@@ -251,8 +253,8 @@ void check_past_2_31(std::uint64_t seed) {
 
 // Many calls queued back to back on one input, with no synchronisation between them, each into
 // its own output: all must equal the first, bit for bit.
+template <class T>
 void check_back_to_back_calls(std::uint64_t seed) {
-    using T = float;
     const StepApi& step = step_under_test();
     const std::size_t n = (std::size_t{1} << 20) + 3;
     const int block = 256;
@@ -310,6 +312,135 @@ void check_scratch_reuse(std::uint64_t seed) {
     log.summarise(std::string(step_under_test().name) + " " + type_label<T>() + " scratch reuse");
 }
 
+// A stream of our own, created non-blocking: it does not wait for the legacy default stream, nor
+// it for this one, so a step that launches on stream 0 instead of the stream it is given runs
+// outside the order the caller asked for.
+class NonBlockingStream {
+public:
+    NonBlockingStream() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    ~NonBlockingStream() { cudaStreamDestroy(stream_); }
+    NonBlockingStream(const NonBlockingStream&) = delete;
+    NonBlockingStream& operator=(const NonBlockingStream&) = delete;
+    operator cudaStream_t() const { return stream_; }
+
+private:
+    cudaStream_t stream_ = nullptr;
+};
+
+// Two inputs alternating on one scratch, as an application calls a reduction: every call queued
+// behind a closed gate on a non-blocking stream, so that they run back to back with no
+// synchronisation between them, each into its own output. A call that leaves anything in the
+// scratch (a slot still marked full, a counter not reset) hands the next call the other input's
+// partials, and a last block that reads a partial before its block has posted it reads the
+// previous call's: both give the other input's sum, or a mix. Each result must pass against its own
+// input's reference and equal, bit for bit, every other result of the same input.
+template <class T>
+void check_alternating_inputs(std::uint64_t seed) {
+    const StepApi& step = step_under_test();
+    const std::size_t alternating_sizes[] = {1, 33, 4096, 4097, 65537, 1000003, (std::size_t{1} << 22) + 5};
+    constexpr int calls = 72;  // 36 of each input
+    const std::size_t largest = alternating_sizes[std::size(alternating_sizes) - 1];
+    DeviceBuffer<T> inputs[2] = {DeviceBuffer<T>(largest + poisoned_tail), DeviceBuffer<T>(largest + poisoned_tail)};
+    DeviceBuffer<T> outputs(calls);
+    const NonBlockingStream stream;
+    FailureLog log;
+    for (std::size_t n : alternating_sizes) {
+        const Reference references[2] = {test::upload_generated(inputs[0], 0, n, Pattern::random, seed),
+                                         test::upload_generated(inputs[1], 0, n, Pattern::random, seed + 1)};
+        for (int block : {64, 256, 1024}) {
+            DeviceBuffer<unsigned char> scratch(test::scratch_bytes<T>(step, n, block));
+            if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));  // step_api.h's contract
+            CUDA_CHECK(cudaMemset(outputs.get(), 0xFF, outputs.bytes()));
+            CUDA_CHECK(cudaDeviceSynchronize());
+            Gate gate;
+            gate.close();
+            gate.hold(stream);
+            for (int k = 0; k < calls; ++k)
+                reduce_fn<T>(step)(inputs[k % 2].get(), n, outputs.get() + k, reinterpret_cast<T*>(scratch.get()), block,
+                                   stream);
+            gate.open();
+            CUDA_CHECK(cudaStreamSynchronize(stream));
+            gate.check_not_timed_out("queueing the alternating calls");
+            std::vector<T> results(calls);
+            CUDA_CHECK(cudaMemcpy(results.data(), outputs.get(), outputs.bytes(), cudaMemcpyDeviceToHost));
+            for (int k = 0; k < calls; ++k) {
+                const CaseInfo c{n, block, "random", seed + k % 2, 0};
+                const std::string where = describe<T>(c) + ", call " + std::to_string(k + 1) + " of " +
+                                          std::to_string(calls) + " alternating two inputs on one scratch";
+                const Verdict v = verify(results[k], references[k % 2], step.addition_depth(n, block));
+                log.count();
+                if (!v.pass)
+                    log.fail(wrong_result(where, v) + ". Whatever a call leaves in the scratch must be reset before it "
+                                                      "returns, and a partial may be read only once it is posted.");
+                else if (!test::same_bytes(results[k], results[k % 2]))
+                    log.fail(not_repeatable(where, results[k % 2], results[k]));
+            }
+        }
+    }
+    log.summarise(std::string(step_under_test().name) + " " + type_label<T>() + " alternating inputs");
+}
+
+// The step must launch on the stream it is given and nowhere else. Its calls on a non-blocking
+// stream are captured into a CUDA graph: a launch on the legacy default stream (0) instead runs at
+// once and is not captured, a cudaMemset or a synchronisation inside the call breaks the capture.
+// Replaying the graph into a poisoned output must then produce the sum.
+template <class T>
+void check_given_stream(std::uint64_t seed) {
+    const StepApi& step = step_under_test();
+    const std::size_t stream_sizes[] = {1, 4097, 1000003};
+    const int block = 256;
+    DeviceBuffer<T> device(stream_sizes[std::size(stream_sizes) - 1] + poisoned_tail);
+    DeviceBuffer<T> out(1);
+    const NonBlockingStream stream;
+    FailureLog log;
+    for (std::size_t n : stream_sizes) {
+        const CaseInfo c{n, block, "random", seed, 0};
+        const Reference reference = test::upload_generated(device, 0, n, Pattern::random, seed);
+        DeviceBuffer<unsigned char> scratch(test::scratch_bytes<T>(step, n, block));
+        if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+        T* const scratch_t = reinterpret_cast<T*>(scratch.get());
+        // once outside the capture: whatever a step sets up on its first call (occupancy, attributes)
+        reduce_fn<T>(step)(device.get(), n, out.get(), scratch_t, block, stream);
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+
+        cudaGraph_t graph = nullptr;
+        std::string broken;
+        CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+        try {
+            reduce_fn<T>(step)(device.get(), n, out.get(), scratch_t, block, stream);
+        } catch (const std::exception& error) {
+            broken = error.what();
+        }
+        const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+        if (broken.empty() && ended != cudaSuccess) broken = cudaGetErrorString(ended);
+        cudaGetLastError();  // a broken capture leaves its error behind: not the next check's
+        log.count();
+        if (!broken.empty()) {
+            log.fail(describe<T>(c) + ": the call could not be captured on its stream (" + broken +
+                     "). A step only queues work on the stream it is given: no cudaMemset, no synchronisation.");
+            if (graph) cudaGraphDestroy(graph);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            continue;
+        }
+        CUDA_CHECK(cudaDeviceSynchronize());  // anything launched outside the capture has run by now
+        CUDA_CHECK(cudaMemset(out.get(), 0xFF, sizeof(T)));
+        cudaGraphExec_t exec = nullptr;
+        CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+        T result{};
+        CUDA_CHECK(cudaMemcpy(&result, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
+        const Verdict v = verify(result, reference, step.addition_depth(n, block));
+        if (!v.pass)
+            log.fail(wrong_result(describe<T>(c) + ", the call replayed from a graph captured on a non-blocking stream",
+                                  v) +
+                     ". Every launch must use the stream argument: work launched on stream 0 is not in the graph.");
+    }
+    log.summarise(std::string(step_under_test().name) + " " + type_label<T>() + " on the given stream");
+}
+
 }  // namespace
 
 #define STEP_CASE(title) REDUCTION_STEP_TAG ": " title
@@ -334,7 +465,27 @@ TEST_CASE(STEP_CASE("input pointers 1, 2 and 3 elements past an aligned allocati
 TEST_CASE(STEP_CASE("1000 back-to-back calls on one input give bit-identical results"), "[gpu][" REDUCTION_STEP_TAG "]") {
     const std::uint64_t seed = test::test_seed();
     INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_back_to_back_calls(seed);
+    check_back_to_back_calls<std::int32_t>(seed);
+    check_back_to_back_calls<float>(seed);
+    check_back_to_back_calls<double>(seed);
+}
+
+TEST_CASE(STEP_CASE("two inputs alternating on one scratch, queued with no synchronisation"),
+          "[gpu][" REDUCTION_STEP_TAG "]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_alternating_inputs<std::int32_t>(seed);
+    check_alternating_inputs<float>(seed);
+    check_alternating_inputs<double>(seed);
+}
+
+TEST_CASE(STEP_CASE("every launch on the stream it is given (a graph captured on a non-blocking stream)"),
+          "[gpu][" REDUCTION_STEP_TAG "]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_given_stream<std::int32_t>(seed);
+    check_given_stream<float>(seed);
+    check_given_stream<double>(seed);
 }
 
 TEST_CASE(STEP_CASE("a second input on the same scratch gives the second input's result"), "[gpu][" REDUCTION_STEP_TAG "]") {
