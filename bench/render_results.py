@@ -5,7 +5,7 @@
     python3 bench/render_results.py results/h100 --check   # exit 1 if any README differs from the results
 
 Only what lies between markers changes, in README.md, the core lessons step*/README.md, their lab
-notes step*/NOTES.md and the results pages results/<gpu>/README.md: a block on lines of its own
+notes step*/NOTES.md, docs/*.md and the results pages results/<gpu>/README.md: a block on lines of its own
 (<!-- results:KIND ARGS -->, generated lines, <!-- results:end -->; the kinds: BLOCK_KINDS, here and
 in bench/render_analyses.py), or a value:
 
@@ -592,11 +592,12 @@ def inline_markers(text, name):
 
 
 def pages(root):
-    """[(path, kind)] of every page the renderer writes, in order: 'readme' (README.md), 'lesson'
+    """[(path, kind)] of every page the renderer writes, in order: 'readme' (README.md, docs/*.md), 'lesson'
     (step*/README.md), 'notes' (step*/NOTES.md), 'results' (results/*/README.md), those that exist."""
     found = [(root / "README.md", "readme")]
     for step in sorted(p for p in root.glob("step*") if p.is_dir()):
         found += [(step / "README.md", "lesson"), (step / "NOTES.md", "notes")]
+    found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))]
     found += [(p, "results") for p in sorted(root.glob("results/*/README.md"))]
     return [(path, kind) for path, kind in found if path.is_file()]
 
