@@ -7,7 +7,7 @@ named by the block's argument)."""
 
 import sys
 
-from render_results import (CUB_STEP, REPO_ROOT, Results, ResultsError, batch_cell, describe, distinct,
+from render_results import (CUB_STEP, REPO_ROOT, Results, ResultsError, batch_cell, describe, distinct, gpu_label,
                             markdown_table, ncu_values, parse_selector, rows_where, select_row, short_stamp,
                             size_text, steps_of, Sweep, tie_rule, versus_cub_text)
 
@@ -333,6 +333,104 @@ def render_multigpu_combine(results, folder, context):
     return short_stamp(table.stamp) + "\n\n" + markdown_table(table.columns, "lrl" + "r" * 4 + "l", cells)
 
 
+# ---------------------------------------------------------------------------------------------
+# The steps that bundle several changes (07, 10, 12): each change's measured share
+
+# Per step: the size, then rows (change, file, the rows' common selector, the slower row, the faster
+# row). A row's share is the slower row's median time over the faster row's (above 1: the change
+# makes it faster), both rows from one file, one run. REST: the first row over the second, the
+# changes measured only together.
+REST = "rest"
+BUNDLES = [
+    ("step07_multi_level", 1 << 24, [
+        ("all of step 07, against step 06", "headline.csv", {"type": "int32"},
+         {"step": "step06_template"}, {"step": "step07_multi_level"}),
+        ("four loads per loop iteration, against two", "step07_loads.csv", {"type": "int32", "n": str(1 << 24)},
+         {"loads": "2"}, {"loads": "4"}),
+        ("the grid-stride loop over a grid sized to the GPU and the two launches, not measured apart "
+         "(the first row over the second; two runs)", REST),
+    ]),
+    ("step10_single_pass", 1 << 20, [
+        ("all of step 10, against step 09's two launches", "step10_alternatives.csv", {"type": "int32", "n": str(1 << 20)},
+         {"step": "step09_vector_loads"}, {"step": "step10_single_pass"}),
+        ("one launch, ended the classic way (fence and ticket: the last block to finish adds)",
+         "step10_alternatives.csv", {"type": "int32", "n": str(1 << 20)},
+         {"step": "step09_vector_loads"}, {"step": "step10_threadfence"}),
+        ("the last block waiting on slots (value and mark in one 64-bit atomic store), against the ticket",
+         "step10_alternatives.csv", {"type": "int32", "n": str(1 << 20)},
+         {"step": "step10_threadfence"}, {"step": "step10_single_pass"}),
+        ("the partials added in a fixed order, against atomicAdd of each into *out",
+         "step10_atomic_add.csv", {"type": "int32", "n": str(1 << 20)},
+         {"step": "step10_atomic_add"}, {"step": "step10_single_pass"}),
+        ("for scale: step 09's two launches replayed as a CUDA graph (the launch gap alone)",
+         "step10_alternatives.csv", {"type": "int32", "n": str(1 << 20)},
+         {"step": "step09_vector_loads"}, {"step": "step09_graph"}),
+    ]),
+    ("step12_small_n", 1 << 12, [
+        ("all of step 12, against step 11", "step12_variants.csv", {"type": "int32", "n": str(1 << 12)},
+         {"step": "step11_any_operator"}, {"step": "step12_small_n"}),
+        ("changes 1-3 (just enough warps, every load at once, trees), not measured apart",
+         "step12_variants.csv", {"type": "int32", "n": str(1 << 12)},
+         {"step": "step11_any_operator"}, {"step": "step12_shuffle_warps"}),
+        ("change 4 (one instruction for a warp of 32-bit integers), against shuffles",
+         "step12_variants.csv", {"type": "int32", "n": str(1 << 12)},
+         {"step": "step12_shuffle_warps"}, {"step": "step12_small_n"}),
+        ("float32: all of step 12, against step 11 (changes 1-3: floats keep the shuffles)",
+         "step12_variants.csv", {"type": "float32", "n": str(1 << 12)},
+         {"step": "step11_any_operator"}, {"step": "step12_small_n"}),
+    ]),
+]
+
+
+def bundle_shares(results, rows, context):
+    """[(change, share)] of one step's rows of BUNDLES, from one GPU's folder."""
+    shares = []
+    for change, *spec in rows:
+        if spec == [REST]:
+            shares.append((change, shares[0][1] / shares[1][1]))
+            continue
+        name, common, slower, faster = spec
+        table = results.table(name, ["time_median_ms"], "its script in bench/")
+        a, b = (select_row(table, dict(common, **which), context) for which in (slower, faster))
+        if "status" in table.columns and {a["status"], b["status"]} != {"PASS"}:
+            raise ResultsError(f"{context}: {table.name}: a row compared did not verify ({describe(a)}; {describe(b)})")
+        shares.append((change, table.number(a, "time_median_ms") / table.number(b, "time_median_ms")))
+    return shares
+
+
+def render_bundles(results, context=""):
+    """Steps 07, 10 and 12 bundle several changes: each change's measured speed-up, int32 (and step 12's
+    float32), L2 warm, at the size where the step's idea pays, this GPU beside the others."""
+    gpus = [results] + list(results.beside)
+    columns = [bundle_columns(gpu, context) for gpu in gpus]
+    cells = []
+    for index, (step, n, rows) in enumerate(BUNDLES):
+        for row, (change, _) in enumerate(columns[0][index]):
+            cells.append([f"`{step}`", size_text(n), change]
+                         + [f"{column[index][row][1]:.2f}" for column in columns])
+    return ("Each change's speed-up: the median time per call without it over the time with it (above 1: the "
+            "change made it faster), int32, L2 warm.\n\n"
+            + markdown_table(["step", "n", "change", *(gpu_label(gpu) for gpu in gpus)], "lll" + "r" * len(gpus), cells)
+            + "".join(bundle_stamp(gpu) for gpu in gpus))
+
+
+def bundle_stamp(gpu):
+    """One line per GPU: where, when and from which files (bench/reproduce.sh writes each)."""
+    stamps = [gpu.table(name).stamp for name in bundle_files()]
+    dates = sorted({s.get("date_utc", "?")[:10] for s in stamps})
+    commits = list(dict.fromkeys(f"`{s.get('commit', 'unknown')}`" for s in stamps))
+    return (f"\n{gpu_label(gpu)}: {stamps[0].get('gpu', 'GPU not recorded')}; measured {', '.join(dates)}; "
+            f"commit {', '.join(commits)}; {', '.join(bundle_files())} (`bench/reproduce.sh`).\n")
+
+
+def bundle_files():
+    return list(dict.fromkeys(spec[1] for _, _, rows in BUNDLES for spec in rows if spec[1] != REST))
+
+
+def bundle_columns(gpu, context):
+    return [bundle_shares(gpu, rows, context) for _, _, rows in BUNDLES]
+
+
 # This module's block kinds, in render_results.BLOCK_KINDS' form: renderer, arguments, what it shows.
 BLOCK_KINDS = {
     "issue-floor": (render_issue_floor, "STEP", "the least time STEP's launch needs to issue its instructions, "
@@ -342,6 +440,7 @@ BLOCK_KINDS = {
     "littles-law-need": (render_littles_law_need, "BYTES", "the bytes in flight per thread the law needs, "
                          "beside BYTES per thread"),
     "sweep-table": (render_sweep_table, "STEP... [upto=N]", "median us of each STEP and CUB up to N (sweep.csv)"),
+    "bundles": (render_bundles, "", "steps 07, 10 and 12: each change they bundle and its measured speed-up"),
     "step-diffs": (render_step_diffs, "", "lines added and removed between consecutive steps' reduce.cuh"),
     "peers": (render_peers, "", "torch, CuPy, JAX (peers.csv) beside the last step and CUB (sweep.csv)"),
     "alternatives-verdict": (render_alternatives_verdict, "FILE STEP",

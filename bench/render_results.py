@@ -4,7 +4,8 @@
     python3 bench/render_results.py results/h100           # rewrite the READMEs, headline.md, charts
     python3 bench/render_results.py results/h100 --check   # exit 1 if any README differs from the results
 
-Only what lies between markers in README.md and step*/README.md changes: a block on lines of its own
+Only what lies between markers changes, in README.md, the core lessons step*/README.md, their lab
+notes step*/NOTES.md, docs/*.md and the results pages results/<gpu>/README.md: a block on lines of its own
 (<!-- results:KIND ARGS -->, generated lines, <!-- results:end -->; the kinds: BLOCK_KINDS, here and
 in bench/render_analyses.py), or a value:
 
@@ -16,10 +17,14 @@ first row's value over the second's, whose selector names only what differs; rev
 ("X times faster"). fmt=.3f overrides the column's format; scale=X multiplies a 'v' first (then .4g).
 No row, several rows or an empty value is an error naming the selector: nothing is rendered blank.
 
-The READMEs show results/h100 with results/h200's median and GB/s beside it; given results/h200 or
-results/h200x2 they come out the same. headline.md and the charts are each folder's own.
-Exit codes: 0 done (or current), 1 (--check) a README differs, naming file and block or value, 2 a
-results file or marker is missing or malformed, 3 matplotlib is missing (after the READMEs are written).
+The READMEs and lab notes show results/h100 with results/h200's median and GB/s beside it; given
+results/h200 or results/h200x2 they come out the same. A results page results/<gpu>/README.md shows its
+own folder (results/h100's with the other GPUs' columns beside it, as the READMEs do). headline.md and
+the charts are each folder's own. A core lesson carries whole blocks only: an inline value, or a marker
+that is not alone on its line, in step*/README.md is an error (--check exits 1 naming it).
+Exit codes: 0 done (or current), 1 (--check) a README differs, naming file and block or value, or a core
+lesson holds an inline marker, 2 a results file or marker is missing or malformed, 3 matplotlib is
+missing (after the READMEs are written).
 """
 
 import argparse
@@ -283,6 +288,36 @@ def render_step_table(results, step, context):
     return head + markdown_table(headers + beside_headers(beside), "lll" + "r" * (6 + 2 * len(beside)), cells)
 
 
+def gpu_label(results):
+    """'H100' for results/h100 (the course's GPUs by their folder), else the GPU its headline names."""
+    name = results.directory.name
+    if name in (PRIMARY_GPU, *BESIDE_GPUS):
+        return name.upper()
+    return results.compare("headline.csv").stamp.get("gpu", name)
+
+
+def render_headline(results, step, context):
+    """A core lesson's Result: STEP at the headline size, int32, L2 warm, one row per GPU (this folder,
+    then the GPUs beside it): n, median us, GB/s, x previous step, x CUB; a stamp line per GPU."""
+    cells, stamps, statuses = [], [], set()
+    for gpu in [results] + [other for other in results.beside if other.has("headline.csv")]:
+        table = gpu.compare("headline.csv")
+        rows = rows_where(table, type="int32", l2="warm", step=step)
+        if len(rows) != 1:
+            raise ResultsError(f"{context}: {table.name} has {len(rows)} rows for type=int32 l2=warm step={step}, "
+                               f"not exactly one")
+        row, label = rows[0], gpu_label(gpu)
+        statuses.add(row["status"])
+        cells.append([label, size_text(row["n"]), format(table.number(row, "time_median_ms") * 1000, ".1f")]
+                     + cells_of(table, row, ("gbps", "x_previous", "x_cub")))
+        stamps.append(f"{label}: {short_stamp(table.stamp)}")
+    checked = "Every row verified." if statuses == {"PASS"} else f"Verification: {', '.join(sorted(statuses))}."
+    return (markdown_table(["GPU", "n", "median µs", "GB/s", "× previous step", "× CUB"], "llrrrr", cells)
+            + f"\nint32, L2 warm, per-call median. × previous step, × CUB: their time over this step's (above 1: "
+              f"this step is faster). {checked}\n"
+            + "".join(f"\n{stamp}\n" for stamp in stamps))
+
+
 # ---------------------------------------------------------------------------------------------
 # Profiler counters (ncu.csv)
 
@@ -509,6 +544,8 @@ BLOCK_KINDS = {
     "course-table": (render_course_table, "", "headline.csv (and headline_cold.csv), every row"),
     "step-table": (render_step_table, "STEP", "STEP beside the previous step and CUB at the headline size, "
                    "int32 and float32, L2 warm and (if measured) flushed"),
+    "headline": (render_headline, "STEP", "a core lesson's Result: STEP at the headline size, int32, L2 warm, one "
+                 "row per GPU (median us, GB/s, x previous step, x CUB)"),
     "ncu": (render_ncu, "STEP [PREV]", "Nsight Compute counters of STEP beside PREV (ncu.csv)"),
     "csv": (render_csv, "FILE [cols=A,B]", "any results CSV as a table, optionally some columns"),
     "sweep-claims": (render_sweep_claims, "", "where each step beats the one before it, the last step against "
@@ -539,6 +576,43 @@ def render_block(results, words, context):
         raise ResultsError(f"{context}: {words[0]} takes {usage or 'no arguments'}")
     body = function(results, *args, context=context)
     return body if body.endswith("\n") else body + "\n"
+
+
+# A generator marker of either form, opening or closing: in a core lesson only whole-block lines may hold one.
+ANY_MARKER = re.compile(r"<!--(?:[vr] |/[vr]-->| results:)")
+BLOCK_LINE = re.compile(r"<!-- results:[^\n]*? -->")
+
+
+def inline_markers(text, name):
+    """A core lesson's problems: every line holding an inline value or a marker not alone on its line."""
+    return [f"{name} line {number}: a core lesson carries whole blocks only (a marker alone on its line); "
+            f"move this value to NOTES.md or into a block: {line.strip()[:80]}"
+            for number, line in enumerate(text.splitlines(), 1)
+            if ANY_MARKER.search(line) and not BLOCK_LINE.fullmatch(line.strip())]
+
+
+def pages(root):
+    """[(path, kind)] of every page the renderer writes, in order: 'readme' (README.md, docs/*.md), 'lesson'
+    (step*/README.md), 'notes' (step*/NOTES.md), 'results' (results/*/README.md), those that exist."""
+    found = [(root / "README.md", "readme")]
+    for step in sorted(p for p in root.glob("step*") if p.is_dir()):
+        found += [(step / "README.md", "lesson"), (step / "NOTES.md", "notes")]
+    found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))]
+    found += [(p, "results") for p in sorted(root.glob("results/*/README.md"))]
+    return [(path, kind) for path, kind in found if path.is_file()]
+
+
+def page_results(path, kind, results, cache):
+    """The Results a page is rendered from: a results page its own folder's (results/h100's with the GPUs
+    shown beside it, as the READMEs), every other page `results`."""
+    if kind != "results":
+        return results
+    folder = path.parent.resolve()
+    if folder not in cache:
+        primary, beside = readme_folders(folder)
+        cache[folder] = (Results(folder, [Results(f) for f in beside]) if primary.resolve() == folder
+                         else Results(folder))
+    return cache[folder]
 
 
 def render_inline(results, form, spec, context):
@@ -723,25 +797,31 @@ def main(argv=None):
     try:
         if not args.results_dir.is_dir():
             raise ResultsError(f"{args.results_dir} is not a folder")
-        files = [p for p in [args.root / "README.md"] + sorted(args.root.glob("step*/README.md")) if p.is_file()]
+        files = pages(args.root)
         if not files:
             raise ResultsError(f"no README.md under {args.root}")
-        texts = [path.read_text(encoding="utf-8") for path in files]
-        updates = [(path, text, *render_text(text, results, str(path.relative_to(args.root))))
-                   for path, text in zip(files, texts)]
+        texts = [path.read_text(encoding="utf-8") for path, _ in files]
+        folders = {}
+        updates = [(path, text, *render_text(text, page_results(path, kind, results, folders),
+                                             str(path.relative_to(args.root))))
+                   for (path, kind), text in zip(files, texts)]
+        misplaced = [problem for (path, kind), text in zip(files, texts) if kind == "lesson"
+                     for problem in inline_markers(text, str(path.relative_to(args.root)))]
         # the folder's own table, without other GPUs' columns
         headline = render_course_table(Results(args.results_dir)) if own.has("headline.csv") else None
     except ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
 
+    for problem in misplaced:
+        print(f"error: {problem}", file=sys.stderr)
     if args.check:
         stale = [change for *_, changes in updates for change in changes]
         for change in stale:
             print(f"error: {change}", file=sys.stderr)
         if stale:
             print(f"run: python3 bench/render_results.py {args.results_dir}", file=sys.stderr)
-        return 1 if stale else 0
+        return 1 if stale or misplaced else 0
 
     for path, text, updated, _ in updates:
         if updated != text:

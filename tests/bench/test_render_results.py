@@ -5,7 +5,7 @@
 
 The fixture holds every kind of results file (compare's headline, headline_cold and sweep CSVs,
 ncu.csv, an ablation CSV, the idle and the loaded latency CSVs, the run-to-run spread, a quoted text
-file) and two READMEs that use every kind
+file), two READMEs and a lab notes page that use every kind
 of block and inline value. The charts are tested only where matplotlib is installed (otherwise
 that test says it is skipped)."""
 
@@ -23,6 +23,7 @@ FIXTURE = ROOT / "tests" / "data" / "bench"
 RESULT_FILES = ["headline.csv", "headline_cold.csv", "sweep.csv", "ncu.csv", "step07_loads.csv", "dram_latency.csv",
                 "loaded_latency.csv", "spread.csv", "race_demo.txt"]
 LESSON = Path("step02_fixture") / "README.md"
+NOTES = LESSON.parent / "NOTES.md"  # the lesson's lab notes: inline values live there
 
 
 def load_renderer():
@@ -121,6 +122,21 @@ class Blocks(unittest.TestCase):
         self.assertEqual(len(lines), 12)  # 3 rows x 2 types x 2 L2 modes
         self.assertEqual(lines[1], "| int32 | warm | **step02_nondivergent** | 0.0400 | 104.9 | 10.5 | 131.1 | 2.00 "
                                    "| 0.15 |")
+
+    def test_headline_is_one_int32_warm_row_per_gpu_with_a_stamp(self):
+        body = self.block("headline step02_nondivergent")
+        self.assertIn("| GPU | n | median µs | GB/s | × previous step | × CUB |", body)
+        self.assertIn("| Fixture GPU | 2^20 | 40.0 | 104.9 | 2.00 | 0.15 |", body)
+        self.assertIn("Fixture GPU: Fixture GPU; measured 2025-01-01T00:00:00Z; commit `0123abc`", body)
+        self.assertIn("Every row verified.", body)
+        self.assertEqual(len([line for line in body.splitlines() if line.startswith("| Fixture")]), 1)
+
+    def test_headline_of_the_first_step_has_no_previous(self):
+        self.assertIn("| 80.0 | 52.4 | - | 0.07 |", self.block("headline step01_interleaved"))
+
+    def test_headline_of_an_unmeasured_step_is_an_error(self):
+        with self.assertRaisesRegex(render.ResultsError, "0 rows for type=int32 l2=warm step=step05_warp_unroll"):
+            self.block("headline step05_warp_unroll")
 
     def test_step_table_of_the_first_step_has_no_previous(self):
         body = self.block("step-table step01_interleaved")
@@ -324,6 +340,7 @@ class CommandLine(unittest.TestCase):
         (self.root / LESSON.parent).mkdir(parents=True)
         shutil.copy(FIXTURE / "README.md", self.root / "README.md")
         shutil.copy(FIXTURE / LESSON, self.root / LESSON)
+        shutil.copy(FIXTURE / NOTES, self.root / NOTES)
 
     def tearDown(self):
         self.temp.cleanup()
@@ -348,9 +365,12 @@ class CommandLine(unittest.TestCase):
         code, _, err = self.main("--check")
         self.assertEqual(code, 1)
         self.assertRegex(err, r"step02_fixture/README.md line \d+, block 'csv step07_loads.csv' differs")
-        lesson.write_text(text.replace("-->612<!--", "-->600<!--"), encoding="utf-8")
+        lesson.write_text(text, encoding="utf-8")
+        notes = self.root / NOTES
+        notes.write_text(notes.read_text(encoding="utf-8").replace("-->612<!--", "-->600<!--"), encoding="utf-8")
         code, _, err = self.main("--check")
         self.assertEqual(code, 1)
+        self.assertIn("step02_fixture/NOTES.md line 3, value", err)
         self.assertIn("reads '600', the results give '612'", err)
 
     def test_check_writes_nothing(self):
@@ -366,6 +386,47 @@ class CommandLine(unittest.TestCase):
         code, _, err = self.main("--check")
         self.assertEqual(code, 1)
         self.assertIn("step99_new/README.md line 1", err)
+
+    def test_lab_notes_are_rendered_and_may_hold_inline_values(self):
+        notes = self.root / LESSON.parent / "NOTES.md"
+        notes.write_text("Step 02: <!--v headline.csv type=int32 step=step02_nondivergent col=gbps-->1<!--/v--> GB/s\n"
+                         "<!-- results:headline step02_nondivergent -->\n<!-- results:end -->\n", encoding="utf-8")
+        code, _, err = self.main("--check")
+        self.assertEqual(code, 1)
+        self.assertIn("step02_fixture/NOTES.md line 1, value", err)
+        self.assertIn("step02_fixture/NOTES.md line 2, block 'headline step02_nondivergent' differs", err)
+        self.assertNotIn("core lesson", err)
+        self.main()
+        self.assertIn("-->104.9<!--/v--> GB/s", notes.read_text(encoding="utf-8"))
+        self.assertEqual(self.main("--check"), (0, "", ""))
+
+    def test_a_core_lesson_with_an_inline_value_fails_the_check(self):
+        self.main()
+        lesson = self.root / "step03_core" / "README.md"
+        lesson.parent.mkdir()
+        lesson.write_text("# Step 03\n\n<!-- results:headline step02_nondivergent -->\n<!-- results:end -->\n"
+                          "It reaches <!--v headline.csv type=int32 step=cub col=gbps-->699.1<!--/v--> GB/s.\n",
+                          encoding="utf-8")
+        code, _, err = self.main("--check")
+        self.assertEqual(code, 1)
+        self.assertIn("step03_core/README.md line 5: a core lesson carries whole blocks only", err)
+        self.assertNotIn("line 3:", err)  # the whole-block marker is where it belongs
+
+    def test_results_pages_show_their_own_folder(self):
+        page = self.root / "results" / "other" / "README.md"
+        page.parent.mkdir(parents=True)
+        for name in ("headline.csv", "step07_loads.csv"):
+            shutil.copy(FIXTURE / "h200" / name if name == "headline.csv" else FIXTURE / name, page.parent / name)
+        page.write_text("<!-- results:headline step02_nondivergent -->\n<!-- results:end -->\n"
+                        "<!--v headline.csv type=int32 step=cub col=gbps-->1<!--/v-->\n", encoding="utf-8")
+        code, _, err = self.main("--check")
+        self.assertEqual(code, 1)
+        self.assertIn("results/other/README.md line 1, block 'headline step02_nondivergent' differs", err)
+        self.main()
+        text = page.read_text(encoding="utf-8")
+        self.assertIn("| Fixture GPU H200 | 2^20 | 20.0 | 209.7 |", text)  # the folder's own headline.csv
+        self.assertIn("-->1398.1<!--/v-->", text)
+        self.assertEqual(self.main("--check"), (0, "", ""))
 
     def test_missing_csv_exits_2_and_writes_nothing(self):
         (self.results / "step07_loads.csv").unlink()
@@ -432,6 +493,7 @@ class SecondGpu(unittest.TestCase):
         (self.root / LESSON.parent).mkdir(parents=True)
         shutil.copy(FIXTURE / "README.md", self.root / "README.md")
         shutil.copy(FIXTURE / LESSON, self.root / LESSON)
+        shutil.copy(FIXTURE / NOTES, self.root / NOTES)
         self.h200 = self.dir / "results" / "h200"
 
     def tearDown(self):
@@ -463,6 +525,34 @@ class SecondGpu(unittest.TestCase):
         lesson = (self.root / LESSON).read_text(encoding="utf-8")
         self.assertIn("H200 median ms", lesson)
         self.assertNotIn("H200", (self.h100 / "headline.md").read_text(encoding="utf-8"))
+
+    def test_headline_has_a_row_per_gpu(self):
+        self.add_h200()
+        lesson = self.root / LESSON
+        lesson.write_text("<!-- results:headline step02_nondivergent -->\n<!-- results:end -->\n", encoding="utf-8")
+        run_main(self.h100, "--root", self.root)
+        text = lesson.read_text(encoding="utf-8")
+        self.assertIn("| H100 | 2^20 | 40.0 | 104.9 | 2.00 | 0.15 |", text)
+        self.assertIn("| H200 | 2^20 | 20.0 | 209.7 | 2.00 | 0.15 |", text)
+        self.assertIn("H200: Fixture GPU H200; measured 2025-02-02T00:00:00Z", text)
+        self.assertEqual(run_main(self.h200, "--root", self.root, "--check"), (0, "", ""))
+
+    def test_results_pages_of_h100_and_h200(self):
+        self.add_h200()
+        for gpu in ("h100", "h200"):
+            page = self.root / "results" / gpu / "README.md"
+            page.parent.mkdir(parents=True)
+            page.write_text("<!-- results:course-table -->\n<!-- results:end -->\n", encoding="utf-8")
+        # the pages' results folders are those under --root: copy the CSVs there
+        for gpu, source in (("h100", self.h100), ("h200", self.h200)):
+            for csv in source.iterdir():
+                shutil.copy(csv, self.root / "results" / gpu / csv.name)
+        run_main(self.h100, "--root", self.root)
+        h100 = (self.root / "results" / "h100" / "README.md").read_text(encoding="utf-8")
+        h200 = (self.root / "results" / "h200" / "README.md").read_text(encoding="utf-8")
+        self.assertIn("H200 median ms", h100)  # the H200 beside the H100, as in the READMEs
+        self.assertIn("**Fixture GPU H200**", h200)
+        self.assertNotIn("H200 median ms", h200)
 
     def test_rendering_from_h200_gives_the_same_readmes(self):
         self.add_h200()

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Counts the prose words of each core lesson (stepNN_*/README.md) and prints a table: step, words.
+
+    python3 tools/lesson_words.py              # every lesson's count
+    python3 tools/lesson_words.py --max 1000   # exit 1 naming each lesson above 1,000 words
+
+A word is counted outside fenced code blocks (``` or ~~~), outside table lines (lines starting with
+'|'), outside HTML comments and outside generated blocks (<!-- results:... --> to <!-- results:end -->).
+A link counts its text, not its target: [the lesson](../step04/README.md) is two words; an image
+counts its alt text. A word is a run of characters without spaces that holds a letter or a digit.
+"""
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BLOCK = re.compile(r"<!-- results:(?!end -->).*?<!-- results:end -->", re.S)
+COMMENT = re.compile(r"<!--.*?-->", re.S)
+LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](target) and ![alt](target): the text stays
+WORD = re.compile(r"\S*[A-Za-z0-9]\S*")
+
+
+def prose(text):
+    """The text a reader reads as prose: no code fences, table lines, comments, generated blocks."""
+    text = COMMENT.sub(" ", BLOCK.sub("\n", text))
+    lines, fence = [], None
+    for line in text.splitlines():
+        stripped = line.lstrip()
+        marker = stripped[:3]
+        if fence is None and marker in ("```", "~~~"):
+            fence = marker
+        elif fence is not None:
+            if stripped.startswith(fence):
+                fence = None
+        elif not stripped.startswith("|"):
+            lines.append(line)
+    return LINK.sub(r"\1", "\n".join(lines))
+
+
+def count_words(text):
+    return len(WORD.findall(prose(text)))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--max", type=int, help="exit 1 naming each lesson with more words than this")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the folder holding step*/README.md")
+    args = parser.parse_args(argv)
+    lessons = sorted(args.root.glob("step*/README.md"))
+    if not lessons:
+        print(f"error: no step*/README.md under {args.root}", file=sys.stderr)
+        return 2
+    counts = [(path.parent.name, count_words(path.read_text(encoding="utf-8"))) for path in lessons]
+    width = max(len(name) for name, _ in counts)
+    print(f"{'step':<{width}}  words")
+    for name, words in counts:
+        print(f"{name:<{width}}  {words:5d}")
+    over = [(name, words) for name, words in counts if args.max is not None and words > args.max]
+    for name, words in over:
+        print(f"error: {name}/README.md has {words} words of prose, more than {args.max}", file=sys.stderr)
+    return 1 if over else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
