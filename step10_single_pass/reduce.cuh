@@ -16,13 +16,13 @@
 //
 // What the wait assumes: the last block spins until every other block has posted, and those
 // blocks never wait for anything. The wait ends if the blocks it waits for get to run while it
-// spins. The grid is never larger than the whole GPU holds at once (the occupancy API sizes it),
-// so on a GPU running nothing else every block is resident together; on a shared GPU, the others
-// need only the places that other kernels' blocks leave when they finish. That blocks start while
-// others run is how GPUs work, but the CUDA Programming Guide does not promise it (blocks must be
-// able to run in any order, also one after another); the documented guarantee is a cooperative
-// launch. CUB's single-pass scan makes the same assumption (agent_scan.cuh: "Blocks are launched
-// in increasing order"). The lesson measures the alternatives.
+// spins. The grid is sized from the float64 kernel's occupancy (resident_grid): it fits the GPU
+// at once for every type only because each type's kernel needs the same registers (partial_loads).
+// Where a grid does not fit (a shared GPU), blocks not yet started take the places of finished
+// ones. That blocks start while others run is how GPUs work, but the CUDA Programming Guide does
+// not promise it (blocks must be able to run in any order, also one after another); the documented
+// guarantee is a cooperative launch. CUB's single-pass scan makes the same assumption
+// (agent_scan.cuh: "Blocks are launched in increasing order"). The lesson measures the alternatives.
 //
 // Why it should help: a launch costs a few microseconds of latency and a gap in which the GPU
 // idles; the second launch of step 09 pays it for about a thousand numbers. At large n that is a
