@@ -41,8 +41,9 @@ namespace step12 {
 inline constexpr const char* name = "step12_small_n";
 inline constexpr const char* change = "small inputs: one block, every load at once, trees instead of chains";
 
-// The value `offset` lanes above this one. Shuffles move 32 or 64 bits; there is no 8- or 16-bit
-// overload, so smaller types travel in a 32-bit register and come back unchanged.
+// The value `offset` lanes above this one. A shuffle moves 32 bits (a 64-bit type takes two); there
+// is no 8- or 16-bit integer overload, so smaller integers travel in a 32-bit register and come back
+// unchanged.
 template <class T>
 __device__ __forceinline__ T shuffle_down(T value, unsigned int offset) {
     constexpr unsigned int all_lanes = 0xffffffffu;
