@@ -21,8 +21,8 @@
 //
 // What to expect: a gain up to 2^12 elements, where the old path ran one block anyway. Above it
 // the times of step 11, except for 32-bit integers while a call is short enough for its block
-// trees to count (the lesson measures how far); from 2^24 on the tree is off the critical path
-// (step 08 measured the warp instruction there: no gain).
+// trees to count (the lesson's lab notes measure how far); from 2^24 on the tree is off the
+// critical path (step 08 measured the warp instruction there: no gain).
 #pragma once
 
 #include "cuda_check.h"
