@@ -28,8 +28,9 @@ inline constexpr const char* name = "step08_warp_shuffle";
 inline constexpr const char* change = "warp-level tree in registers with __shfl_down_sync";
 
 // solution-begin: one shuffle, for every type
-// The value `offset` lanes above this one. Shuffles move 32 or 64 bits; there is no 8- or 16-bit
-// overload, so smaller types travel in a 32-bit register and come back unchanged.
+// The value `offset` lanes above this one. A shuffle moves 32 bits (a 64-bit type takes two); there
+// is no 8- or 16-bit integer overload, so smaller integers travel in a 32-bit register and come back
+// unchanged.
 template <class T>
 __device__ __forceinline__ T shuffle_down(T value, unsigned int offset) {
     constexpr unsigned int all_lanes = 0xffffffffu;

@@ -13,14 +13,16 @@
 // memory and a chain of dependent additions and shuffles. Every change here shortens that chain:
 // fewer warps start sooner and have a shorter tree, a thread's 16 values are added in 4 levels
 // instead of 16 additions one after another, a warp's 32 integers in one instruction instead of
-// 5 shuffles and adds, and the last block's bookkeeping is gone. CUB does the same below 4,097
-// elements: one launch of one block (its single-tile path), a tree over each thread's items and
-// the same instruction for 32-bit integers.
+// 5 shuffles and adds, and the last block's bookkeeping is gone. CUB also runs one launch of one
+// block up to 4,096 elements (its single-tile path), but only a full, aligned tile of 4,096 gets
+// its vector loads; below that each thread loads and adds one element per iteration of a loop, and
+// under 256 elements, with idle threads, each warp adds with shuffles, not the one instruction
+// (the lesson's lab notes).
 //
 // What to expect: a gain up to 2^12 elements, where the old path ran one block anyway. Above it
 // the times of step 11, except for 32-bit integers while a call is short enough for its block
-// trees to count (the lesson measures how far); from 2^24 on the tree is off the critical path
-// (step 08 measured the warp instruction there: no gain).
+// trees to count (the lesson's lab notes measure how far); from 2^24 on the tree is off the
+// critical path (step 08 measured the warp instruction there: no gain).
 #pragma once
 
 #include "cuda_check.h"
@@ -41,8 +43,9 @@ namespace step12 {
 inline constexpr const char* name = "step12_small_n";
 inline constexpr const char* change = "small inputs: one block, every load at once, trees instead of chains";
 
-// The value `offset` lanes above this one. Shuffles move 32 or 64 bits; there is no 8- or 16-bit
-// overload, so smaller types travel in a 32-bit register and come back unchanged.
+// The value `offset` lanes above this one. A shuffle moves 32 bits (a 64-bit type takes two); there
+// is no 8- or 16-bit integer overload, so smaller integers travel in a 32-bit register and come back
+// unchanged.
 template <class T>
 __device__ __forceinline__ T shuffle_down(T value, unsigned int offset) {
     constexpr unsigned int all_lanes = 0xffffffffu;
