@@ -363,7 +363,8 @@ def banks_figure(evidence, relpath, title):
         degree = max(len(w) for w in words_per_bank.values())
         verdict = "no conflict: one word per bank" if degree == 1 else \
             f"{degree}-way bank conflict: {degree} words in one bank, served one after another"
-        svg.text(16, y + 4, f"round {m['var']} = {s}: lane t reads sdata[{m['dst']}]  ->  {verdict}", size=13,
+        where = f", {m['name']} = {m['value']}" if m["name"] else ""
+        svg.text(16, y + 4, f"round {m['var']} = {s}: lane tid reads sdata[{m['dst']}]{where}  ->  {verdict}", size=13,
                  weight="bold", fill=BLACK if degree == 1 else VERMILLION)
         y_lane, y_bank = y + 24, y + 120
         svg.text(left - 8, y_lane + 15, "lane", size=11, anchor="end", fill=GREY)
@@ -411,17 +412,18 @@ def first_add_figure(evidence):
                      f"(the second only if i + {second['off']} < n)", size=12, fill=GREY)
     fills = [PALE_BLUE, PALE_ORANGE, PALE_GREEN]
     strokes = [BLUE, ORANGE, GREEN]
-    y_in, y_sh = 92, 220
+    y_in, y_sh = 100, 220
     for e in range(total):
         inside = e < n
         b = e // (2 * block)
         cell(svg, left + e * cw, y_in, cw, 24, e if inside else "", size=9, fill=fills[b % 3] if inside else "#ffffff",
              stroke=BLACK if inside else LIGHT, dash=None if inside else "3 2")
-    svg.text(left, y_in - 8, "in[]", size=11, fill=GREY)
-    svg.text(left + n * cw + 4, y_in - 8, f"past n = {n}", size=10, fill=GREY)
+    svg.text(left - 6, y_in + 16, "in[]", size=11, anchor="end", fill=GREY)
+    svg.text(left + n * cw + 4, y_in + 40, f"past n = {n}", size=10, fill=GREY)
     for b in range(blocks):
         x0 = left + b * 2 * block * cw
-        svg.text(x0 + block * cw, y_in + 44, f"block {b} covers 2 x {block} elements", size=11, anchor="middle",
+        svg.rect(x0, y_in - 16, 2 * block * cw, 6, fill=fills[b % 3], stroke=strokes[b % 3])
+        svg.text(x0 + block * cw, y_in - 22, f"block {b} covers 2 x {block} elements", size=11, anchor="middle",
                  fill=strokes[b % 3], weight="bold")
         for tid in range(block):
             names = {"blockIdx_x": b, "blockDim_x": block, "tid": tid}
@@ -476,7 +478,7 @@ def warp_unroll_figure(evidence):
         svg.rect(left, y, slots * cw, 22, fill=LIGHT, stroke=GREY)
         svg.text(left + 8, y + 15, f"{loop['var']} = {s}: threads 0..{s - 1} ({-(-s // 32)} warps) add sdata[tid + {s}]",
                  size=11)
-        svg.text(left - 10, y + 15, "all warps", size=11, anchor="end", fill=GREY)
+        svg.text(left - 10, y + 15, f"{block // 32} warps wait", size=11, anchor="end", fill=GREY)
         svg.text(left + slots * cw + 10, y + 15, "__syncthreads()", size=11, fill=VERMILLION, weight="bold")
         y += 34
     y = top
@@ -487,13 +489,13 @@ def warp_unroll_figure(evidence):
             fill = PALE_BLUE if i < offset else (PALE_ORANGE if i < 2 * offset else "#ffffff")
             svg.rect(left + i * cw, y, cw, rh, fill=fill, stroke=BLACK if i < 2 * offset else LIGHT, width=0.6)
         svg.text(left - 10, y + 13, f"offset {offset}", size=11, anchor="end")
-        svg.text(left + slots * cw + 10, y + 13, f"lanes 0..{offset - 1} add slot + {offset}", size=11)
+        svg.text(left + slots * cw + 10, y + 13, f"lane{'s 0..' if offset > 1 else ' '}{offset - 1} add{'s' if offset == 1 else ''} slot + {offset}", size=11)
         if index + 1 < len(offsets):
             svg.line(left, y + rh + gap / 2, left + slots * cw, y + rh + gap / 2, stroke=GREEN, width=1.2, dash="5 3")
             svg.text(left + slots * cw + 10, y + rh + gap / 2 + 4, "__syncwarp()", size=11, fill=GREEN, weight="bold")
         y += rh + gap
-    wrap(svg, 16, y + 8, f"Warp 0's slots 0..{slots - 1}: blue, the slots its lanes write; orange, the slots they "
-                         f"read. Only warp 0's 32 lanes wait at a __syncwarp(), twice per level (after the reads, "
+    wrap(svg, 16, y + 8, f"Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write; orange, "
+                         f"the slots offset above that they also read. Only warp 0's 32 lanes wait at a __syncwarp(), twice per level (after the reads, "
                          f"after the writes); the other warps have finished.", size=12, width=130)
     return svg
 
@@ -599,7 +601,7 @@ def grid_stride_figure(evidence):
     rows = -(-n // row_len)
     title = "Step 07: a grid sized to the GPU walks the array, then one block adds the partials"
     cw, left, top, rh = 24, 110, 96, 46
-    svg = Svg(left + row_len * cw + 40, top + rows * rh + 190, title)
+    svg = Svg(left + row_len * cw + 40, top + rows * rh + 130, title)
     svg.text(16, 26, title, size=16, weight="bold")
     svg.text(16, 48, f"toy sizes: Block = {block} threads, a GPU that holds {grid} blocks at once, n = {n}; "
                      f"loads_per_iteration = {loads} (from the source)", size=12, fill=GREY)
@@ -632,10 +634,10 @@ def grid_stride_figure(evidence):
     for b in range(grid):
         cell(svg, bx + b * 70, y, 60, 26, f"partial {b}", size=10, fill=fills[b], stroke=strokes[b])
     svg.line(bx + grid * 70, y + 13, bx + grid * 70 + 60, y + 13, stroke="#444444", width=1.4, arrow=True)
-    cell(svg, bx + grid * 70 + 64, y, 250, 26, f"second launch: <<<{launches['second']}, Block>>> adds the "
+    cell(svg, bx + grid * 70 + 64, y, 300, 26, f"second launch: <<<{launches['second']}, Block>>> adds the "
                                                  f"{grid} partials", size=10, fill=PALE_GREEN, stroke=GREEN)
-    svg.line(bx + grid * 70 + 314, y + 13, bx + grid * 70 + 370, y + 13, stroke="#444444", width=1.4, arrow=True)
-    cell(svg, bx + grid * 70 + 374, y, 50, 26, "out", size=11, fill="#ffffff")
+    svg.line(bx + grid * 70 + 364, y + 13, bx + grid * 70 + 420, y + 13, stroke="#444444", width=1.4, arrow=True)
+    cell(svg, bx + grid * 70 + 424, y, 50, 26, "out", size=11, fill="#ffffff")
     return svg
 
 
@@ -751,10 +753,11 @@ def vector_loads_figure(evidence):
     rows = -(-cells // per_row)
     title = "Step 09: a warp's 16-byte loads, with a scalar head and tail at misaligned edges"
     cw, left, top, rh = 22, 70, 92, 52
-    svg = Svg(left + per_row * cw + 30, top + rows * rh + 100, title)
+    svg = Svg(left + per_row * cw + 30, top + rows * rh + 70, title)
     svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"int32, n = {n}, `in` {misalignment} bytes past a 16-byte boundary; one warp (Block = {block}); "
+    svg.text(16, 48, f"int32, n = {n}, in {misalignment} bytes past a 16-byte boundary; one warp (Block = {block}); "
                      f"width = {rules['width']} = {width}", size=12, fill=GREY)
+    outlines = []
     for c in range(rows * per_row):
         r, col = divmod(c, per_row)
         x, y = left + col * cw, top + r * rh
@@ -766,14 +769,16 @@ def vector_loads_figure(evidence):
             if kind != "vector":
                 svg.text(x + cw / 2, y - 4, f"t{owner[e][1]}", size=9, anchor="middle", fill=VERMILLION, weight="bold")
             elif (e - head) % width == 0:
-                svg.rect(x + 1, y + 1, width * cw - 2, 20, fill="none", stroke=BLUE, width=2)
+                outlines.append((x + 1, y + 1))
                 svg.text(x + width * cw / 2, y - 4, f"lane {owner[e][1]}", size=9, anchor="middle", fill=BLUE)
         elif e < 0:
             cell(svg, x, y, cw, 22, "", stroke=LIGHT, dash="3 2")
-        if col % width == 0:
+        if col % width == 0 and e < n:
             svg.line(x, y - 2, x, y + 26, stroke=BLACK, width=1.6)
         if r == 0 and col == 0:
             svg.text(left - 8, y + 15, "in[]", size=11, anchor="end", fill=GREY)
+    for x, y in outlines:
+        svg.rect(x, y, width * cw - 2, 20, fill="none", stroke=BLUE, width=2)
     y = top + rows * rh + 8
     wrap(svg, 16, y, f"Thick ticks: 16-byte boundaries. Orange: the head (elements before the first boundary, "
                      f"{head} here) and the tail (after the last whole vector, {n - tail_begin} here), one element "
@@ -814,17 +819,16 @@ def slots_figure(evidence):
                 if evaluate(re.sub(r"\bblock\b", "b_", other["cond"]), dict(names, b_=b), context):
                     reads.append(b)
                 elif b == the_last:
-                    reads.append(f"own {b}")
+                    reads.append(f"{b} (own)")
         threads.append(reads)
-    title = "Step 10: blocks post partials into slots; the last block waits, adds them in order, empties them"
-    unit, left, top, rh = 26, 130, 96, 26
-    end = max(finish) + 6
-    svg = Svg(left + end * unit + 220, top + (grid + block + 1) * rh + 200, title)
+    title = "Step 10: blocks post partials into slots; the last block adds them in order"
+    unit, left, top, rh = 34, 210, 96, 26
+    end = max(finish) + 5
+    svg = Svg(left + end * unit + 140, top + (grid + block) * rh + 150, title)
     svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"a toy grid of {grid} blocks of {block} threads; partial_loads = {loads}; is_last: "
-                     f"{last['cond']}. Time runs to the right (illustrative, not measured).", size=12, fill=GREY)
-    for t in range(0, end + 1, 2):
-        svg.line(left + t * unit, top - 8, left + t * unit, top + (grid + block) * rh, stroke="#eeeeee")
+    svg.text(16, 48, f"a toy grid of {grid} blocks of Block = {block} threads; partial_loads = {loads}; the last "
+                     f"block: {last['cond']}", size=12, fill=GREY)
+    svg.text(16, 66, "time runs to the right (the order is an example, not a measurement)", size=12, fill=GREY)
     posted = {}
     for b in range(grid):
         y = top + b * rh
@@ -842,33 +846,31 @@ def slots_figure(evidence):
         y = y0 + tid * rh
         start = finish[the_last] + 0.3
         ready = max(posted[b] for b in reads if isinstance(b, int)) + 0.2
-        svg.text(left - 10, y + 16, f"last: thread {tid}", size=11, anchor="end")
+        names = ", ".join(str(b) for b in reads)
+        svg.text(left - 10, y + 16, f"thread {tid}: slots {names}", size=11, anchor="end")
         if ready > start:
             svg.rect(left + start * unit, y + 5, (ready - start) * unit, rh - 10, fill="#ffffff", stroke=VERMILLION,
                      dash="3 2")
             svg.text(left + start * unit + 4, y + 17, "spins", size=9, fill=VERMILLION)
         begin = max(start, ready)
-        svg.rect(left + begin * unit, y + 5, 2 * unit, rh - 10, fill=PALE_GREEN, stroke=GREEN)
-        svg.text(left + (begin + 2) * unit + 6, y + 17, "reads slots " + ", ".join(str(b) for b in reads) +
-                 "; adds; empties", size=9)
-        done.append(begin + 2)
+        svg.rect(left + begin * unit, y + 5, 2.4 * unit, rh - 10, fill=PALE_GREEN, stroke=GREEN)
+        svg.text(left + (begin + 1.2) * unit, y + 17, "add, empty", size=9, anchor="middle")
+        done.append(begin + 2.4)
     finish_all = max(done) + 0.3
-    y = y0 + block * rh + 6
-    svg.rect(left + finish_all * unit, y - block * rh - 2, unit * 1.6, block * rh - 4, fill=PALE_ORANGE, stroke=ORANGE)
-    svg.text(left + (finish_all + 1.8) * unit, y - rh / 2 - 2, "block tree, writes *out", size=10, fill=ORANGE,
-             weight="bold")
-    y += 20
-    svg.text(16, y + 16, f"slot (64 bits):", size=11, weight="bold")
-    svg.rect(left, y, 160, 24, fill=PALE_GREEN, stroke=GREEN)
-    svg.text(left + 80, y + 16, f"bits {full['bit']}..63: full mark", size=10, anchor="middle")
-    svg.rect(left + 160, y, 160, 24, fill=PALE_BLUE, stroke=BLUE)
-    svg.text(left + 240, y + 16, f"bits 0..{int(full['bit']) - 1}: partial", size=10, anchor="middle")
-    svg.text(left + 330, y + 16, "written by one 64-bit atomic store: whoever sees the mark sees the partial",
-             size=10, fill=GREY)
-    wrap(svg, 16, y + 50, f"Thread t of the last block reads the slots of blocks t, t + Block, ... (up to "
-                          f"partial_loads = {loads} at once), never its own block's: it has that partial at hand. "
-                          f"It spins while a slot it needs is empty, adds the partials in index order and stores "
-                          f"0 into each slot for the next call.", size=12, width=125)
+    svg.rect(left + finish_all * unit, y0 + 3, unit * 1.2, block * rh - 6, fill=PALE_ORANGE, stroke=ORANGE)
+    svg.text(left + (finish_all + 1.4) * unit, y0 + rh / 2 + 4, "block tree,", size=10, fill=ORANGE, weight="bold")
+    svg.text(left + (finish_all + 1.4) * unit, y0 + rh / 2 + 18, "writes *out", size=10, fill=ORANGE, weight="bold")
+    y = y0 + block * rh + 18
+    svg.text(left - 10, y + 16, "a slot (64 bits)", size=11, anchor="end", weight="bold")
+    svg.rect(left, y, 170, 24, fill=PALE_GREEN, stroke=GREEN)
+    svg.text(left + 85, y + 16, f"bits {full['bit']}..63: the mark, 1 << {full['bit']}", size=10, anchor="middle")
+    svg.rect(left + 170, y, 170, 24, fill=PALE_BLUE, stroke=BLUE)
+    svg.text(left + 255, y + 16, f"bits 0..{int(full['bit']) - 1}: the partial", size=10, anchor="middle")
+    wrap(svg, 16, y + 50, f"Mark and partial are written by one 64-bit atomic store, so whoever sees the mark sees "
+                          f"the partial. Thread t of the last block reads the slots of blocks t, t + Block, ... (up "
+                          f"to partial_loads = {loads} at once), never its own block's ('own'): it has that partial "
+                          f"at hand. It spins while a slot it needs is empty, then adds the partials in index order "
+                          f"and stores 0 into each slot for the next call.", size=12, width=120)
     return svg
 
 
@@ -963,10 +965,10 @@ def shards_figure(evidence):
     colours = [(PALE_BLUE, BLUE), (PALE_ORANGE, ORANGE), (PALE_GREEN, GREEN), ("#f3d9e8", PURPLE)]
     title = f"Step 13: {k} GPUs each reduce a shard, then one all-reduce of {k} partials"
     cw, left, top = 36, 40, 92
-    svg = Svg(left + n * cw + 40, 430, title)
+    svg = Svg(left + n * cw + 40, 420, title)
     svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"n = {n}, K = {k}: shard r holds n / K elements, the first n % K shards one more "
-                     f"(shard_of); each GPU runs {previous}'s reduction on its own", size=12, fill=GREY)
+    svg.text(16, 48, f"n = {n}, K = {k}: shard r holds n / K elements, the first n % K shards one more (shard_of)",
+             size=12, fill=GREY)
     for e in range(n):
         r = next(i for i, (b, c) in enumerate(shards) if b <= e < b + c)
         cell(svg, left + e * cw, top, cw, 26, data[e], size=11, fill=colours[r][0], stroke=colours[r][1])
@@ -994,8 +996,8 @@ def shards_figure(evidence):
                  arrow=True)
         cell(svg, gx + (gpu_w - 12) / 2 - 50, y + 70, 100, 26, f"total {sum(partials)}", size=11,
              fill=colours[r][0], stroke=colours[r][1])
-    wrap(svg, 16, y + 130, "Each GPU reads only its own shard, all at once; the combine moves one value per GPU "
-                           "and leaves the total on every GPU.", size=12, width=125)
+    wrap(svg, 16, y + 124, f"Each GPU runs {previous}'s reduction on its own shard, all GPUs at once; the combine "
+                           f"moves one value per GPU and leaves the total on every GPU.", size=12, width=105)
     return svg
 
 
@@ -1041,11 +1043,11 @@ class LogChart:
         svg = self.svg
         svg.text(16, 26, title, size=16, weight="bold")
         svg.text(16, 46, subtitle, size=11, fill=GREY)
-        step = max(1, len(self.xticks) // 8)
-        for i, x in enumerate(self.xticks):
-            px = self.px(x)
-            svg.line(px, self.top, px, self.bottom, stroke="#e6e6e6" if i % step else "#cccccc")
-            if i % step == 0:
+        step = 4 if len(self.xticks) > 16 else 2 if len(self.xticks) > 8 else 1
+        for x in self.xticks:
+            px, labelled = self.px(x), round(math.log2(x)) % step == 0
+            svg.line(px, self.top, px, self.bottom, stroke="#cccccc" if labelled else "#ececec")
+            if labelled:
                 svg.text(px, self.bottom + 18, power_label(x, 2), size=11, anchor="middle")
         for y in self.yticks:
             py = self.py(y)
@@ -1168,7 +1170,8 @@ def headline_chart(table):
         svg.text(px(t), bottom + 16, power_label(t, 10), size=11, anchor="middle")
         for minor in (2, 5):
             if t * minor < ticks[-1]:
-                svg.line(px(t * minor), top, px(t * minor), bottom, stroke="#f0f0f0")
+                svg.line(px(t * minor), top, px(t * minor), bottom, stroke="#eeeeee")
+                svg.text(px(t * minor), bottom + 16, f"{t * minor:g}", size=9, anchor="middle", fill=GREY)
     colours = [BLUE, ORANGE, GREEN, PURPLE]
     for i, step in enumerate(steps):
         y = top + i * group + 5
@@ -1248,25 +1251,26 @@ LESSON_FIGURES = [
 ]
 
 
-def csv_fingerprint(root, relpath):
-    digest = hashlib.sha256((Path(root) / relpath).read_bytes()).hexdigest()
-    return f"drawn from {relpath}; sha256 of the file: {digest}"
+def csv_fingerprint(path, label):
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return f"drawn from {label}; sha256 of the file: {digest}"
 
 
-def results_charts(root, folder):
-    """[(relpath, svg text)] of one results folder's charts: headline.svg, sweep_<type>.svg."""
-    root, out = Path(root), []
-    relfolder = Path(folder).relative_to(root) if Path(folder).is_absolute() else Path(folder)
-    if (root / relfolder / "headline.csv").is_file():
-        rel = (relfolder / "headline.csv").as_posix()
-        out.append(((relfolder / "headline.svg").as_posix(),
-                    headline_chart(compare_table(root / rel)).render(csv_fingerprint(root, rel))))
-    if (root / relfolder / "sweep.csv").is_file():
-        rel = (relfolder / "sweep.csv").as_posix()
-        table = compare_table(root / rel)
+def results_charts(folder, label=None):
+    """[(path, svg text)] of one results folder's charts: headline.svg (from headline.csv) and
+    sweep_<type>.svg (from sweep.csv), each where its CSV exists. `label` names the folder in the
+    files' fingerprint comment (default: the folder as given)."""
+    folder = Path(folder)
+    label = label or folder.as_posix()
+    out = []
+    if (folder / "headline.csv").is_file():
+        out.append((folder / "headline.svg", headline_chart(compare_table(folder / "headline.csv")).render(
+            csv_fingerprint(folder / "headline.csv", f"{label}/headline.csv"))))
+    if (folder / "sweep.csv").is_file():
+        table = compare_table(folder / "sweep.csv")
+        comment = csv_fingerprint(folder / "sweep.csv", f"{label}/sweep.csv")
         for type_name in sorted({r["type"] for r in table.rows}):
-            out.append(((relfolder / f"sweep_{type_name}.svg").as_posix(),
-                        sweep_chart(table, type_name).render(csv_fingerprint(root, rel))))
+            out.append((folder / f"sweep_{type_name}.svg", sweep_chart(table, type_name).render(comment)))
     return out
 
 
@@ -1281,9 +1285,10 @@ def every_figure(root):
     if not (root / sweep).is_file():
         raise FigureError(f"{sweep}: file not found (step12's small_n.svg is drawn from it)")
     out.append(("step12_small_n/figures/small_n.svg",
-                small_n_chart(compare_table(root / sweep)).render(csv_fingerprint(root, sweep))))
+                small_n_chart(compare_table(root / sweep)).render(csv_fingerprint(root / sweep, sweep))))
     for folder in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
-        out.extend(results_charts(root, folder.relative_to(root)))
+        label = folder.relative_to(root).as_posix()
+        out.extend((path.relative_to(root).as_posix(), text) for path, text in results_charts(folder, label))
     return out
 
 
