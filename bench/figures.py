@@ -544,8 +544,8 @@ def unrolled_figure(evidence):
     for c, size in enumerate(sizes):
         count = sum(1 for kind in present[size].values() if kind == "sync")
         svg.text(left + c * cw + cw / 2, y + 18, count, size=12, anchor="middle", weight="bold")
-    wrap(svg, 16, y + 52, "Each column is one compiled kernel: a blank cell is a round the compiler removed, "
-                          "since the comparison with Block is known at compile time. Blue: a round of the "
+    wrap(svg, 16, y + 52, "Each column is one compiled kernel: a blank cell is a round it does not have (the "
+                          "compiler knows which from Block, so no comparison is left at run time). Blue: a round of the "
                           "block loop, ended by __syncthreads(); green: a level of the last warp.",
          size=12, width=110)
     return svg
@@ -652,7 +652,7 @@ def shuffle_figure(evidence):
     offsets = loop_values(loop["var"], loop["init"], loop["cond"], loop["step"], {"Lanes": lanes}, relpath)
     values = [(3 * lane + 1) % 7 for lane in range(lanes)]
     total = sum(values)
-    title = "Step 08: a warp adds its 32 values in 5 shuffle rounds, in registers"
+    title = f"Step 08: a warp adds its {lanes} values in {len(offsets)} shuffle rounds, in registers"
     cw, left, top, gap = 24, 90, 84, 56
     svg = Svg(left + lanes * cw + 30, top + (len(offsets) + 1) * (24 + gap) + 20, title)
     svg.text(16, 26, title, size=16, weight="bold")
@@ -751,7 +751,7 @@ def vector_loads_figure(evidence):
     per_row = 8 * width
     cells = pad + n
     rows = -(-cells // per_row)
-    title = "Step 09: a warp's 16-byte loads, with a scalar head and tail at misaligned edges"
+    title = f"Step 09: a warp's {rules['bytes']}-byte loads, with a scalar head and tail at misaligned edges"
     cw, left, top, rh = 22, 70, 92, 52
     svg = Svg(left + per_row * cw + 30, top + rows * rh + 70, title)
     svg.text(16, 26, title, size=16, weight="bold")
@@ -1196,7 +1196,19 @@ def headline_chart(table):
     return svg
 
 
-def small_n_chart(table):
+def step12_tile(evidence, block):
+    """Step 12's one-tile limit at `block`: the largest n its grid_for gives one block (grid_for(n) ==
+    1 takes the OneTile kernel), from tile_elements in its reduce.cuh."""
+    relpath = "step12_small_n/reduce.cuh"
+    tile = evidence.find(relpath, r"tile_elements\(int block\) \{ return (?P<expr>[^;]+); \}",
+                         "'inline constexpr std::size_t tile_elements(int block) { return ...; }'")
+    evidence.find(relpath, r"const bool one_tile = grid == 1;", "'const bool one_tile = grid == 1;'")
+    rules = vector_rules(evidence, relpath)
+    return evaluate(tile["expr"], {"block": block, "loads_per_iteration": rules["loads"],
+                                   "vector_bytes": rules["bytes"]}, f"{relpath}, tile_elements")
+
+
+def small_n_chart(table, step12_limit=None):
     rows = [r for r in table.rows if r["type"] == "int32"]
     wanted = (("step12_small_n", SERIES_STYLE[0]), ("cub", CUB_STYLE), ("read_probe", PROBE_STYLE))
     times = {step: [(x, y * 1000) for x, y in points_of(table, rows, step, "time_median_ms")] for step, _ in wanted}
@@ -1213,13 +1225,19 @@ def small_n_chart(table):
     for step, style in wanted:
         chart.series(step_label(step), times[step], style, width=2.2 if step != "step12_small_n" else 2)
     chart.vertical(tile, f"n = {tile:,}".replace(",", ","))
-    chart.svg.text(chart.left + 6, chart.bottom - 24, "CUB: one block, a partial tile", size=10, fill=BLACK)
-    chart.svg.text(chart.left + 6, chart.bottom - 10, f"(n < {tile:,}: guarded loads)", size=10, fill=BLACK)
-    chart.svg.text(chart.px(tile) + 6, chart.bottom - 24, "CUB: full tiles of 256 x 16; above", size=10)
-    chart.svg.text(chart.px(tile) + 6, chart.bottom - 10, f"{tile:,}, two launches", size=10)
+    for i, (left_line, right_line) in enumerate(zip(
+            (f"CUB, n < {tile:,}: one block,", "a partial tile, one element", "per load, each checked"),
+            (f"CUB, n >= {tile:,}: full tiles", f"of {CUB_TILE_THREADS} x {CUB_TILE_ITEMS}; above {tile:,},",
+             "two launches"))):
+        chart.svg.text(chart.left + 6, chart.bottom - 38 + 14 * i, left_line, size=10)
+        chart.svg.text(chart.px(tile) + 6, chart.bottom - 38 + 14 * i, right_line, size=10)
     chart.legend_y += 10
-    for line in ("CUB's tile for int32 on sm_90:", f"{CUB_TILE_THREADS} threads x {CUB_TILE_ITEMS} items = {tile:,}",
-                 "(cub/device/dispatch/tuning/", "tuning_reduce.cuh, Policy600)"):
+    notes = ["CUB's tile for int32 on sm_90:", f"{CUB_TILE_THREADS} threads x {CUB_TILE_ITEMS} items = {tile:,}",
+             "(cub/device/dispatch/tuning/", "tuning_reduce.cuh, Policy600)"]
+    if step12_limit:
+        notes += ["", "Step 12 runs one block, one tile,",
+                  f"up to tile_elements({table.stamp.get('block', '?')}) = {step12_limit:,}"]
+    for line in notes:
         chart.svg.text(chart.right + 16, chart.legend_y, line, size=10, fill=GREY)
         chart.legend_y += 14
     return chart.svg
@@ -1284,8 +1302,15 @@ def every_figure(root):
     sweep = "results/h100/sweep.csv"
     if not (root / sweep).is_file():
         raise FigureError(f"{sweep}: file not found (step12's small_n.svg is drawn from it)")
-    out.append(("step12_small_n/figures/small_n.svg",
-                small_n_chart(compare_table(root / sweep)).render(csv_fingerprint(root / sweep, sweep))))
+    table = compare_table(root / sweep)
+    evidence = Evidence(root)
+    try:
+        block = int(table.stamp["block"])
+    except (KeyError, ValueError):
+        raise FigureError(f"{sweep}: expected a '# block: N' line in its stamp") from None
+    limit = step12_tile(evidence, block)
+    out.append(("step12_small_n/figures/small_n.svg", small_n_chart(table, limit).render(
+        f"{csv_fingerprint(root / sweep, sweep)}; {evidence.fingerprint()}")))
     for folder in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
         label = folder.relative_to(root).as_posix()
         out.extend((path.relative_to(root).as_posix(), text) for path, text in results_charts(folder, label))
