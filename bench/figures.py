@@ -1093,7 +1093,7 @@ class LogChart:
     def horizontal(self, y, label, colour=VERMILLION):
         py = self.py(y)
         self.svg.line(self.left, py, self.right, py, stroke=colour, width=1.2, dash="2 4")
-        self.svg.text(self.right - 4, py - 5, label, size=10, anchor="end", fill=colour)
+        self.svg.text(self.left + 6, py - 5, label, size=10, fill=colour)
 
 
 def compare_table(path):
@@ -1132,9 +1132,12 @@ def sweep_chart(table, type_name):
         chart.series(step_label(step), [(x, y) for x, y in points_of(table, rows, step, "gbps") if y > 0], style,
                      width=2.2)
     chart.horizontal(peak, f"theoretical peak {peak:.0f} GB/s")
-    chart.legend_y += 10
-    chart.svg.text(chart.right + 16, chart.legend_y, "steps 02, 05, 06, 08, 09, 11:", size=10, fill=GREY)
-    chart.svg.text(chart.right + 16, chart.legend_y + 14, "see sweep.csv", size=10, fill=GREY)
+    others = sorted({r["step"] for r in rows} - set(steps) - {"cub", "read_probe"})
+    if others:
+        chart.legend_y += 10
+        chart.svg.text(chart.right + 16, chart.legend_y, "not drawn, in sweep.csv:", size=10, fill=GREY)
+        chart.svg.text(chart.right + 16, chart.legend_y + 14, "steps " + ", ".join(
+            re.sub(r"^step(\d+).*", r"\1", step) for step in others), size=10, fill=GREY)
     return chart.svg
 
 
