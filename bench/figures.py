@@ -346,7 +346,7 @@ def banks_figure(evidence, relpath, title):
     block, lanes, banks = 256, 32, 32
     m, rounds = tree_rounds(evidence, relpath, block)
     panels = rounds[:2]
-    lw, left, panel_h = 24, 70, 190
+    lw, left, panel_h = 24, 70, 200
     width, height = left + lanes * lw + 40, 66 + len(panels) * panel_h + 50
     svg = Svg(width, height, title)
     svg.text(16, 26, title, size=16, weight="bold")
@@ -364,9 +364,9 @@ def banks_figure(evidence, relpath, title):
         verdict = "no conflict: one word per bank" if degree == 1 else \
             f"{degree}-way bank conflict: {degree} words in one bank, served one after another"
         where = f", {m['name']} = {m['value']}" if m["name"] else ""
-        svg.text(16, y + 4, f"round {m['var']} = {s}: lane tid reads sdata[{m['dst']}]{where}  ->  {verdict}", size=13,
-                 weight="bold", fill=BLACK if degree == 1 else VERMILLION)
-        y_lane, y_bank = y + 24, y + 120
+        svg.text(16, y + 4, f"round {m['var']} = {s}: lane tid reads sdata[{m['dst']}]{where}", size=13, weight="bold")
+        svg.text(16, y + 22, verdict, size=12, weight="bold", fill=GREEN if degree == 1 else VERMILLION)
+        y_lane, y_bank = y + 36, y + 126
         svg.text(left - 8, y_lane + 15, "lane", size=11, anchor="end", fill=GREY)
         svg.text(left - 8, y_bank + 15, "bank", size=11, anchor="end", fill=GREY)
         active = {tid: dst for tid, dst, _ in lanes_work}
