@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes every measured number of the course's READMEs from the CSVs in a results folder.
 
-    python3 bench/render_results.py results/h100           # rewrite the READMEs, headline.md, charts
+    python3 bench/render_results.py results/h100           # rewrite the READMEs, headline.md, the charts
     python3 bench/render_results.py results/h100 --check   # exit 1 if any README differs from the results
 
 Only what lies between markers changes, in README.md, the core lessons step*/README.md, their lab
@@ -20,15 +20,14 @@ No row, several rows or an empty value is an error naming the selector: nothing 
 The READMEs and lab notes show results/h100 with results/h200's median and GB/s beside it; given
 results/h200 or results/h200x2 they come out the same. A results page results/<gpu>/README.md shows its
 own folder (results/h100's with the other GPUs' columns beside it, as the READMEs do). headline.md and
-the charts are each folder's own. A core lesson carries whole blocks only: an inline value, or a marker
-that is not alone on its line, in step*/README.md is an error (--check exits 1 naming it).
+the charts (headline.svg, sweep_<type>.svg, drawn by bench/figures.py, which --check compares) are each
+folder's own. A core lesson carries whole blocks only: an inline value, or a marker that is not alone
+on its line, in step*/README.md is an error (--check exits 1 naming it).
 Exit codes: 0 done (or current), 1 (--check) a README differs, naming file and block or value, or a core
-lesson holds an inline marker, 2 a results file or marker is missing or malformed, 3 matplotlib is
-missing (after the READMEs are written).
+lesson holds an inline marker, 2 a results file or marker is missing or malformed.
 """
 
 import argparse
-import contextlib
 import itertools
 import math
 import re
@@ -690,93 +689,22 @@ def render_text(text, results, name):
 # Charts
 
 
-def load_pyplot():
-    """matplotlib.pyplot on a file-only backend, or None when matplotlib is not installed."""
+def render_charts(results):
+    """headline.svg and sweep_<type>.svg (each where its CSV exists), drawn by bench/figures.py; returns
+    the files written."""
+    import figures  # bench/figures.py: the charts and the lessons' figures, one SVG writer
+    folder = results.directory
     try:
-        import matplotlib
-    except ImportError:
-        return None
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
-
-
-def chart_size(n):
-    """2^k as a superscript on charts (matplotlib mathtext), the decimal count otherwise."""
-    text = size_text(n)
-    return f"$2^{{{text[2:]}}}$" if text.startswith("2^") else text
-
-
-@contextlib.contextmanager
-def chart(plt, table, rows, path, title, **legend):
-    """The axes of one chart of GB/s, for the caller to plot rows on; then the theoretical peak as a line
-    (the y axis reaches up to it), the labels, the title and the legend; saved to path."""
-    figure, axes = plt.subplots(figsize=(10, 6))
-    yield axes
-    peak = max(table.number(row, "peak_gbps") for row in rows)
-    axes.axhline(peak, color="red", linestyle=":", label=f"theoretical peak {peak:.0f} GB/s")
-    axes.set_ylabel("GB/s (input bytes / median time per call)")
-    axes.set_title(f"{title}, {table.stamp.get('gpu', 'GPU')}, L2 {rows[0]['l2']}")
-    axes.legend(**legend)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
-
-
-def plot_sweep(plt, table, type_name, path):
-    """GB/s against n on a log2 axis: one line per step, CUB dashed, the read probe and the peak flat-ish."""
-    rows = rows_where(table, type=type_name)
-    steps, colours = steps_of(rows), plt.get_cmap("viridis")
-    styles = {CUB_STEP: dict(fmt="k--", linewidth=2, label="CUB"),
-              READ_PROBE: dict(color="grey", linestyle="-.", linewidth=1.5, label="read probe (ceiling)")}
-    sizes = sorted({int(row["n"]) for row in rows})
-    with chart(plt, table, rows, path, f"{type_name} sum", fontsize="small", loc="upper left") as axes:
-        for index, step in enumerate(steps + [CUB_STEP, READ_PROBE]):
-            points = sorted((int(row["n"]), table.number(row, "gbps")) for row in rows if row["step"] == step)
-            if points:
-                style = styles.get(step) or dict(marker="o", markersize=3, label=step,
-                                                 color=colours(index / max(1, len(steps) - 1) * 0.9))
-                axes.plot(*zip(*points), *([style.pop("fmt")] if "fmt" in style else []), **style)
-        axes.set_xscale("log", base=2)
-        axes.set_xticks(sizes)
-        axes.set_xticklabels([chart_size(n) if i % (1 if len(sizes) <= 12 else 2) == 0 else ""
-                              for i, n in enumerate(sizes)])
-        axes.minorticks_off()
-        axes.set_xlabel("n (elements)")
-        axes.set_ylim(bottom=0)
-        axes.grid(True, alpha=0.3)
-
-
-def plot_headline(plt, table, path):
-    """Grouped bars: GB/s of every step and CUB, one bar per type; the read probe and the peak as lines."""
-    steps = steps_of(table.rows) + ([CUB_STEP] if rows_where(table, step=CUB_STEP) else [])
-    types = distinct(table.rows, "type")
-    width = 0.8 / len(types)
-    with chart(plt, table, table.rows, path, f"Sum of n = {chart_size(table.rows[0]['n'])}", fontsize="small") as axes:
-        for t, type_name in enumerate(types):
-            by_step = {row["step"]: table.number(row, "gbps") for row in rows_where(table, type=type_name)}
-            xs = [i + (t - (len(types) - 1) / 2) * width for i, step in enumerate(steps) if step in by_step]
-            axes.bar(xs, [by_step[step] for step in steps if step in by_step], width, label=type_name)
-        probes = [table.number(row, "gbps") for row in rows_where(table, step=READ_PROBE)]
-        if probes:
-            axes.axhline(max(probes), color="grey", linestyle="-.", label=f"read probe {max(probes):.0f} GB/s")
-        axes.set_xticks(range(len(steps)))
-        axes.set_xticklabels(steps, rotation=30, ha="right")
-        axes.grid(True, axis="y", alpha=0.3)
-
-
-def render_charts(plt, results):
-    """headline.png and sweep_<type>.png (each where its CSV exists); returns the files written."""
-    written = []
-    if results.has("headline.csv"):
-        written.append(results.directory / "headline.png")
-        plot_headline(plt, results.compare("headline.csv"), written[-1])
-    if results.has("sweep.csv"):
-        sweep = results.compare("sweep.csv")
-        for type_name in distinct(sweep.rows, "type"):
-            written.append(results.directory / f"sweep_{type_name}.png")
-            plot_sweep(plt, sweep, type_name, written[-1])
-    return written
+        label = folder.resolve().relative_to(REPO_ROOT).as_posix()  # as figures.py --check names it
+    except ValueError:
+        label = folder.as_posix()
+    try:
+        charts = figures.results_charts(folder, label)
+    except figures.FigureError as error:
+        raise ResultsError(str(error)) from None
+    for path, text in charts:
+        path.write_text(text, encoding="utf-8")
+    return [path for path, _ in charts]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -830,12 +758,8 @@ def main(argv=None):
     if headline is not None:
         (args.results_dir / "headline.md").write_text(headline, encoding="utf-8")
         print(f"wrote {args.results_dir / 'headline.md'}")
-    plt = load_pyplot()
-    if plt is None:
-        print("matplotlib is not installed: pip install matplotlib", file=sys.stderr)
-        return 3
     try:
-        for path in render_charts(plt, own):
+        for path in render_charts(own):
             print(f"wrote {path}")
     except ResultsError as error:
         print(f"error: {error}", file=sys.stderr)
