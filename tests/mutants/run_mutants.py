@@ -4,7 +4,7 @@ copy of the step's folder, built, and put through the step's tests as tools/grad
 mutant is killed when a test fails (the first one is named) and survives when every test passes.
 
 usage: run_mutants.py --build-dir DIR --csv OUT [--steps step04,...] [--only ID,...] [--jobs N]
-                      [--gpu-jobs N] [--timeout-scale F] [--cmake-arg ARG] [--no-run]
+                      [--gpu-jobs N] [--timeout-scale F] [--cmake-arg ARG] [--update] [--no-run]
        run_mutants.py --list [--steps ...] [--only ...]
        run_mutants.py --check-catalogue
 
@@ -20,7 +20,8 @@ killed by that test, "timeout" in the note.
 Statuses: killed, survived, equivalent (survived, and the catalogue argues it cannot be killed),
 build-error (a catalogue bug: a mutant must compile), untested (every test was skipped, e.g.
 step 13 with one GPU). A mutant marked needs_fix whose `find` text is not in the step is skipped
-with a message and no row. OUT ('-': stdout) is a stamped CSV like results/<gpu>/*.csv.
+with a message and no row. OUT ('-': stdout) is a stamped CSV like results/<gpu>/*.csv; with
+--update the rows already in OUT for mutants not run now are kept (the stamp is this run's).
 Exit: 0 done, 1 a build error or a killed equivalent mutant, 2 bad usage or catalogue.
 """
 
@@ -369,13 +370,26 @@ def stamp_lines(build_dir, command):
     return lines + [f"# command: {command}"]
 
 
-def write_csv(records, stamp, out):
+def kept_rows(out, records, catalogue):
+    """--update: the rows of an earlier OUT for mutants not run now and still in the catalogue."""
+    if out == "-" or not Path(out).is_file():
+        return []
+    lines = [line for line in Path(out).read_text().splitlines() if line.strip() and not line.startswith("#")]
+    ran = {record.mutant.id for record in records}
+    return [row for row in csv.DictReader(lines) if row.get("id") in catalogue and row["id"] not in ran]
+
+
+def write_csv(records, stamp, out, earlier=()):
+    """The rows in the catalogue's order: this run's, and --update's earlier ones."""
+    order = {m.id: i for i, m in enumerate(load_catalogue())}
+    rows = sorted([r.row() for r in records] + [{c: row.get(c, "") for c in COLUMNS} for row in earlier],
+                  key=lambda row: order.get(row["id"], len(order)))
     text = io.StringIO()
     text.write("\n".join(stamp) + "\n")
     writer = csv.DictWriter(text, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
-    for record in records:
-        writer.writerow(record.row())
+    for row in rows:
+        writer.writerow(row)
     if out == "-":
         sys.stdout.write(text.getvalue())
     else:
@@ -393,6 +407,8 @@ def main(argv):
                         help="correctness and sanitizer tests run at once on the GPU (default 4)")
     parser.add_argument("--timeout-scale", type=float, default=1.0, help="multiplies every test's time limit")
     parser.add_argument("--cmake-arg", action="append", default=[], help="passed to cmake when configuring")
+    parser.add_argument("--update", action="store_true",
+                        help="keep OUT's rows of the mutants not run now (to run the catalogue a few steps at a time)")
     parser.add_argument("--no-run", action="store_true", help="build the mutants, run nothing")
     parser.add_argument("--list", action="store_true", help="print the catalogue and exit")
     parser.add_argument("--check-catalogue", action="store_true",
@@ -446,7 +462,8 @@ def main(argv):
     run_tests(records, build_dir, args.gpu_jobs, args.timeout_scale)
     log(f"tested in {time.monotonic() - start:.0f} s")
     command = "python3 tests/mutants/run_mutants.py " + shlex.join(argv)
-    write_csv(records, stamp_lines(build_dir, command), args.csv)
+    earlier = kept_rows(args.csv, records, {m.id for m in load_catalogue()}) if args.update else []
+    write_csv(records, stamp_lines(build_dir, command), args.csv, earlier)
 
     totals = {}
     for record in records:
