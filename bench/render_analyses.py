@@ -2,8 +2,8 @@
 their kinds from BLOCK_KINDS below when it first renders): models built from the measurements
 (Little's law with the loaded latency, the issue floor from the profiler's counters), the sweep as
 a table, the steps' diff sizes, the peers (torch, CuPy, JAX), the verdict on a step's alternatives,
-and the several-GPU results of bench/multigpu.sh (results/h200x2, a sibling of the results folder,
-named by the block's argument)."""
+the several-GPU results of bench/multigpu.sh (results/h200x2, a sibling of the results folder,
+named by the block's argument), and the mistakes of tests/mutants/ with the test that caught each."""
 
 import sys
 
@@ -431,6 +431,38 @@ def bundle_columns(gpu, context):
     return [bundle_shares(gpu, rows, context) for _, _, rows in BUNDLES]
 
 
+# Mutation testing: the mistakes of tests/mutants/*.toml and the test that caught each
+
+MUTANT_COLUMNS = ["step", "id", "kind", "mistake", "symptom", "status", "killed_by"]
+MUTANT_VERDICTS = {"survived": "nothing: every test passes", "equivalent": "nothing can: the same program in effect",
+                   "untested": "not run: every test was skipped", "build-error": "not run: it did not compile"}
+
+
+def render_mutants(results, context):
+    """One row per mistake of mutants.csv (tests/mutants/run_mutants.py): its step, the mistake, what a
+    student sees, and the first of the step's tests that failed on it."""
+    if not results.has("mutants.csv"):
+        return ("Not run on this GPU yet: `bench/reproduce.sh --only mutants` writes mutants.csv "
+                "(tests/mutants/run_mutants.py).\n")
+    table = results.table("mutants.csv", MUTANT_COLUMNS, "tests/mutants/run_mutants.py")
+    cells = []
+    for row in table.rows:
+        if row["status"] == "killed":
+            caught = f"`{row['killed_by']}`" if row["killed_by"] else "killed"
+        elif row["status"] in MUTANT_VERDICTS:
+            caught = MUTANT_VERDICTS[row["status"]]
+        else:
+            raise ResultsError(f"{table.name}: status '{row['status']}' of {row['id']} is not one of killed, "
+                               f"{', '.join(MUTANT_VERDICTS)}")
+        cells.append([row["step"][:6], row["mistake"], row["symptom"], caught])
+    counts = {}
+    for row in table.rows:
+        counts[row["status"]] = counts.get(row["status"], 0) + 1
+    summary = ", ".join(f"{counts[s]} {s}" for s in ["killed", *MUTANT_VERDICTS] if s in counts)
+    return (short_stamp(table.stamp) + f" {len(table.rows)} mistakes: {summary}.\n\n"
+            + markdown_table(["step", "mistake", "what a student sees", "caught by"], "llll", cells))
+
+
 # This module's block kinds, in render_results.BLOCK_KINDS' form: renderer, arguments, what it shows.
 BLOCK_KINDS = {
     "issue-floor": (render_issue_floor, "STEP", "the least time STEP's launch needs to issue its instructions, "
@@ -449,4 +481,6 @@ BLOCK_KINDS = {
                         "DIR beside the results folder), the scaling and where K GPUs win"),
     "multigpu-allreduce": (render_multigpu_allreduce, "DIR", "NCCL against the naive all-reduce (DIR/allreduce.csv)"),
     "multigpu-combine": (render_multigpu_combine, "DIR", "each way of combining one partial per GPU (DIR/combine.csv)"),
+    "mutants": (render_mutants, "", "each mistake of tests/mutants/ with its symptom and the test that "
+                "caught it (mutants.csv)"),
 }

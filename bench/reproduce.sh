@@ -13,6 +13,9 @@
 #     ncu                           tools/profile_steps.sh (skipped without ncu)
 #     race_demo                     race_demo.txt: tests/race_demo.sh (skipped without compute-sanitizer)
 #     <script>                      each bench/variants/<script>.sh
+#     mutants                       only when named in --only: tests/mutants/run_mutants.py builds
+#                                   every mistake of the catalogue in MUTANTS_BUILD_DIR (default
+#                                   build-mutants) and runs each step's tests on it (an hour or more)
 #   then python3 bench/render_results.py RESULTS_DIR.
 # A failed or interrupted measurement leaves the committed file as it was (a new one replaces it
 # only when its command succeeded and wrote something); without a GPU nothing is touched (exit 3).
@@ -49,6 +52,7 @@ variants=(bench/variants/*.sh)
 variants=("${variants[@]##*/}")
 all_names=(headline headline_cold sweep peers step07_loads dram_latency loaded_latency spread ncu race_demo "${variants[@]%.sh}")
 selected=("${all_names[@]}")
+all_names+=(mutants)  # never by default: it rebuilds the course once per mistake
 [[ -n $only ]] && IFS=, read -r -a selected <<<"$only"
 for name in "${selected[@]}"; do
   [[ " ${all_names[*]} " == *" $name "* ]] || fail_usage "--only: '$name' is not known; accepted: ${all_names[*]}"
@@ -138,6 +142,8 @@ for name in "${all_names[@]}"; do
                     else skipped+=("ncu.csv (ncu not found)"); fi ;;
     race_demo)      produce $name $name.txt tests/race_demo.sh compute-sanitizer \
                       "$bin/step05_volatile_race_demo" "$bin/step05_warp_unroll" --save - ;;
+    mutants)        produce $name $name.csv python3 tests/mutants/run_mutants.py \
+                      --build-dir "${MUTANTS_BUILD_DIR:-build-mutants}" --csv - ;;
     *)              produce $name $name.csv "bench/variants/$name.sh" "$bin" ;;  # bench/variants/*.sh
   esac
 done

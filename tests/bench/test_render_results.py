@@ -579,6 +579,33 @@ class Charts(unittest.TestCase):
                 self.assertTrue(path.read_text(encoding="utf-8").startswith("<svg "), path.name)
 
 
+class Mutants(unittest.TestCase):
+    def block(self, results):
+        updated, _ = render.render_text("<!-- results:mutants -->\n<!-- results:end -->\n", results, "README.md")
+        return updated.split("\n", 1)[1].rsplit("<!-- results:end -->", 1)[0]
+
+    def test_each_mistake_with_its_symptom_and_the_test_that_caught_it(self):
+        body = self.block(render.Results(FIXTURE))
+        self.assertIn("| step | mistake | what a student sees | caught by |", body)
+        self.assertIn("| step04 | The step's change was not made: one element per thread, as in step 03. | "
+                      "Right sums at step 03's speed; only the speed check sees it. | `speed_step04` |", body)
+        self.assertIn("| nothing: every test passes |", body)
+        self.assertIn("| nothing can: the same program in effect |", body)
+        self.assertIn("| not run: every test was skipped |", body)
+        self.assertIn("5 mistakes: 2 killed, 1 survived, 1 equivalent, 1 untested.", body)
+
+    def test_without_the_file_says_how_to_make_it(self):
+        with tempfile.TemporaryDirectory() as empty:
+            self.assertIn("bench/reproduce.sh --only mutants", self.block(render.Results(empty)))
+
+    def test_an_unknown_status_is_an_error(self):
+        with tempfile.TemporaryDirectory() as folder:
+            text = (FIXTURE / "mutants.csv").read_text().replace(",survived,", ",lost,")
+            (Path(folder) / "mutants.csv").write_text(text)
+            with self.assertRaises(render.ResultsError):
+                analyses.render_mutants(render.Results(folder), "here")
+
+
 if __name__ == "__main__":
     result = unittest.main(exit=False, verbosity=1).result
     sys.exit(0 if result.wasSuccessful() else 1)

@@ -1,4 +1,4 @@
-# reduction_add_step_tests(<step_dir_name> <step_source_dir>)
+# reduction_add_step_tests(<step_dir_name> <step_source_dir> [PREFIX <prefix>])
 #
 # The GPU tests of ONE step, compiled against that step alone (no other step, no CUB), so that a
 # folder holding only common/, tests/gpu/, tests/catch*.h and one step can build and run them.
@@ -7,6 +7,9 @@
 #                      are the tag (step04), which is also the step's C++ namespace.
 #   <step_source_dir>  the folder holding the step's reduce.cuh (the step contract: see
 #                      common/step_api.h).
+#   PREFIX <prefix>    put in front of the executable's and the tests' names, which then carry the
+#                      label `mutant` instead of the tag: tests/mutants/ builds many copies of one
+#                      step this way. The tag and the C++ namespace stay the step's.
 #
 # Needs, before the call: the CUDA language enabled, the target reduction::common (common/), and
 # Catch2 found or fetched (the target Catch2::Catch2; v2 or v3). Optional: the cache variable
@@ -70,6 +73,8 @@ function(reduction_add_multi_gpu_tests step_dir_name)
 endfunction()
 
 function(reduction_add_step_tests step_dir_name step_source_dir)
+  cmake_parse_arguments(PARSE_ARGV 2 arg "" "PREFIX" "")
+  set(prefix "${arg_PREFIX}")
   if(NOT TARGET reduction::common)
     message(FATAL_ERROR "reduction_add_step_tests(${step_dir_name}): add common/ (target reduction::common) first")
   endif()
@@ -80,6 +85,10 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
     message(FATAL_ERROR "reduction_add_step_tests(${step_dir_name}): no reduce.cuh in ${step_source_dir}")
   endif()
   string(SUBSTRING "${step_dir_name}" 0 6 tag)  # step04_first_add -> step04
+  set(label ${tag})
+  if(prefix)
+    set(label mutant)
+  endif()
 
   reduction_add_gpu_probe()  # shared by every step's tests
 
@@ -91,7 +100,7 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
     list(APPEND step_specific ${REDUCTION_STEP_TESTS_DIR}/ops_tests.cpp ${REDUCTION_STEP_TESTS_DIR}/ops_under_test.cu)
   endif()
 
-  set(exe gpu_tests_${tag})
+  set(exe ${prefix}gpu_tests_${tag})
   add_executable(${exe}
     ${REDUCTION_STEP_TESTS_DIR}/main.cpp
     ${REDUCTION_STEP_TESTS_DIR}/step_tests.cpp
@@ -104,15 +113,15 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
     REDUCTION_STEP_NS=${tag}
     REDUCTION_STEP_TAG="${tag}")
 
-  add_test(NAME gpu_${tag} COMMAND ${exe} "~[large]~[sanitize]")
-  set_tests_properties(gpu_${tag} PROPERTIES LABELS "gpu;${tag}" SKIP_RETURN_CODE 77 TIMEOUT 900)
-  add_test(NAME gpu_${tag}_large COMMAND ${exe} "[large]")
-  set_tests_properties(gpu_${tag}_large PROPERTIES LABELS "gpu;${tag};large" SKIP_RETURN_CODE 77 TIMEOUT 900
+  add_test(NAME ${prefix}gpu_${tag} COMMAND ${exe} "~[large]~[sanitize]")
+  set_tests_properties(${prefix}gpu_${tag} PROPERTIES LABELS "gpu;${label}" SKIP_RETURN_CODE 77 TIMEOUT 900)
+  add_test(NAME ${prefix}gpu_${tag}_large COMMAND ${exe} "[large]")
+  set_tests_properties(${prefix}gpu_${tag}_large PROPERTIES LABELS "gpu;${label};large" SKIP_RETURN_CODE 77 TIMEOUT 900
                        RESOURCE_LOCK gpu_memory)
-  add_test(NAME sanitize_${tag}
+  add_test(NAME ${prefix}sanitize_${tag}
            COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/sanitize.sh "${REDUCTION_COMPUTE_SANITIZER}"
                    $<TARGET_FILE:reduction_gpu_probe> $<TARGET_FILE:${exe}>)
-  set_tests_properties(sanitize_${tag} PROPERTIES LABELS "gpu;sanitizer;${tag}" SKIP_RETURN_CODE 77 TIMEOUT 1800)
+  set_tests_properties(${prefix}sanitize_${tag} PROPERTIES LABELS "gpu;sanitizer;${label}" SKIP_RETURN_CODE 77 TIMEOUT 1800)
 endfunction()
 
 # reduction_add_speed_test(<step_dir_name> [<previous_step_dir_name>])
