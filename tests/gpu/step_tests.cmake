@@ -54,22 +54,42 @@ function(reduction_add_gpu_probe)
   endif()
 endfunction()
 
-# reduction_add_multi_gpu_tests(<step_dir_name>): the tests of a multi-GPU step (its executable
-# target has the folder's name), run through tests/gpu/<step_dir_name>.sh: `usage` (labels host and
-# the tag), `one` (K = 1; labels gpu and the tag; Skipped without a GPU), `single` and `mpi` (labels
-# gpu and the tag; Skipped with fewer than 2 GPUs or no MPI).
-# REDUCTION_MPIEXEC (common/multi_gpu) names mpirun, empty without MPI.
+# reduction_add_multi_gpu_tests(<step_dir_name> [PREFIX <p> SOURCE_DIR <dir> EXECUTABLE <target>]): the
+# tests of a multi-GPU step (its executable target has the folder's name), run through
+# tests/gpu/<step_dir_name>.sh: `usage` (labels host and the tag), `one` (K = 1; labels gpu and the
+# tag; Skipped without a GPU), `single` and `mpi` (labels gpu and the tag; Skipped with fewer than 2
+# GPUs or no MPI); and `shards` (labels host and the tag): tests/gpu/<tag>_shards.cu, the split of
+# n over K GPUs checked on the host. REDUCTION_MPIEXEC (common/multi_gpu) names mpirun, empty
+# without MPI. PREFIX, SOURCE_DIR and EXECUTABLE test a changed copy of the step instead
+# (tests/mutants/): names start with the prefix, the label is `mutant` instead of the tag.
 function(reduction_add_multi_gpu_tests step_dir_name)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "PREFIX;SOURCE_DIR;EXECUTABLE" "")
   reduction_add_gpu_probe()
   string(SUBSTRING "${step_dir_name}" 0 6 tag)
+  set(label ${tag})
+  if(arg_PREFIX)
+    set(label mutant)
+  endif()
+  if(NOT arg_SOURCE_DIR)
+    set(arg_SOURCE_DIR ${PROJECT_SOURCE_DIR}/${step_dir_name})
+  endif()
+  if(NOT arg_EXECUTABLE)
+    set(arg_EXECUTABLE ${step_dir_name})
+  endif()
+  set(name ${arg_PREFIX}${tag})
   foreach(mode usage one single mpi)
-    add_test(NAME ${tag}_${mode}
-             COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/${step_dir_name}.sh ${mode} $<TARGET_FILE:${step_dir_name}>
+    add_test(NAME ${name}_${mode}
+             COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/${step_dir_name}.sh ${mode} $<TARGET_FILE:${arg_EXECUTABLE}>
                      "${REDUCTION_MPIEXEC}")
   endforeach()
-  set_tests_properties(${tag}_usage PROPERTIES LABELS "host;${tag}")
-  set_tests_properties(${tag}_one ${tag}_single ${tag}_mpi PROPERTIES LABELS "gpu;${tag}" SKIP_RETURN_CODE 77 TIMEOUT 1200
-                       RESOURCE_LOCK gpu_memory)
+  add_executable(${name}_shards ${REDUCTION_STEP_TESTS_DIR}/${tag}_shards.cu)
+  target_include_directories(${name}_shards PRIVATE ${PROJECT_SOURCE_DIR})  # the previous step's reduce.cuh
+  target_link_libraries(${name}_shards PRIVATE reduction::team)
+  target_compile_definitions(${name}_shards PRIVATE STEP13_HEADER="${arg_SOURCE_DIR}/reduce.cuh")
+  add_test(NAME ${name}_shards COMMAND ${name}_shards)
+  set_tests_properties(${name}_usage ${name}_shards PROPERTIES LABELS "host;${label}")
+  set_tests_properties(${name}_one ${name}_single ${name}_mpi PROPERTIES LABELS "gpu;${label}" SKIP_RETURN_CODE 77
+                       TIMEOUT 1200 RESOURCE_LOCK gpu_memory)
 endfunction()
 
 function(reduction_add_step_tests step_dir_name step_source_dir)

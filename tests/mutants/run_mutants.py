@@ -12,7 +12,7 @@ One build tree holds the course and every mutant (CMake option REDUCTION_MUTANTS
 tests/mutants/CMakeLists.txt), built at once by Ninja. The tests are the current tree's
 (tests/gpu/ and tools/speed_test.py), so running this in two checkouts compares two test suites.
 Per mutant, in this order, stopping at the first failure: gpu_stepNN (correctness), speed_stepNN,
-gpu_stepNN_large, sanitize_stepNN; step 13: step13_usage, step13_single, step13_mpi. The
+gpu_stepNN_large, sanitize_stepNN; step 13: step13_usage, _shards, _one, _single, _mpi. The
 correctness and sanitizer tests of different mutants run --gpu-jobs at a time; the speed and
 large tests one at a time. A test still running after its time limit is stopped: the mutant is
 killed by that test, "timeout" in the note.
@@ -59,7 +59,8 @@ ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 COLUMNS = ("step", "id", "kind", "mistake", "symptom", "status", "killed_by", "seconds", "note")
 # Each test's time limit in seconds (--timeout-scale multiplies them): a few times what the
 # solution needs, so that a hang costs minutes, not the 15-30 of the tests' own CTest limits.
-LIMITS = {"gpu": 300, "speed": 300, "large": 600, "sanitize": 1500, "usage": 120, "single": 900, "mpi": 900}
+LIMITS = {"gpu": 300, "speed": 300, "large": 600, "sanitize": 1500, "usage": 120, "shards": 120, "one": 300,
+          "single": 900, "mpi": 900}
 SKIPPED = 77
 
 
@@ -86,19 +87,21 @@ class Mutant:
     def tests(self):
         """The tests in the order run: cheap ones first, as tools/grade's report groups them."""
         if self.step == "step13_multi_gpu":
-            return [(f"{self.prefix}step13_{mode}", mode) for mode in ("usage", "single", "mpi")]
+            return [(f"{self.prefix}step13_{mode}", mode) for mode in ("usage", "shards", "one", "single", "mpi")]
         return [(f"{self.prefix}gpu_{self.tag}", "gpu"), (f"{self.prefix}speed_{self.tag}", "speed"),
                 (f"{self.prefix}gpu_{self.tag}_large", "large"), (f"{self.prefix}sanitize_{self.tag}", "sanitize")]
 
     def targets(self):
         if self.step == "step13_multi_gpu":
-            return [self.prefix + self.step]
+            return [self.prefix + self.step, f"{self.prefix}step13_shards"]
         return [self.prefix + self.step, f"{self.prefix}gpu_tests_{self.tag}"]
 
     def executables(self, build_dir):
         """The files its targets make (tests/mutants/CMakeLists.txt says where)."""
         files = [build_dir / "mutants" / self.prefix / self.step]
-        if self.step != "step13_multi_gpu":
+        if self.step == "step13_multi_gpu":
+            files.append(build_dir / "bin" / f"{self.prefix}step13_shards")
+        else:
             files.append(build_dir / "bin" / f"{self.prefix}gpu_tests_{self.tag}")
         return files
 
@@ -346,7 +349,7 @@ def test_phase(records, build_dir, kind, parallel, scale):
 
 def run_tests(records, build_dir, gpu_jobs, scale):
     # Grade's order per mutant; correctness and sanitizers share the GPU, timing and 8 GiB cases do not.
-    for kind, parallel in (("usage", gpu_jobs), ("gpu", gpu_jobs), ("single", 1), ("mpi", 1), ("speed", 1),
+    for kind, parallel in (("usage", gpu_jobs), ("shards", gpu_jobs), ("gpu", gpu_jobs), ("one", 1), ("single", 1), ("mpi", 1), ("speed", 1),
                            ("large", 1), ("sanitize", gpu_jobs)):
         test_phase(records, build_dir, kind, parallel, scale)
     for record in records:
