@@ -3,6 +3,7 @@
 make_exercise's refusals and its GitHub Classroom workflow, grade's Gradescope results.json and
 its compiled-code table. No GPU, no build: ctest runs them (classroom_tools, label host)."""
 
+import argparse
 import importlib.machinery
 import importlib.util
 import json
@@ -267,6 +268,24 @@ class Gradescope(unittest.TestCase):
             self.assertIn("not graded: no GPU on this machine", test["output"])
         self.assertEqual(results["score"], 15)
         self.assertNotIn("leaderboard", results)
+
+
+class BuildFolder(unittest.TestCase):
+    def test_the_students_build_is_reused_only_when_configured_for_this_folder(self):
+        with tempfile.TemporaryDirectory() as work:
+            root, other = Path(work) / "assignment", Path(work) / "other"
+            (root / "build").mkdir(parents=True)
+            target = grade.Target(root, "step04_first_add", "step03_sequential", True, None)
+            args = argparse.Namespace(build_dir=None)
+            host_dir = root / "build-grade"
+            self.assertEqual(grade.gpu_build_dir(args, target, host_dir), host_dir)  # not configured
+            cache = root / "build" / "CMakeCache.txt"
+            cache.write_text(f"CMAKE_HOME_DIRECTORY:INTERNAL={other}\n")
+            self.assertEqual(grade.gpu_build_dir(args, target, host_dir), host_dir)  # another project's
+            cache.write_text(f"CMAKE_HOME_DIRECTORY:INTERNAL={root}\n")
+            self.assertEqual(grade.gpu_build_dir(args, target, host_dir), (root / "build").resolve())
+            args.build_dir = Path(work) / "chosen"
+            self.assertEqual(grade.gpu_build_dir(args, target, host_dir), args.build_dir.resolve())
 
 
 class CompiledCode(unittest.TestCase):
