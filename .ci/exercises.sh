@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # CI for the classroom tools: generates the assignments for two steps into a temporary folder
-# outside the tree, builds each from there as a student would, checks that the stub really is one
-# (no line of the solution left in it), and that the grader refuses to pass without a GPU (exit 3,
-# "NOT GRADED"). The tools' host tests and the thresholds check are ctest's (label host).
+# outside the tree, builds each from there as a student would (no compiler warning), checks that
+# the stub really is one (no line of the solution left in it), that the grader's host part
+# (./grade --host-only, what GitHub Classroom's workflow runs) scores the stub below full and the
+# solution (make_exercise --solution) full, and that without a GPU the GPU part scores 0 in
+# Gradescope's results.json and the grader never passes. The tools' host tests and the thresholds
+# check are ctest's (label host).
 # usage: .ci/exercises.sh [STEP ...]        (default: step04 step07)
 set -euo pipefail
 tree="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -50,19 +53,53 @@ EOF
     { tail -n 30 "$work/$step.configure.log"; fail "$step assignment does not configure"; }
   cmake --build "$out/build" >"$work/$step.build.log" 2>&1 ||
     { tail -n 30 "$work/$step.build.log"; fail "$step assignment does not build"; }
+  ! grep -i "warning" "$work/$step.build.log" || fail "the $step assignment builds with warnings"
+  [ -f "$out/.github/workflows/classroom.yml" ] || fail "$step assignment has no GitHub Classroom workflow"
 
-  # No GPU here: the grader must not pass, must say why, and must write the JUnit skips.
+  # The host part, as GitHub Classroom runs it: the stub must not score full.
   set +e
-  (cd "$out" && ./grade --build-dir build --junit "$work/$step.xml") >"$work/$step.grade.log" 2>&1
+  (cd "$out" && ./grade --host-only) >"$work/$step.host.log" 2>&1
   code=$?
   set -e
-  if nvidia-smi -L >/dev/null 2>&1; then
-    echo "exercises: $step: a GPU is present, grade exited $code (the stub is expected to fail)"
-    [ "$code" -ne 0 ] || fail "grade passed the stub of $step"
-  else
-    [ "$code" -eq 3 ] || { cat "$work/$step.grade.log"; fail "grade exited $code without a GPU, expected 3"; }
-    grep -q "NOT GRADED: no usable GPU" "$work/$step.grade.log" || fail "grade did not say that no GPU is present"
-    grep -q "<skipped" "$work/$step.xml" || fail "the JUnit report of $step shows no skipped test"
+  [ "$code" -eq 1 ] || { cat "$work/$step.host.log"; fail "grade --host-only exited $code on the stub of $step, expected 1"; }
+  full="$(sed -n 's/^host part: \([0-9]*\) of \([0-9]*\) points$/\1 of \2/p' "$work/$step.host.log")"
+  [ -n "$full" ] && [ "${full%% *}" -lt "${full##* }" ] || fail "the stub of $step scored '$full' in the host part"
+
+  # The whole grade, reusing the student's build/: it must fail the stub (its TODO lines).
+  set +e
+  (cd "$out" && ./grade --gradescope "$work/$step.json") >"$work/$step.grade.log" 2>&1
+  code=$?
+  set -e
+  [ "$code" -eq 1 ] || { cat "$work/$step.grade.log"; fail "grade exited $code on the stub of $step, expected 1"; }
+  gpu=yes
+  nvidia-smi -L 2>/dev/null | grep -q "^GPU [0-9]*:" || gpu=no
+  python3 - "$work/$step.json" "$gpu" <<'EOF' || fail "the Gradescope results of the $step stub"
+import json, sys
+results, gpu = json.load(open(sys.argv[1])), sys.argv[2] == "yes"
+gpu_tests = [t for t in results["tests"] if t["name"].startswith("GPU part: ")]
+assert gpu_tests, "no GPU test in results.json"
+assert results["score"] < sum(t["max_score"] for t in results["tests"]), "the stub scored full"
+if not gpu:
+    for test in gpu_tests:
+        assert test["score"] == 0 and test["status"] == "failed", test
+        assert "not graded: no GPU on this machine" in test["output"], test
+EOF
+  if [ "$gpu" = no ]; then  # said before anything is built for the GPU
+    head -n 1 "$work/$step.grade.log" | grep -q "^grade: no GPU on this machine" || fail "grade did not say first that no GPU is present"
   fi
-  echo "exercises: $step: generated, stub checked, built outside the tree, grade refused without a GPU"
+
+  # The solution: the host part full; without a GPU the whole grade is NOT GRADED, never a pass.
+  "$tree/tools/make_exercise" --solution "$step" "$work/$step-solution" >/dev/null
+  (cd "$work/$step-solution" && ./grade --host-only) >"$work/$step.solution.log" 2>&1 ||
+    { cat "$work/$step.solution.log"; fail "grade --host-only did not pass the solution of $step"; }
+  if [ "$gpu" = no ]; then
+    set +e
+    (cd "$work/$step-solution" && ./grade) >"$work/$step.solution-all.log" 2>&1
+    code=$?
+    set -e
+    [ "$code" -eq 3 ] || { cat "$work/$step.solution-all.log"; fail "grade exited $code on the solution of $step without a GPU, expected 3"; }
+    grep -q "NOT GRADED: no usable GPU" "$work/$step.solution-all.log" || fail "grade did not say that no GPU is present"
+  fi
+  echo "exercises: $step: generated, stub checked, built outside the tree without warnings;" \
+       "host part: stub $full points, solution full; without a GPU the GPU part scores 0 and grade never passes"
 done

@@ -35,15 +35,41 @@ inline std::string cuda_version_text(int version) {
     return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
+// Why no CUDA device can be used, in words a student can act on; "" when one can. From what the
+// runtime said: cudaGetDeviceCount's status and count, cudaDriverGetVersion's value (0 when no
+// driver is installed: the runtime then reports only "CUDA driver version is insufficient") and
+// cudaRuntimeGetVersion's.
+inline std::string no_device_reason(cudaError_t status, int count, int driver_version, int runtime_version) {
+    if (status == cudaSuccess && count > 0) return "";
+    if (driver_version == 0) return "no NVIDIA driver is installed (libcuda not found)";
+    if (status == cudaErrorInsufficientDriver || driver_version < runtime_version)
+        return "the NVIDIA driver is too old: it supports CUDA " + cuda_version_text(driver_version) +
+               ", this program uses the CUDA " + cuda_version_text(runtime_version) +
+               " runtime; install a driver that supports CUDA " + cuda_version_text(runtime_version) + " or newer";
+    if (status == cudaSuccess || status == cudaErrorNoDevice)
+        return "the NVIDIA driver (CUDA " + cuda_version_text(driver_version) + ") sees no GPU";
+    return std::string("no usable CUDA device (") + cudaGetErrorName(status) + ": " + cudaGetErrorString(status) + ")";
+}
+
+// Asks the runtime how many devices there are; returns no_device_reason's answer ("" when at
+// least one is usable) and stores the count in *count. The one place a program first touches the GPU.
+inline std::string cuda_device_problem(int* count = nullptr) {
+    int found = 0, driver_version = 0, runtime_version = 0;
+    const cudaError_t status = cudaGetDeviceCount(&found);
+    if (status != cudaSuccess) found = 0;
+    if (cudaDriverGetVersion(&driver_version) != cudaSuccess) driver_version = 0;
+    if (cudaRuntimeGetVersion(&runtime_version) != cudaSuccess) runtime_version = 0;
+    cudaGetLastError();  // a failed query must not stay behind as the next check's error
+    if (count) *count = found;
+    return no_device_reason(status, found, driver_version, runtime_version);
+}
+
 // Selects device `index` and reads its properties. No device or no driver: EnvironmentError;
 // an index past the last device: UsageError.
 inline DeviceInfo open_device(int index) {
     int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess || count == 0)
-        throw EnvironmentError(std::string("no usable CUDA device (") +
-                               (status != cudaSuccess ? cudaGetErrorString(status) : "no device found") +
-                               "): running the course needs an NVIDIA GPU and its driver");
+    const std::string problem = cuda_device_problem(&count);
+    if (!problem.empty()) throw EnvironmentError(problem + ": running the course needs an NVIDIA GPU and its driver");
     if (index >= count)
         throw UsageError("--device " + std::to_string(index) + ": this machine has " + std::to_string(count) +
                          " CUDA device(s), numbered from 0");

@@ -49,3 +49,15 @@ class Parser(argparse.ArgumentParser):
     def fail(self, message):
         """A bad request found after parsing: one line, exit 2."""
         self.exit(2, f"{self.prog}: {message}\n")
+
+
+# The points of each check of tools/grade (Gradescope's max_score, GitHub Classroom's max-score).
+# The host part (any machine): --check names its parts for GitHub Classroom's command graders.
+HOST_POINTS = {"build": 10, "host-tests": 5, "todo": 5, "compiled-code": 10}
+
+
+def gpu_points(test_name):
+    """The points of one GPU test of CTest: gpu_stepNN (every size, type, block and pattern) weighs most."""
+    if test_name.startswith("sanitize_") or test_name.startswith("speed_") or test_name.endswith("_large"):
+        return 10
+    return 30

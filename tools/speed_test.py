@@ -11,7 +11,8 @@ nothing is compared: the times are printed at n = 2^24 and the test passes.
 REDUCTION_SPEED_REFERENCE, an executable of the step's reference solution, is timed too and its
 ratio printed (tools/grade --reference).
 
-The last line says the verdict. Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77
+Each program's line gives its median time, and its GB/s (the median of the runs' gbps column)
+where its CSV has one. The last line says the verdict. Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77
 (ctest: Skipped) no usable GPU, or no threshold for the step.
 """
 
@@ -35,7 +36,7 @@ def verdict(code, text):
 
 
 def median_time(exe, args):
-    """The time_median_ms of one verified run of `exe` with `args`."""
+    """(time_median_ms, gbps or None) of one verified run of `exe` with `args`."""
     try:
         run = subprocess.run([exe, *args, "--csv"], capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -46,7 +47,8 @@ def median_time(exe, args):
         last = (run.stderr.strip() or run.stdout.strip()).splitlines()[-3:]
         verdict(1, f"speed: FAIL: {Path(exe).name} exited {run.returncode}: {' / '.join(last)}")
     try:
-        return float(stamped_csv.parse(run.stdout, Path(exe).name).rows[-1]["time_median_ms"])
+        row = stamped_csv.parse(run.stdout, Path(exe).name).rows[-1]
+        return float(row["time_median_ms"]), float(row["gbps"]) if row.get("gbps") else None
     except (stamped_csv.ResultsError, KeyError, ValueError):
         verdict(1, f"speed: FAIL: {Path(exe).name} printed no time_median_ms column")
 
@@ -82,9 +84,11 @@ def main(argv):
     for _ in range(rounds):
         for label, exe in contestants.items():
             times[label].append(median_time(exe, args))
-    medians = {label: statistics.median(values) for label, values in times.items()}
+    medians = {label: statistics.median(t for t, _ in values) for label, values in times.items()}
     for label, value in medians.items():
-        print(f"{label}: {value:.4f} ms (median of {rounds} runs of {' '.join(args)})")
+        rates = [gbps for _, gbps in times[label] if gbps is not None]
+        rate = f", {statistics.median(rates):.1f} GB/s" if len(rates) == rounds else ""
+        print(f"{label}: {value:.4f} ms{rate} (median of {rounds} runs of {' '.join(args)})")
     if "reference solution" in medians:
         print(f"{step} / reference time: {medians[step] / medians['reference solution']:.3f}")
     if not previous:  # step01: nothing to be faster than, so nothing to check

@@ -1,7 +1,13 @@
 #!/usr/bin/env python3
 """Host tests of the classroom tools: markers and stubs, step discovery, the speed-threshold rule,
-and make_exercise's refusals. No GPU, no build: ctest runs them (classroom_tools, label host)."""
+make_exercise's refusals and its GitHub Classroom workflow, grade's Gradescope results.json and
+its compiled-code table. No GPU, no build: ctest runs them (classroom_tools, label host)."""
 
+import argparse
+import importlib.machinery
+import importlib.util
+import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -174,6 +180,236 @@ class MakeExercise(unittest.TestCase):
                     result = self.run_tool(*args)
                     self.assertEqual(result.returncode, 2)
                     self.assertEqual(len(result.stderr.strip().splitlines()), 1)
+
+
+def load_grade():
+    """tools/grade (a script without .py) as a module."""
+    loader = importlib.machinery.SourceFileLoader("grade", str(TOOLS / "grade"))
+    spec = importlib.util.spec_from_loader("grade", loader)
+    module = importlib.util.module_from_spec(spec)
+    loader.exec_module(module)
+    return module
+
+
+grade = load_grade()
+
+# CTest's JUnit for one step: one test passed, one skipped, one failed, the speed test passed.
+JUNIT = """<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="Linux-c++" tests="4" failures="1" disabled="0" skipped="1" hostname="" time="0" timestamp="">
+  <testcase name="gpu_step04" classname="gpu_step04" time="12.5" status="run"><system-out>All tests passed</system-out></testcase>
+  <testcase name="gpu_step04_large" classname="gpu_step04_large" time="0.1" status="notrun">
+    <skipped message="SKIP_RETURN_CODE=77"/><system-out>SKIPPED: 8 GiB of device memory needed</system-out></testcase>
+  <testcase name="sanitize_step04" classname="sanitize_step04" time="3" status="fail">
+    <failure message="Failed"/><system-out>racecheck: 2 hazards</system-out></testcase>
+  <testcase name="speed_step04" classname="speed_step04" time="9" status="run"><system-out>step04_first_add: 0.0300 ms, 2236.9 GB/s (median of 3 runs of --n 2^24 --type int32)
+step03_sequential: 0.0500 ms, 1342.2 GB/s (median of 3 runs of --n 2^24 --type int32)
+speed: gain over step03_sequential 1.667, threshold 1.349: PASS</system-out></testcase>
+</testsuite>
+"""
+VISIBILITY = {"hidden", "after_due_date", "after_published", "visible"}
+
+
+class Gradescope(unittest.TestCase):
+    """grade's results.json against Gradescope's documented keys and types."""
+
+    def check_document(self, results):
+        self.assertIsInstance(results["score"], (int, float))
+        self.assertIsInstance(results["execution_time"], (int, float))
+        self.assertIsInstance(results["output"], str)
+        self.assertIn(results["visibility"], VISIBILITY)
+        self.assertIn(results["stdout_visibility"], VISIBILITY)
+        self.assertEqual(results["score"], sum(test["score"] for test in results["tests"]))
+        for test in results["tests"]:
+            self.assertLessEqual(set(test), {"score", "max_score", "status", "name", "output", "visibility",
+                                             "number", "tags", "name_format", "output_format", "extra_data"})
+            self.assertIsInstance(test["score"], (int, float))
+            self.assertIsInstance(test["max_score"], (int, float))
+            self.assertLessEqual(test["score"], test["max_score"])
+            self.assertIsInstance(test["name"], str)
+            self.assertIsInstance(test["output"], str)
+            self.assertIn(test["status"], {"passed", "failed"})
+            self.assertIn(test["visibility"], VISIBILITY)
+        for entry in results.get("leaderboard", []):
+            self.assertIsInstance(entry["name"], str)
+            self.assertIsInstance(entry["value"], (int, float, str))
+            self.assertIn(entry.get("order", "desc"), {"asc", "desc"})
+        json.dumps(results)  # plain JSON
+
+    def host_checks(self):
+        return [grade.Check("build", "build", "pass", "built", "", 10), grade.Check("todo", "no TODO left", "pass", "", "", 5)]
+
+    def test_results_from_ctest_junit(self):
+        with tempfile.TemporaryDirectory() as work:
+            junit = Path(work) / "ctest.xml"
+            junit.write_text(JUNIT)
+            checks = self.host_checks() + grade.checks_from_junit(junit)
+        results = grade.gradescope_results("step04_first_add", checks, 61.4, "FAIL")
+        self.check_document(results)
+        tests = {test["name"]: test for test in results["tests"]}
+        self.assertEqual(tests["GPU part: gpu_step04"]["score"], tests["GPU part: gpu_step04"]["max_score"])
+        self.assertEqual(tests["GPU part: gpu_step04_large"]["score"], 0)  # a skip is never a pass
+        self.assertEqual(tests["GPU part: gpu_step04_large"]["status"], "failed")
+        self.assertEqual(tests["GPU part: sanitize_step04"]["score"], 0)
+        self.assertEqual(tests["host part: build"]["score"], 10)
+        self.assertEqual(results["leaderboard"], [{"name": "GB/s (int32, n = 2^24)", "value": 2236.9, "order": "desc"}])
+        self.assertEqual(results["execution_time"], 61)
+
+    def test_the_gpu_part_scores_zero_without_a_gpu(self):
+        names = ["gpu_step04", "gpu_step04_large", "sanitize_step04", "speed_step04"]
+        results = grade.gradescope_results("step04_first_add", self.host_checks() + grade.not_graded(names, "no driver"),
+                                           5, "NOT GRADED")
+        self.check_document(results)
+        gpu = [test for test in results["tests"] if test["name"].startswith("GPU part: ")]
+        self.assertEqual(len(gpu), len(names))
+        for test in gpu:
+            self.assertEqual(test["score"], 0)
+            self.assertGreater(test["max_score"], 0)
+            self.assertEqual(test["status"], "failed")
+            self.assertIn("not graded: no GPU on this machine", test["output"])
+        self.assertEqual(results["score"], 15)
+        self.assertNotIn("leaderboard", results)
+
+
+class BuildFolder(unittest.TestCase):
+    def test_the_students_build_is_reused_only_when_configured_for_this_folder(self):
+        with tempfile.TemporaryDirectory() as work:
+            root, other = Path(work) / "assignment", Path(work) / "other"
+            (root / "build").mkdir(parents=True)
+            target = grade.Target(root, "step04_first_add", "step03_sequential", True, None)
+            args = argparse.Namespace(build_dir=None)
+            host_dir = root / "build-grade"
+            self.assertEqual(grade.gpu_build_dir(args, target, host_dir), host_dir)  # not configured
+            cache = root / "build" / "CMakeCache.txt"
+            cache.write_text(f"CMAKE_HOME_DIRECTORY:INTERNAL={other}\n")
+            self.assertEqual(grade.gpu_build_dir(args, target, host_dir), host_dir)  # another project's
+            cache.write_text(f"CMAKE_HOME_DIRECTORY:INTERNAL={root}\n")
+            self.assertEqual(grade.gpu_build_dir(args, target, host_dir), (root / "build").resolve())
+            args.build_dir = Path(work) / "chosen"
+            self.assertEqual(grade.gpu_build_dir(args, target, host_dir), args.build_dir.resolve())
+
+
+class CompiledCode(unittest.TestCase):
+    SASS = """
+        Function : _ZN6step0826reduce_warp_shuffle_kernelILj256EjEEvPKT0_mPS1_
+        /*0090*/                   SHFL.DOWN PT, R5, R2, 0x10, 0x1f ;  /* 0x0000000000057f89 */
+        /*00a0*/               @!P0 LDG.E R3, desc[UR4][R2.64] ;          /* 0x0000000000037981 */
+        Function : _ZN9reduction11fill_kernelIjEEvPT_m
+        /*0010*/                   LDG.E.128.CONSTANT R4, desc[UR4][R2.64] ;
+"""
+
+    def test_only_the_steps_kernels_are_read(self):
+        self.assertEqual(grade.kernel_opcodes(self.SASS, "step08"), {"SHFL.DOWN", "LDG.E"})
+        self.assertEqual(grade.kernel_opcodes(self.SASS, "step09"), set())
+
+    def test_the_table_names_steps_with_patterns_and_reasons(self):
+        steps = set(classroom.steps(TOOLS.parent).values())
+        rows = stamped_csv.read(TOOLS / "sass_checks.csv").rows
+        self.assertTrue(rows)
+        for row in rows:
+            self.assertIn(row["step"], steps)
+            re.compile(row["pattern"])
+            self.assertIn(row["stub_passes"], {"yes", "no"})
+            self.assertIn(row["previous_passes"], {"yes", "no"})
+            self.assertTrue(row["reason"])
+        # each step with a row has one that tells its stub from its solution
+        for step in {row["step"] for row in rows}:
+            self.assertIn("no", [row["stub_passes"] for row in rows if row["step"] == step], step)
+
+
+def parse_yaml(text):
+    """The YAML that the workflow uses, parsed strictly: block mappings, block lists, plain or
+    double-quoted scalars, '|' blocks. Raises ValueError on anything else."""
+    lines = [(len(line) - len(line.lstrip(" ")), line.strip()) for line in text.splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    if any("\t" in line for line in text.splitlines()):
+        raise ValueError("a tab")
+
+    def scalar(text):
+        if text.startswith('"'):
+            if not text.endswith('"') or len(text) < 2:
+                raise ValueError(f"an unclosed string: {text}")
+            return text[1:-1]
+        return text
+
+    def node(i, indent):
+        return (sequence if lines[i][1].startswith("- ") else mapping)(i, indent)
+
+    def mapping(i, indent):
+        result = {}
+        while i < len(lines) and lines[i][0] == indent and not lines[i][1].startswith("- "):
+            match = re.fullmatch(r'("[^"]+"|[\w-]+):(?:\s+(.*))?', lines[i][1])
+            if not match or scalar(match[1]) in result:
+                raise ValueError(f"not a new key: {lines[i][1]}")
+            key, rest, i = scalar(match[1]), (match[2] or "").strip(), i + 1
+            if rest == "|":
+                body = []
+                while i < len(lines) and lines[i][0] > indent:
+                    body.append(lines[i][1])
+                    i += 1
+                result[key] = "\n".join(body)
+            elif rest:
+                result[key] = scalar(rest)
+            elif i < len(lines) and (lines[i][0] > indent or lines[i][1].startswith("- ")):
+                result[key], i = node(i, lines[i][0])
+            else:
+                result[key] = None
+        return result, i
+
+    def sequence(i, indent):
+        items = []
+        while i < len(lines) and lines[i][0] == indent and lines[i][1].startswith("- "):
+            content = lines[i][1][2:]
+            if re.match(r"[\w-]+:(\s|$)", content):  # a mapping: its first key on the dash's line
+                lines[i] = (indent + 2, content)
+                item, i = mapping(i, indent + 2)
+            else:
+                item, i = scalar(content), i + 1
+            items.append(item)
+        return items, i
+
+    document, end = mapping(0, 0)
+    if end != len(lines):
+        raise ValueError(f"cannot read line: {lines[end][1]}")
+    return document
+
+
+class Workflow(unittest.TestCase):
+    def test_parser_refuses_what_it_cannot_read(self):
+        self.assertEqual(parse_yaml("a:\n  - b\n  - c: d\n    e: \"f\"\n"), {"a": ["b", {"c": "d", "e": "f"}]})
+        for bad in ("a: b\n  c: d\n", "a:\n\tb: c\n", "a: \"b\n", "a: b\na: c\n"):
+            with self.assertRaises(ValueError):
+                parse_yaml(bad)
+
+    def test_every_assignment_has_a_classroom_workflow_grading_the_host_part(self):
+        steps = classroom.steps(TOOLS.parent)
+        with tempfile.TemporaryDirectory() as work:
+            for step in steps.values():
+                with self.subTest(step=step):
+                    out = Path(work) / step
+                    result = subprocess.run([sys.executable, str(TOOLS / "make_exercise"), step, str(out)],
+                                            capture_output=True, text=True)
+                    self.assertEqual(result.returncode, 0, result.stderr)
+                    self.check_workflow(step, parse_yaml((out / ".github" / "workflows" / "classroom.yml").read_text()))
+
+    def check_workflow(self, step, workflow):
+        self.assertEqual(set(workflow["on"]), {"push", "workflow_dispatch"})
+        job = workflow["jobs"]["run-autograding-tests"]
+        self.assertEqual(job["runs-on"], "ubuntu-latest")
+        steps = job["steps"]
+        graders = [s for s in steps if s.get("uses") == "classroom-resources/autograding-command-grader@v1"]
+        parts = [g["id"] for g in graders]
+        has_sass = any(row["step"] == step for row in stamped_csv.read(TOOLS / "sass_checks.csv").rows)
+        self.assertEqual(parts, [p for p in classroom.HOST_POINTS if has_sass or p != "compiled-code"])
+        for grader in graders:
+            self.assertEqual(grader["with"]["command"], f"./grade --check {grader['id']}")
+            self.assertEqual(int(grader["with"]["max-score"]), classroom.HOST_POINTS[grader["id"]])
+        install = next(s for s in steps if "apt-get install" in s.get("run", ""))
+        self.assertLess(steps.index(install), steps.index(graders[0]))
+        self.assertIn("cuda-cuobjdump", install["run"])
+        reporter = steps[-1]
+        self.assertEqual(reporter["uses"], "classroom-resources/autograding-grading-reporter@v1")
+        self.assertEqual(reporter["with"]["runners"], ",".join(parts))
+        self.assertEqual(reporter["env"], {f"{p.upper()}_RESULTS": f"${{{{steps.{p}.outputs.result}}}}" for p in parts})
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 #include "team.h"
 
 #include "cuda_check.h"
+#include "device_info.h"
 #include "gate.h"
 #include "exit_codes.h"
 
@@ -68,11 +69,9 @@ double slowest_ms(const std::vector<Member>& members, const TeamEvents& starts, 
 
 int visible_gpus() {
     int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess || count == 0)
-        throw reduction::EnvironmentError(std::string("no usable CUDA device (") +
-                                          (status != cudaSuccess ? cudaGetErrorString(status) : "no device found") +
-                                          "): the multi-GPU step needs NVIDIA GPUs and their driver");
+    const std::string problem = reduction::cuda_device_problem(&count);
+    if (!problem.empty())
+        throw reduction::EnvironmentError(problem + ": the multi-GPU step needs NVIDIA GPUs and their driver");
     return count;
 }
 

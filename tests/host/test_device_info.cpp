@@ -26,3 +26,22 @@ TEST_CASE("CUDA version text", "[device_info]") {
     CHECK(cuda_version_text(13010) == "13.1");
     CHECK(cuda_version_text(12090) == "12.9");
 }
+
+TEST_CASE("why no CUDA device can be used", "[device_info]") {
+    // a usable device: no reason
+    CHECK(no_device_reason(cudaSuccess, 1, 13000, 13000).empty());
+    // no driver at all: cudaDriverGetVersion gives 0 and the runtime says "insufficient driver"
+    CHECK(no_device_reason(cudaErrorInsufficientDriver, 0, 0, 13000) ==
+          "no NVIDIA driver is installed (libcuda not found)");
+    // a driver too old for the runtime: both versions named
+    const std::string old = no_device_reason(cudaErrorInsufficientDriver, 0, 12040, 13000);
+    CHECK(old.find("too old") != std::string::npos);
+    CHECK(old.find("CUDA 12.4") != std::string::npos);
+    CHECK(old.find("CUDA 13.0 runtime") != std::string::npos);
+    CHECK(old.find("insufficient") == std::string::npos);
+    // a driver but no GPU
+    CHECK(no_device_reason(cudaErrorNoDevice, 0, 13000, 13000) == "the NVIDIA driver (CUDA 13.0) sees no GPU");
+    CHECK(no_device_reason(cudaSuccess, 0, 13000, 13000) == "the NVIDIA driver (CUDA 13.0) sees no GPU");
+    // anything else: the runtime's own words
+    CHECK(no_device_reason(cudaErrorUnknown, 0, 13000, 13000).find("cudaErrorUnknown") != std::string::npos);
+}
