@@ -17,13 +17,7 @@ std::string& reason_storage() {
 }
 }  // namespace
 
-std::string usable_gpu_problem() {
-    int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) return std::string("no usable CUDA device (") + cudaGetErrorString(status) + ")";
-    if (count == 0) return "no CUDA device found";
-    return {};
-}
+std::string usable_gpu_problem() { return cuda_device_problem(); }  // names a missing or too old driver
 
 std::uint64_t test_seed() {
     if (const char* text = std::getenv("REDUCTION_TEST_SEED")) return std::strtoull(text, nullptr, 10);

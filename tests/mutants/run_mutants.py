@@ -11,8 +11,10 @@ usage: run_mutants.py --build-dir DIR --csv OUT [--steps step04,...] [--only ID,
 One build tree holds the course and every mutant (CMake option REDUCTION_MUTANTS_DIR, read by
 tests/mutants/CMakeLists.txt), built at once by Ninja. The tests are the current tree's
 (tests/gpu/ and tools/speed_test.py), so running this in two checkouts compares two test suites.
-Per mutant, in this order, stopping at the first failure: gpu_stepNN (correctness), speed_stepNN,
-gpu_stepNN_large, sanitize_stepNN; step 13: step13_usage, _shards, _one, _single, _mpi. The
+Per mutant, in this order, stopping at the first failure: compiled_code (tools/grade's host-part
+check of the step's instructions, tools/compiled_code.py, where tools/sass_checks.csv has a row for
+the step), gpu_stepNN (correctness), speed_stepNN, gpu_stepNN_large, sanitize_stepNN; step 13:
+step13_usage, _shards, _one, _single, _mpi. The
 correctness and sanitizer tests of different mutants run --gpu-jobs at a time; the speed and
 large tests one at a time. A test still running after its time limit is stopped: the mutant is
 killed by that test, "timeout" in the note.
@@ -41,6 +43,9 @@ import time
 import tomllib
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+import compiled_code  # noqa: E402  (tools/grade's compiled-code check)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -88,7 +93,8 @@ class Mutant:
         """The tests in the order run: cheap ones first, as tools/grade's report groups them."""
         if self.step == "step13_multi_gpu":
             return [(f"{self.prefix}step13_{mode}", mode) for mode in ("usage", "shards", "one", "single", "mpi")]
-        return [(f"{self.prefix}gpu_{self.tag}", "gpu"), (f"{self.prefix}speed_{self.tag}", "speed"),
+        code = [(f"{self.prefix}compiled_code", "code")] if compiled_code.rows_of(self.step) else []
+        return code + [(f"{self.prefix}gpu_{self.tag}", "gpu"), (f"{self.prefix}speed_{self.tag}", "speed"),
                 (f"{self.prefix}gpu_{self.tag}_large", "large"), (f"{self.prefix}sanitize_{self.tag}", "sanitize")]
 
     def targets(self):
@@ -331,6 +337,12 @@ def test_phase(records, build_dir, kind, parallel, scale):
     def one(job):
         record, name = job
         start = time.monotonic()
+        if kind == "code":  # tools/grade's compiled-code check (host part), on the mutant's executable
+            exe = build_dir / "mutants" / record.mutant.prefix / record.mutant.step
+            code, text = compiled_code.run_check(record.mutant.step, exe, compiled_code.find_cuobjdump())
+            outcome = {0: "pass", compiled_code.NOT_CHECKED: "skip"}.get(code, "fail")
+            note = "" if outcome == "pass" else text.splitlines()[0]
+            return record, name, outcome, note, time.monotonic() - start
         outcome, note = run_test(build_dir, name, LIMITS[kind] * scale)
         return record, name, outcome, note, time.monotonic() - start
 
@@ -349,7 +361,7 @@ def test_phase(records, build_dir, kind, parallel, scale):
 
 def run_tests(records, build_dir, gpu_jobs, scale):
     # Grade's order per mutant; correctness and sanitizers share the GPU, timing and 8 GiB cases do not.
-    for kind, parallel in (("usage", gpu_jobs), ("shards", gpu_jobs), ("gpu", gpu_jobs), ("one", 1), ("single", 1), ("mpi", 1), ("speed", 1),
+    for kind, parallel in (("code", gpu_jobs), ("usage", gpu_jobs), ("shards", gpu_jobs), ("gpu", gpu_jobs), ("one", 1), ("single", 1), ("mpi", 1), ("speed", 1),
                            ("large", 1), ("sanitize", gpu_jobs)):
         test_phase(records, build_dir, kind, parallel, scale)
     for record in records:

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""The compiled-code check: the machine instructions a step's idea compiles to (tools/sass_checks.csv),
+looked for in the SASS of the step's own kernels (cuobjdump -sass -arch sm_90).
+
+    tools/compiled_code.py STEP EXECUTABLE [--cuobjdump PATH]
+
+tools/grade runs it as the host part's compiled-code check; tests/mutants/run_mutants.py runs it on
+each changed copy of a step. Exit codes: 0 every row found, 1 a row missing, 2 bad usage or no row
+for STEP, 77 cuobjdump not found or failed (not checked: never a pass).
+"""
+
+import argparse
+import collections
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "bench"))
+import stamped_csv  # noqa: E402
+
+SASS_ARCH = "sm_90"
+TABLE = HERE / "sass_checks.csv"
+NOT_CHECKED = 77
+
+
+def rows_of(step):
+    return [row for row in stamped_csv.read(TABLE).rows if row["step"] == step]
+
+
+def find_cuobjdump(compiler=None):
+    """cuobjdump on PATH, or beside the CUDA compiler (a path); None if neither."""
+    beside = Path(compiler).parent / "cuobjdump" if compiler else None
+    return shutil.which("cuobjdump") or (str(beside) if beside and beside.is_file() else None)
+
+
+def kernel_opcodes(sass, tag, function=""):
+    """{function: Counter of opcodes (SHFL.DOWN, LDG.E.128.CONSTANT ...)} of the functions of
+    namespace `tag` in cuobjdump -sass output whose mangled name matches `function` (a regular
+    expression; empty: all): the step's own kernels, not the harness's."""
+    found, current = {}, None
+    for line in sass.splitlines():
+        name = re.search(r"Function : (\S+)", line)
+        if name:  # the mangled namespace: _ZN6step08...
+            current = name[1] if f"{len(tag)}{tag}" in name[1] and re.search(function, name[1]) else None
+            if current:
+                found.setdefault(current, collections.Counter())
+            continue
+        instruction = re.search(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+        if current and instruction:
+            found[current][instruction[1]] += 1
+    return found
+
+
+def check_rows(rows, sass, tag):
+    """(rows missing, one line per row): a row holds when some function of the step (matching the
+    row's `function`) has at least `at_least` instructions matching its pattern."""
+    lines, missing = [], 0
+    for row in rows:
+        need = int(row.get("at_least") or 1)
+        functions = kernel_opcodes(sass, tag, row.get("function") or "")
+        counts = {f: sum(n for op, n in ops.items() if re.search(row["pattern"], op)) for f, ops in functions.items()}
+        ops = sorted({op for f in functions.values() for op in f if re.search(row["pattern"], op)})
+        best = max(counts.values(), default=0)
+        ok = best >= need
+        missing += not ok
+        where = f" in {row['function']}" if row.get("function") else ""
+        count = f", {best} of at least {need}" if need > 1 else ""
+        lines.append(f"{'found' if ok else 'MISSING'}: {row['pattern'].replace(chr(92), '')}{where}"
+                     f"{' (' + ', '.join(ops) + count + ')' if ops else ''}: {row['reason']}")
+    return missing, lines
+
+
+def run_check(step, exe, tool):
+    """(exit code, text) of the check of STEP's executable with cuobjdump `tool`."""
+    rows = rows_of(step)
+    if not rows:
+        return 2, f"{TABLE.name} has no row for {step}"
+    if not tool:
+        return NOT_CHECKED, "not checked: cuobjdump (part of the CUDA toolkit) not found"
+    env = dict(os.environ, PATH=os.pathsep.join([str(Path(tool).parent), os.environ.get("PATH", "")]))
+    result = subprocess.run([tool, "-sass", "-arch", SASS_ARCH, str(exe)], capture_output=True, text=True, env=env)
+    if result.returncode != 0:  # cuobjdump also needs nvdisasm
+        return NOT_CHECKED, "not checked: cuobjdump failed: " + result.stderr.strip()[-300:]
+    missing, lines = check_rows(rows, result.stdout, step[:6])
+    return (1 if missing else 0), "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("step", help="the step's folder name, e.g. step08_warp_shuffle")
+    parser.add_argument("executable", type=Path)
+    parser.add_argument("--cuobjdump", help="the cuobjdump to use (default: on PATH)")
+    args = parser.parse_args()
+    code, text = run_check(args.step, args.executable, args.cuobjdump or find_cuobjdump())
+    print(text)
+    sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()
