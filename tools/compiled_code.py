@@ -56,21 +56,24 @@ def kernel_opcodes(sass, tag, function=""):
 
 
 def check_rows(rows, sass, tag):
-    """(rows missing, one line per row): a row holds when some function of the step (matching the
-    row's `function`) has at least `at_least` instructions matching its pattern."""
+    """(rows missing, one line per row). Without a `count`, a row holds when some kernel of the step
+    (whose mangled name matches the row's `function`) has an instruction matching its pattern; with
+    one, when there is such a kernel and each has exactly `count` of them."""
     lines, missing = [], 0
     for row in rows:
-        need = int(row.get("at_least") or 1)
         functions = kernel_opcodes(sass, tag, row.get("function") or "")
-        counts = {f: sum(n for op, n in ops.items() if re.search(row["pattern"], op)) for f, ops in functions.items()}
+        counts = [sum(n for op, n in ops.items() if re.search(row["pattern"], op)) for ops in functions.values()]
         ops = sorted({op for f in functions.values() for op in f if re.search(row["pattern"], op)})
-        best = max(counts.values(), default=0)
-        ok = best >= need
+        if row.get("count"):
+            ok = bool(counts) and all(c == int(row["count"]) for c in counts)
+            detail = f"{'/'.join(map(str, sorted(set(counts)))) or 'no kernel'} where {row['count']} are expected"
+        else:
+            ok, detail = any(counts), ""
         missing += not ok
         where = f" in {row['function']}" if row.get("function") else ""
-        count = f", {best} of at least {need}" if need > 1 else ""
+        shown = ", ".join(filter(None, [", ".join(ops), detail]))
         lines.append(f"{'found' if ok else 'MISSING'}: {row['pattern'].replace(chr(92), '')}{where}"
-                     f"{' (' + ', '.join(ops) + count + ')' if ops else ''}: {row['reason']}")
+                     f"{' (' + shown + ')' if shown else ''}: {row['reason']}")
     return missing, lines
 
 

@@ -303,14 +303,16 @@ class CompiledCode(unittest.TestCase):
         self.assertEqual({op for ops in found.values() for op in ops}, {"SHFL.DOWN", "LDG.E"})
         self.assertEqual(compiled_code.kernel_opcodes(self.SASS, "step09"), {})
 
-    def test_a_row_can_ask_for_a_count_in_one_kernel(self):
+    def test_a_row_can_ask_for_an_exact_count_in_each_kernel(self):
         sass = ("Function : _ZN6step0622reduce_template_kernelILj1024EjEEvPKT0_mPS1_\n"
                 + "".join(f"        /*{i:04x}*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n" for i in range(5))
                 + "Function : _ZN6step0622reduce_template_kernelILj64EjEEvPKT0_mPS1_\n"
                 + "        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n")
-        row = {"pattern": r"BAR\.SYNC", "function": "reduce_template_kernelILj1024E", "at_least": "5", "reason": "r"}
+        row = {"pattern": r"BAR\.SYNC", "function": "reduce_template_kernelILj1024E", "count": "5", "reason": "r"}
         self.assertEqual(compiled_code.check_rows([row], sass, "step06")[0], 0)
-        self.assertEqual(compiled_code.check_rows([dict(row, at_least="6")], sass, "step06")[0], 1)
+        self.assertEqual(compiled_code.check_rows([dict(row, count="4")], sass, "step06")[0], 1)  # exactly
+        self.assertEqual(compiled_code.check_rows([dict(row, function="ILj64E", count="1")], sass, "step06")[0], 0)
+        self.assertEqual(compiled_code.check_rows([dict(row, function="ILj32E", count="1")], sass, "step06")[0], 1)
         self.assertEqual(compiled_code.check_rows([dict(row, function="ILj64E", at_least="2")], sass, "step06")[0], 1)
 
     def test_the_table_names_steps_with_patterns_and_reasons(self):
@@ -321,7 +323,7 @@ class CompiledCode(unittest.TestCase):
             self.assertIn(row["step"], steps)
             re.compile(row["pattern"])
             re.compile(row["function"])
-            self.assertTrue(row["at_least"] == "" or int(row["at_least"]) >= 1)
+            self.assertTrue(row["count"] == "" or int(row["count"]) >= 1)
             self.assertIn(row["stub_passes"], {"yes", "no"})
             self.assertIn(row["previous_passes"], {"yes", "no"})
             self.assertTrue(row["reason"])

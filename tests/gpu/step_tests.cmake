@@ -47,7 +47,8 @@ endif()
 # exit 77 if not), which the sanitizer tests and tools/grade ask: built once.
 function(reduction_add_gpu_probe)
   if(NOT TARGET reduction_gpu_test_support)
-    add_library(reduction_gpu_test_support STATIC ${REDUCTION_STEP_TESTS_DIR}/gpu_test_support.cpp)
+    add_library(reduction_gpu_test_support STATIC ${REDUCTION_STEP_TESTS_DIR}/gpu_test_support.cpp
+                ${REDUCTION_STEP_TESTS_DIR}/dirty_shared_memory.cu)
     target_link_libraries(reduction_gpu_test_support PUBLIC reduction::common)
     add_executable(reduction_gpu_probe ${REDUCTION_STEP_TESTS_DIR}/gpu_probe.cpp)
     target_link_libraries(reduction_gpu_probe PRIVATE reduction_gpu_test_support)

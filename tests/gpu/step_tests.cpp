@@ -441,6 +441,38 @@ void check_given_stream(std::uint64_t seed) {
     log.summarise(std::string(step_under_test().name) + " " + type_label<T>() + " on the given stream");
 }
 
+// Each call runs right after a kernel that left 0x7F bytes in all the shared memory of every SM:
+// a step that reads a slot of shared memory it did not write in this call (a warp's sum past the
+// block's warps, a level of the tree past the block) adds a huge value and fails here, where a GPU
+// fresh from another test might have left zeros.
+template <class T>
+void check_dirty_shared_memory(std::uint64_t seed) {
+    const StepApi& step = step_under_test();
+    const std::size_t dirty_sizes[] = {1, 33, 1000, 4097, 1000003};
+    DeviceBuffer<T> device(dirty_sizes[std::size(dirty_sizes) - 1] + poisoned_tail);
+    DeviceBuffer<T> out(1);
+    FailureLog log;
+    for (std::size_t n : dirty_sizes) {
+        const Reference reference = test::upload_generated(device, 0, n, Pattern::random, seed);
+        for (int block : blocks) {
+            DeviceBuffer<unsigned char> scratch(test::scratch_bytes<T>(step, n, block));
+            if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+            test::dirty_shared_memory(cudaStream_t{});
+            reduce_fn<T>(step)(device.get(), n, out.get(), reinterpret_cast<T*>(scratch.get()), block, cudaStream_t{});
+            T result{};
+            CUDA_CHECK(cudaMemcpy(&result, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
+            const Verdict v = verify(result, reference, step.addition_depth(n, block));
+            log.count();
+            if (!v.pass)
+                log.fail(wrong_result(describe<T>({n, block, "random", seed, 0}) +
+                                          ", run after a kernel that left 0x7F bytes in shared memory",
+                                      v) +
+                         ". Read only the shared memory this call wrote: an unwritten slot holds whatever was there.");
+        }
+    }
+    log.summarise(std::string(step_under_test().name) + " " + type_label<T>() + " after dirty shared memory");
+}
+
 }  // namespace
 
 #define STEP_CASE(title) REDUCTION_STEP_TAG ": " title
@@ -477,6 +509,14 @@ TEST_CASE(STEP_CASE("two inputs alternating on one scratch, queued with no synch
     check_alternating_inputs<std::int32_t>(seed);
     check_alternating_inputs<float>(seed);
     check_alternating_inputs<double>(seed);
+}
+
+TEST_CASE(STEP_CASE("shared memory left dirty by an earlier kernel changes nothing"), "[gpu][" REDUCTION_STEP_TAG "]") {
+    const std::uint64_t seed = test::test_seed();
+    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    check_dirty_shared_memory<std::int32_t>(seed);
+    check_dirty_shared_memory<float>(seed);
+    check_dirty_shared_memory<double>(seed);
 }
 
 TEST_CASE(STEP_CASE("every launch on the stream it is given (a graph captured on a non-blocking stream)"),
