@@ -1,7 +1,7 @@
-// Shared memory is not cleared between kernels: whatever the last kernel on an SM left there is
-// what the next one finds in a slot it has not written. This kernel leaves 0x7F bytes (a huge
-// value for every type) in all the shared memory of every SM, so that a step that reads a slot
-// of shared memory nobody wrote adds it and fails.
+// What a slot of shared memory holds before a kernel writes it is not defined: it may be what an
+// earlier kernel left. This kernel leaves 0x7F bytes (a huge value for every type) in all the shared
+// memory of every SM, so that, on a GPU that keeps them, a step that reads a slot nobody wrote in
+// this call adds a huge value and fails.
 #include "gpu_test_support.h"
 
 #include "cuda_check.h"

@@ -39,8 +39,8 @@ std::size_t free_device_bytes();
 // (a kernel whose loop never reaches n, e.g. a 32-bit index that wraps before 2^32 + 17).
 bool finishes_within(double seconds);
 
-// Fills all the shared memory of every SM with 0x7F bytes, queued on `stream`: the next kernel
-// finds them in any slot it reads without writing (tests/gpu/dirty_shared_memory.cu).
+// Fills all the shared memory of every SM with 0x7F bytes, queued on `stream`: where the GPU keeps
+// them, the next kernel finds them in any slot it reads without writing (dirty_shared_memory.cu).
 void dirty_shared_memory(cudaStream_t stream);
 
 // The bytes of `value` in hex, e.g. "0x3f800000" for 1.0f: what "bit-identical" compares.

@@ -441,10 +441,10 @@ void check_given_stream(std::uint64_t seed) {
     log.summarise(std::string(step_under_test().name) + " " + type_label<T>() + " on the given stream");
 }
 
-// Each call runs right after a kernel that left 0x7F bytes in all the shared memory of every SM:
-// a step that reads a slot of shared memory it did not write in this call (a warp's sum past the
-// block's warps, a level of the tree past the block) adds a huge value and fails here, where a GPU
-// fresh from another test might have left zeros.
+// Each call runs right after a kernel that left 0x7F bytes in all the shared memory of every SM: on
+// a GPU that keeps them, a step whose result depends on a slot of shared memory it did not write in
+// this call (a level of the tree past the block, a warp's sum past the block's warps that reaches
+// lane 0) adds a huge value and fails here, where another test might have left zeros.
 template <class T>
 void check_dirty_shared_memory(std::uint64_t seed) {
     const StepApi& step = step_under_test();

@@ -20,7 +20,8 @@ large tests one at a time. A test still running after its time limit is stopped:
 killed by that test, "timeout" in the note.
 
 Statuses: killed, survived, equivalent (survived, and the catalogue argues it cannot be killed),
-build-error (a catalogue bug: a mutant must compile), untested (every test was skipped, e.g.
+build-error (a catalogue bug: a mutant must compile, unless a static_assert of the step refuses
+it: then it is killed by the build, as grade's build check fails), untested (every test was skipped, e.g.
 step 13 with one GPU). A mutant marked needs_fix whose `find` text is not in the step is skipped
 with a message and no row. OUT ('-': stdout) is a stamped CSV like results/<gpu>/*.csv; with
 --update the rows already in OUT for mutants not run now are kept (the stamp is this run's).
@@ -265,11 +266,14 @@ def build(mutants, build_dir, jobs, cmake_args, log_path):
         if code != 0:
             raise SystemExit(f"run_mutants.py: cmake could not configure {build_dir}; see {log_path}")
         run_logged(["ninja", "-C", build_dir, "-k", "0", "-j", str(jobs), *targets], log_file)
-    failed_lines = [line for line in log_path.read_text().splitlines() if line.startswith("FAILED:")]
+    lines = log_path.read_text().splitlines()
+    failed_lines = [line for line in lines if line.startswith("FAILED:")]
     errors = {}
     for m in mutants:
         if not all(exe.is_file() for exe in m.executables(build_dir)):
-            errors[m.id] = [line for line in failed_lines if m.prefix in line] or ["did not build"]
+            # a static_assert of the step refusing the mistake: grade's build check fails, the mutant is killed
+            refused = [line for line in lines if m.prefix.rstrip("_") in line and "static assertion failed" in line]
+            errors[m.id] = refused[:1] or [line for line in failed_lines if m.prefix in line] or ["did not build"]
     return errors
 
 
@@ -472,7 +476,12 @@ def main(argv):
     records = [Record(m) for m in mutants]
     for record in records:
         if record.mutant.id in errors:
-            record.status, record.notes = "build-error", errors[record.mutant.id][:1]
+            note = errors[record.mutant.id][0]
+            if "static assertion failed" in note:
+                record.status, record.killed_by = "killed", "build"
+                record.notes = ["the step's static_assert refuses it: " + note.split("error:")[-1].strip()]
+            else:
+                record.status, record.notes = "build-error", [note]
     start = time.monotonic()
     run_tests(records, build_dir, args.gpu_jobs, args.timeout_scale)
     log(f"tested in {time.monotonic() - start:.0f} s")
