@@ -66,7 +66,7 @@ def check_rows(rows, sass, tag):
         ops = sorted({op for f in functions.values() for op in f if re.search(row["pattern"], op)})
         if row.get("count"):
             ok = bool(counts) and all(c == int(row["count"]) for c in counts)
-            detail = f"{'/'.join(map(str, sorted(set(counts)))) or 'no kernel'} where {row['count']} are expected"
+            detail = f"counted {'/'.join(map(str, sorted(set(counts)))) or 'in no kernel'}, expected exactly {row['count']}"
         else:
             ok, detail = any(counts), ""
         missing += not ok
