@@ -10,8 +10,10 @@ still printed), 2 bad usage or mismatched headers, 3 the first found no usable G
 """
 import subprocess
 import sys
+from pathlib import Path
 
-from stamped_csv import split
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "course"))
+from stamped_csv import split  # noqa: E402
 
 
 def main(commands):

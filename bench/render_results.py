@@ -35,7 +35,7 @@ import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT / "bench"))
+sys.path.insert(0, str(REPO_ROOT / "course"))
 from stamped_csv import ResultsError, describe, parse as parse_table, read as read_table  # noqa: E402,F401
 
 # compare's header (csv_header() in common/report.cpp): headline.csv, headline_cold.csv, sweep.csv.

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "bench"))
+sys.path.insert(0, str(HERE.parent / "course"))
 import stamped_csv  # noqa: E402
 
 SASS_ARCH = "sm_90"

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
-sys.path.insert(0, str(TOOLS.parent / "bench"))
+sys.path.insert(0, str(TOOLS.parent / "course"))
 import stamped_csv  # noqa: E402
 
 DEFAULT_HEADLINE = TOOLS.parent / "results" / "h100" / "headline.csv"

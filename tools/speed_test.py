@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "course"))
 import stamped_csv  # noqa: E402
 
 UNCHECKED_N = "2^24"  # where a step without a previous step is timed

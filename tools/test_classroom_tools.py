@@ -15,7 +15,7 @@ import unittest
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
-sys.path[:0] = [str(TOOLS), str(TOOLS.parent / "bench")]
+sys.path[:0] = [str(TOOLS), str(TOOLS.parent / "course")]
 import classroom  # noqa: E402
 import compiled_code  # noqa: E402
 import exercise_markers  # noqa: E402

@@ -11,7 +11,7 @@ if [[ $# -ne 1 ]]; then
   exit 2
 fi
 bin=$1
-bench="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"  # stamped_csv.py, the CSV reader
+bench="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../course" && pwd)"  # stamped_csv.py, the CSV reader
 for loads in 2 4 8; do
   if [[ ! -x $bin/step07_loads$loads ]]; then
     echo "step07_loads.sh: $bin/step07_loads$loads not found; build it: cmake --build build --target step07_loads$loads" >&2
