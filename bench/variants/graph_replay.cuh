@@ -1,23 +1,13 @@
 // Step 09's two launches captured once into a CUDA graph and replayed: one cudaGraphLaunch per call
-// instead of two kernel launches. The graph hands the GPU both kernels and their dependency at
-// once, so the second can follow the first without a round of launch processing in between.
+// instead of two launches, so the second kernel can follow the first without a round of launch
+// processing in between. The sums are step 09's: the same kernels, grid and order.
 //
-// Capture: step 09's reduce() runs once on a private stream in capture mode, which records its two
-// launches into a graph instead of running them; the graph is instantiated and replayed with
-// cudaGraphLaunch on the caller's stream. The private stream is needed because the harness calls
-// reduce() on the legacy default stream, which cannot be captured; it is created once, non-blocking
-// (so that the legacy stream's implicit synchronisation never reaches into a capture).
-//
-// A graph holds its kernels' arguments as captured: it is kept for one (in, n, out, scratch, block)
-// per element type and captured again when any of them changes (the old one is destroyed, so a
-// changing caller never leaks one graph per call). Device pointers are unique across devices
-// (unified addressing), so the key also tells devices apart. Nothing is freed at exit.
-//
-// The sums are step 09's: the same kernels, grid and order.
-#pragma once
-
-#include "step09_vector_loads/reduce.cuh"
-
+// The capture runs step 09's reduce() once on a private non-blocking stream: the harness calls
+// reduce() on the legacy default stream, which cannot be captured (and whose implicit
+// synchronisation must not reach into a capture). A graph holds its arguments as captured: it is
+// kept for one (in, n, out, scratch, block) per element type and captured again, the old one
+// destroyed, when any of them changes. Device pointers are unique across devices (unified
+// addressing), so the key also tells devices apart.
 #include "cuda_check.h"
 
 #include <cstddef>
@@ -27,8 +17,7 @@ namespace graph_replay {
 inline constexpr const char* name = "step09_graph";
 inline constexpr const char* change = "step09's two launches captured once into a CUDA graph, replayed per call";
 
-// What a captured graph was recorded with.
-struct Arguments {
+struct Arguments {  // what a graph was captured with
     const void* in = nullptr;
     std::size_t n = 0;
     const void* out = nullptr;
@@ -39,7 +28,6 @@ struct Arguments {
     }
 };
 
-// The stream that captures, created on first use and kept for the process.
 inline cudaStream_t capture_stream() {
     static const cudaStream_t stream = [] {
         cudaStream_t created = nullptr;
@@ -49,7 +37,6 @@ inline cudaStream_t capture_stream() {
     return stream;
 }
 
-// One instantiated graph and the arguments it was captured with.
 class CapturedCall {
 public:
     // The graph for `arguments`, capturing record(stream) into a new one if they changed.
@@ -97,7 +84,7 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     CUDA_CHECK(cudaGraphLaunch(exec, stream));
 }
 
-// ---- bookkeeping: step 09's, unchanged ----
+// Step 09's bookkeeping, unchanged.
 
 template <class T>
 std::size_t scratch_bytes(std::size_t n, int block) { return step09::scratch_bytes<T>(n, block); }
