@@ -149,7 +149,7 @@ def main(args):
     dry_run = "--dry-run" in args
     args = [a for a in args if a != "--dry-run"]
     if not args or args[0] in ("-h", "--help"):
-        print(__doc__.strip())
+        print(__doc__.strip(), file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
     variants, tables = catalogue()
     if args[0] == "list" and len(args) == 1:
