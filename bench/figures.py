@@ -553,10 +553,8 @@ def unrolled_figure(evidence):
 
 def grid_stride_figure(evidence):
     relpath = "step07_multi_level/reduce.cuh"
-    define = evidence.find(relpath, r"#define STEP07_LOADS_PER_ITERATION (?P<value>\d+)",
-                           "'#define STEP07_LOADS_PER_ITERATION N'")
-    evidence.find(relpath, r"constexpr unsigned int loads_per_iteration = STEP07_LOADS_PER_ITERATION;",
-                  "'constexpr unsigned int loads_per_iteration = STEP07_LOADS_PER_ITERATION;'")
+    define = evidence.find(relpath, r"constexpr unsigned int loads_per_iteration = (?P<value>\d+);",
+                           "'constexpr unsigned int loads_per_iteration = N;'")
     tile = evidence.find(relpath, r"const std::size_t tile = (?P<expr>[^;]+);", "'const std::size_t tile = ...;'")
     stride = evidence.find(relpath, r"const std::size_t grid_stride = static_cast<std::size_t>\(gridDim\.x\) \* "
                                     r"(?P<expr>\w+);", "'const std::size_t grid_stride = gridDim.x * tile;'")
@@ -647,8 +645,8 @@ def shuffle_figure(evidence):
                                   r"value \+= shuffle_down\(value, (?P=var)\);",
                          "the shuffle loop 'for (unsigned int offset = Lanes / 2; offset > 0; offset /= 2) "
                          "value += shuffle_down(value, offset);'")
-    lanes = int(evidence.find(relpath, r"sum = STEP08_WARP_SUM<(?P<lanes>\d+)>\(sum\);",
-                              "the warp's call 'sum = STEP08_WARP_SUM<32>(sum);'")["lanes"])
+    lanes = int(evidence.find(relpath, r"sum = warp_sum<(?P<lanes>\d+)>\(sum\);",
+                              "the warp's call 'sum = warp_sum<32>(sum);'")["lanes"])
     offsets = loop_values(loop["var"], loop["init"], loop["cond"], loop["step"], {"Lanes": lanes}, relpath)
     values = [(3 * lane + 1) % 7 for lane in range(lanes)]
     total = sum(values)

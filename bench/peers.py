@@ -5,35 +5,24 @@
     python3 bench/peers.py --max-log2 26 --libraries torch,cupy     # a shorter run
 
 Run it in the same job as `compare --sweep`, on the same GPU, so that the ratios are like for like.
-
-Input: the same values for every library at one (type, size): signed uniform int32 in [-1000, 1000]
-and float32 in [-1, 1), as compare's random pattern, generated once on the host from --seed and
-copied to each library's device array. Nothing is allocated or copied inside the timed region.
-
-Timing: as compare's batch figure (common/timer.cu, time_batch): after --warmup calls, chunks of at
-most 64 calls are queued back to back between one pair of events, total time / count.
-  torch, cupy: each chunk is queued behind a spin kernel (torch.cuda._sleep; a clock64 loop for
-    CuPy) that stands in for compare's gate kernel, so the GPU runs the calls back to back instead
-    of waiting for Python to issue each one; the events are the library's own (torch.cuda.Event,
-    cupy.cuda.Event). If the spin ended before the last call was queued, the chunk is timed again
-    with a spin twice as long.
-  jax: JAX exposes no CUDA events or streams. A jitted jnp.sum is called `count` times and the
-    last result is waited for with block_until_ready (XLA runs one device's calls in order), timed
-    with the host's perf_counter. Python's dispatch of each call is inside that time, so at small
-    sizes JAX's figure is its dispatch rate, not the GPU's; the timing column says so.
-  A profiler would time the kernels alone, but not the way compare does, and it adds overhead.
-
-Check: int32 results exactly (the library's output type; wrapped modulo 2^32 where it is int32),
-float32 within the any-order bound (n-1) u sum|x| (course/any_order_bound.h) of a float64 sum;
-"-" where that bound is 1 or more. The output_type column is the dtype each library returns.
-
-Output: CSV on stdout with compare's "# key: value" stamp lines (GPU, driver, library versions,
-date, commit, command); progress and skips on stderr. A library that is not installed, or sees no
-GPU, is skipped with one line. Exit 0 done, 1 a result was wrong, 2 bad usage, 3 no library could
-run on a GPU.
+Input: at one (type, size) the same values for every library, as compare's random pattern (int32 in
+[-1000, 1000], float32 in [-1, 1)), made on the host from --seed; nothing is allocated or copied
+while timing. Timing: compare's batch figure (common/timer.cu): after --warmup calls, chunks of at
+most 64 calls between one pair of events, total time / count. torch and CuPy queue each chunk behind
+a spin kernel (torch.cuda._sleep; a clock64 loop) standing in for compare's gate, and time it again
+with a spin twice as long if the spin ended before the last call was queued. JAX has no events or
+streams: `count` calls of a jitted jnp.sum, block_until_ready on the last, on the host's
+perf_counter, so Python's dispatch is inside (at small sizes the figure is the dispatch rate; the
+timing column says so). Check: int32 exactly (wrapped modulo 2^32 where the library sums in int32),
+float32 within the any-order bound (n-1) u sum|x| (course/any_order_bound.h) of a float64 sum, "-"
+where that bound is 1 or more; output_type is the dtype each library returns.
+Output: CSV on stdout with compare's "# key: value" stamp lines; progress and skips on stderr. A
+library that is not installed or sees no GPU is skipped with one line. Exit 0 done, 1 a result was
+wrong, 2 bad usage, 3 no library could run on a GPU.
 """
 
 import argparse
+import csv
 import datetime
 import math
 import os
@@ -99,12 +88,6 @@ class Torch:
         stop.synchronize()
         return start.elapsed_time(stop), out, early
 
-    def call(self, x):
-        return self.torch.sum(x)
-
-    def sync(self):
-        self.torch.cuda.synchronize()
-
 
 class CuPy:
     name = "cupy"
@@ -151,12 +134,6 @@ extern "C" __global__ void spin(long long cycles) {
         stop.synchronize()
         return cupy.cuda.get_elapsed_time(start, stop), out, early
 
-    def call(self, x):
-        return self.cupy.sum(x)
-
-    def sync(self):
-        self.cupy.cuda.Device().synchronize()
-
 
 class Jax:
     name = "jax"
@@ -202,12 +179,6 @@ class Jax:
         out.block_until_ready()
         return (time.perf_counter() - begin) * 1000.0, out, False
 
-    def call(self, x):
-        return self.sum(x)
-
-    def sync(self):
-        pass
-
 
 ADAPTERS = {"torch": Torch, "cupy": CuPy, "jax": Jax}
 
@@ -218,13 +189,10 @@ ADAPTERS = {"torch": Torch, "cupy": CuPy, "jax": Jax}
 
 def batch_ms(lib, x, warmup, iters):
     """compare's batch figure: warm-up, then chunks of <= 64 calls between one event pair, total / count."""
-    for _ in range(warmup):
-        out = lib.call(x)
-    lib.sync()
-    if warmup:
-        lib.to_host(out)
-    total, done, out = 0.0, 0, None
-    while done < iters:
+    if warmup:  # untimed, and waited for
+        lib.to_host(lib.time_chunk(x, warmup, 0)[1])
+    total, out = 0.0, None
+    for done in range(0, iters, CHUNK):
         count = min(CHUNK, iters - done)
         spin = SPIN_CYCLES
         for _ in range(4):
@@ -236,7 +204,6 @@ def batch_ms(lib, x, warmup, iters):
             log(f"{lib.name}: the spin kernel ended before {count} calls were queued, even at {spin} cycles; "
                 f"this chunk includes Python's dispatch time")
         total += elapsed
-        done += count
     return total / iters, out
 
 
@@ -327,14 +294,6 @@ def stamp_lines(libraries, args, argv):
     return "".join(f"# {key}: {' '.join(str(value).split())}\n" for key, value in stamp)
 
 
-def csv_line(cells):
-    import csv
-    import io
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow(cells)
-    return buffer.getvalue()
-
-
 def parse_args(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--libraries", default=",".join(LIBRARIES), help="comma-separated: torch,cupy,jax")
@@ -404,8 +363,8 @@ def main(argv=None):
                     wrong = True
                     log(f"peers: {lib.name} {type_name} n=2^{log2}: result {value!r}, expected {expected!r}")
                 gbps = n * 4 / (ms * 1e6) if ms > 0 else float("nan")
-                sys.stdout.write(csv_line([lib.name, type_name, n, output_type, f"{ms:.6f}", f"{gbps:.2f}",
-                                           args.iters, lib.timing, verdict]))
+                csv.writer(sys.stdout, lineterminator="\n").writerow(
+                    [lib.name, type_name, n, output_type, f"{ms:.6f}", f"{gbps:.2f}", args.iters, lib.timing, verdict])
                 sys.stdout.flush()
                 del x, out
                 lib.release()

@@ -7,12 +7,12 @@
 #     headline, headline_cold       compare --type all --csv, and the same with --flush-l2
 #     sweep                         compare --sweep
 #     peers                         bench/peers.py: torch, CuPy, JAX (skipped without python3 and torch)
-#     step07_loads                  bench/ablation/step07_loads.sh
 #     dram_latency, loaded_latency  the executables: the latency alone, and while the GPU streams
 #     spread                        the headline in SPREAD_RUNS (default 5) processes: run-to-run spread
-#     ncu                           tools/profile_steps.sh (skipped without ncu)
+#     ncu                           tools/profile_steps.sh: the steps of course/steps.csv (skipped without ncu)
 #     race_demo                     race_demo.txt: tests/race_demo.sh (skipped without compute-sanitizer)
-#     <script>                      each bench/variants/<script>.sh
+#     <csv>                         each [[csv]] of bench/variants.toml (step07_loads, step08_variants,
+#                                   step10_*, step12_variants): bench/variants.py run <csv>
 #     mutants                       only when named in --only: tests/mutants/run_mutants.py builds
 #                                   every mistake of the catalogue in MUTANTS_BUILD_DIR (default
 #                                   build-mutants) and runs each step's tests on it (an hour or more)
@@ -47,10 +47,10 @@ results_arg=${positional[1]:+$(relative "${positional[1]}")}
 cd "$root" || exit 2
 [[ -d $bin ]] || fail_usage "'$bin' is not a directory; build first: cmake --preset default && cmake --build build"
 
-shopt -s nullglob  # no variant scripts, no names
-variants=(bench/variants/*.sh)
-variants=("${variants[@]##*/}")
-all_names=(headline headline_cold sweep peers step07_loads dram_latency loaded_latency spread ncu race_demo "${variants[@]%.sh}")
+names=$(python3 bench/variants.py list) ||
+  echo "reproduce.sh: bench/variants.py list failed (it needs Python 3.11): the variants' CSVs are left out" >&2
+read -r -d '' -a variants <<<"$names"
+all_names=(headline headline_cold sweep peers dram_latency loaded_latency spread ncu race_demo "${variants[@]}")
 selected=("${all_names[@]}")
 all_names+=(mutants)  # never by default: it rebuilds the course once per mistake
 [[ -n $only ]] && IFS=, read -r -a selected <<<"$only"
@@ -62,8 +62,11 @@ wanted() { [[ " ${selected[*]} " == *" $1 "* ]]; }
 # The executables the selected measurements need, before anything runs.
 need() { local exe; for exe; do [[ -x $bin/$exe ]] || fail_usage "$bin/$exe not found; build it: cmake --build build --target $exe"; done; }
 need compare  # also the GPU probe below
-wanted step07_loads && need step07_loads2 step07_loads4 step07_loads8
 for exe in dram_latency loaded_latency; do wanted $exe && need $exe; done
+wanted ncu && command -v ncu >/dev/null 2>&1 && { read -r -d '' -a steps < <(python3 course/steps.py single); need "${steps[@]}"; }
+for name in "${variants[@]}"; do
+  wanted "$name" && { python3 bench/variants.py run "$name" "$bin" --dry-run >/dev/null || exit 2; }  # it says which is missing
+done
 spread_runs=${SPREAD_RUNS:-5}
 [[ $spread_runs =~ ^[0-9]+$ ]] && (( spread_runs >= 5 )) || fail_usage "SPREAD_RUNS='$spread_runs': a whole number of at least 5"
 wanted race_demo && need step05_volatile_race_demo step05_warp_unroll
@@ -134,7 +137,6 @@ for name in "${all_names[@]}"; do
     # right after the sweep, on the same GPU: the ratios in the README's "What you would use instead"
     peers)          if python3 -c "import torch" >/dev/null 2>&1; then produce $name $name.csv python3 bench/peers.py
                     else skipped+=("peers.csv (python3 with torch not found)"); fi ;;
-    step07_loads)   produce $name $name.csv bench/ablation/step07_loads.sh "$bin" ;;
     dram_latency)   produce $name $name.csv "$bin/dram_latency" ;;
     loaded_latency) produce $name $name.csv "$bin/loaded_latency" ;;
     spread)         produce $name $name.csv spread_runs_csv "$spread_runs" ;;
@@ -144,7 +146,7 @@ for name in "${all_names[@]}"; do
                       "$bin/step05_volatile_race_demo" "$bin/step05_warp_unroll" --save - ;;
     mutants)        produce $name $name.csv python3 tests/mutants/run_mutants.py \
                       --build-dir "${MUTANTS_BUILD_DIR:-build-mutants}" --csv - ;;
-    *)              produce $name $name.csv "bench/variants/$name.sh" "$bin" ;;  # bench/variants/*.sh
+    *)              produce $name $name.csv python3 bench/variants.py run "$name" "$bin" ;;  # bench/variants.toml
   esac
 done
 

@@ -46,10 +46,7 @@ __device__ __forceinline__ void warp_level(T* sdata, unsigned int tid, unsigned 
 // Each thread issues this many loads per loop iteration, Block elements apart (coalesced): they
 // do not depend on each other, so all are in flight at once. 2 (the classic form) leaves bandwidth
 // unused on an H100; 4 reaches CUB's (measured in the lesson); 8 gains nothing more.
-#ifndef STEP07_LOADS_PER_ITERATION  // overridable: the ablation in bench/ builds this file with 2 and 8
-#define STEP07_LOADS_PER_ITERATION 4
-#endif
-constexpr unsigned int loads_per_iteration = STEP07_LOADS_PER_ITERATION;
+constexpr unsigned int loads_per_iteration = 4;
 
 // Any number of elements per thread; one partial sum per block in partials[blockIdx.x].
 template <unsigned int Block, class T>

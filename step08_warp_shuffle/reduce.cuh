@@ -51,12 +51,6 @@ __device__ __forceinline__ T warp_sum(T value) {
 }
 // solution-end
 
-// The benchmark in bench/variants/ rebuilds this step with another warp sum (cooperative groups,
-// __reduce_add_sync) by defining STEP08_WARP_SUM before including this file.
-#ifndef STEP08_WARP_SUM
-#define STEP08_WARP_SUM warp_sum
-#endif
-
 // The sum of the whole block's values, in thread 0 (the other threads hold partial sums nobody
 // reads). Every thread of the block must call it: it holds a barrier.
 template <unsigned int Block, class T>
@@ -64,12 +58,12 @@ __device__ __forceinline__ T block_sum(T sum, T* warp_sums) {
     constexpr unsigned int warps = Block / 32;
     const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     // solution-begin: the block's sum with shuffles
-    sum = STEP08_WARP_SUM<32>(sum);  // every warp at once, in registers
+    sum = warp_sum<32>(sum);  // every warp at once, in registers
     if (lane == 0) warp_sums[warp] = sum;
     __syncthreads();  // the only barrier of the tree
     if (warp == 0) {
         sum = lane < warps ? warp_sums[lane] : T(0);
-        sum = STEP08_WARP_SUM<warps>(sum);  // log2(Block / 32) levels: none for a 32-thread block
+        sum = warp_sum<warps>(sum);  // log2(Block / 32) levels: none for a 32-thread block
     }
     // solution-end
     return sum;

@@ -72,8 +72,7 @@ __device__ __forceinline__ T warp_instruction(T value) {
 template <class Op, unsigned int Lanes, class T>
 __device__ __forceinline__ T warp_reduce(T value) {
     // solution-begin: the warp's tree as one instruction
-// (bench/variants/step12_shuffle_warps.cu defines STEP12_NO_WARP_INSTRUCTION: shuffles for every type)
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800 || defined(STEP12_NO_WARP_INSTRUCTION)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
     constexpr bool one_instruction = false;  // sm_75 code (the no-GPU build makes some) has no REDUX
 #else
     constexpr bool one_instruction = Lanes > 1 && std::is_integral_v<T> && sizeof(T) == 4;

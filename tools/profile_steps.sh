@@ -6,8 +6,7 @@
 # usage: tools/profile_steps.sh [BUILD_BIN_DIR]   (default build/bin; needs a GPU, ncu, and
 #                                                  permission to read the GPU's counters)
 #
-# Which executables: those named like a step directory of the course (stepNN_name/ beside this
-# script's tools/), so demonstrations and ablation builds that live in the same bin/ are skipped.
+# Which executables: the one-GPU steps of course/steps.csv that are built in BUILD_BIN_DIR.
 # Which launch: the first whose kernel name matches PROFILE_KERNEL_REGEX (default "reduce": every
 # step names its kernels reduce_*), so the harness's own kernels are passed over. Steps that
 # launch twice per call (a grid, then one block over the partials) are profiled on the first, the
@@ -68,8 +67,8 @@ status=0
 found=0
 log=$(mktemp) || { echo "profile_steps.sh: cannot create a temporary file" >&2; exit 1; }
 trap 'rm -f "$log"' EXIT
-for dir in "$root"/step[0-9][0-9]_*/; do
-  step=$(basename "$dir")
+steps=$(python3 "$root/course/steps.py" single) || exit 2
+for step in $steps; do
   exe=$bin/$step
   [[ -x $exe ]] || continue
   found=1

@@ -8,7 +8,7 @@
 // pointers through a buffer larger than the L2 (each address is the value the previous load
 // returned, so the time per hop is the latency of one load). Every other block streams: a
 // grid-stride loop over a second buffer, `loads` independent 4-byte loads per thread per iteration,
-// exactly the loop of step 07 with STEP07_LOADS_PER_ITERATION = loads. The probe times its hops
+// exactly the loop of step 07 with loads_per_iteration = loads. The probe times its hops
 // only while every streaming block has started and none has finished; the stream's bandwidth is
 // its bytes over the launch's time. The configurations sweep the loads per iteration and the
 // resident blocks per SM, so the bytes the streamers may keep in flight run from a fraction of a

@@ -2,10 +2,6 @@
 // One kernel as well, but *out must be zeroed before it (a memset in the stream), and the partials
 // arrive in whatever order the blocks finish, so a float sum changes from call to call.
 // Step 10's loop and tree, only the end differs.
-#pragma once
-
-#include "step10_single_pass/reduce.cuh"
-
 #include "block_sizes.h"
 
 namespace atomic_partials {

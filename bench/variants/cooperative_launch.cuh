@@ -1,25 +1,16 @@
-// Step 10's own kernel and grid, launched as a cooperative launch (cudaLaunchKernelEx with
+// Step 10's own kernel and grid as a cooperative launch (cudaLaunchKernelEx with
 // cudaLaunchAttributeCooperative). Step 10's last block waits for every other block's slot, which
 // ends only if those blocks get to run while it spins. A plain launch does not promise that; a
-// cooperative launch is the documented way to have it: its grid may hold no more blocks than
-// cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs (cuda_runtime_api.h,
-// cudaLaunchCooperativeKernel), the runtime refuses a larger one (cudaErrorCooperativeLaunchTooLarge,
-// driver_types.h), and all its blocks run together, which is what grid-wide synchronisation
-// (cooperative_groups' grid.sync()) relies on. Nothing else changes: the same kernel, grid, slots
-// and order of additions, so the same bits for a float sum.
+// cooperative launch is the documented way to have it: the runtime refuses a grid larger than
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs (cudaErrorCooperativeLaunchTooLarge), and
+// all its blocks run together, which grid.sync() relies on. The same kernel, grid, slots and
+// order of additions: the same bits for a float sum. What it costs: whatever the driver does to
+// check and place a cooperative grid.
 //
-// The grid: step 10 sizes it from the occupancy of its float64 instantiation, the one with the
-// most shared memory. Here every call checks it against the occupancy of the instantiation it
-// launches (cudaOccupancyMaxActiveBlocksPerMultiprocessor x SMs), so the claim "step 10's grid
-// always fits at once" is tested on every element type and block size it runs, and a grid that
-// does not fit is reported in one line instead of being shrunk in silence.
-//
-// What it costs: whatever the driver does to check and place a cooperative grid. The lesson
-// measures it beside step 10.
-#pragma once
-
-#include "step10_single_pass/reduce.cuh"
-
+// Step 10 sizes its grid from the occupancy of its float64 instantiation (the most shared
+// memory); here every call checks it against the instantiation it launches, so "step 10's grid
+// always fits at once" is tested on every type and block size, and a grid that does not fit is
+// reported in one line instead of being shrunk in silence.
 #include "block_sizes.h"
 #include "cuda_check.h"
 #include "exit_codes.h"
@@ -34,7 +25,7 @@ namespace cooperative_launch {
 inline constexpr const char* name = "step10_cooperative";
 inline constexpr const char* change = "step10's kernel as a cooperative launch: every block resident, as documented";
 
-// Whether the current device takes cooperative launches; without it there is nothing to measure (exit 3).
+// Without cooperative launches there is nothing to measure (exit 3).
 inline void require_cooperative_launch() {
     static const bool supported = [] {
         int device = 0, flag = 0;
@@ -47,8 +38,7 @@ inline void require_cooperative_launch() {
                                           ": this GPU does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0)");
 }
 
-// Blocks of step 10's kernel for T that the whole GPU holds at once, per block size: SMs x the
-// occupancy API's resident blocks per SM. Asked once per process and element type.
+// Blocks of step 10's kernel for T that the GPU holds at once, per block size; asked once per type.
 template <class T>
 unsigned int co_resident_blocks(int block) {
     static const std::array<unsigned int, 11> limits =
@@ -76,15 +66,13 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(grid);
     config.blockDim = dim3(static_cast<unsigned int>(block));
-    config.dynamicSmemBytes = 0;
     config.stream = stream;
     config.attrs = &cooperative;
     config.numAttrs = 1;
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, in, n, out, slots));  // one launch, as step 10
 }
 
-// ---- bookkeeping: step 10's, unchanged ----
-
+// Step 10's bookkeeping, unchanged.
 template <class T>
 std::size_t scratch_bytes(std::size_t n, int block) { return step10::scratch_bytes<T>(n, block); }
 

@@ -1,29 +1,16 @@
-// The classic one-launch reduction: the block that finishes last adds the partials (the CUDA
+// The classic one-launch ending: the block that finishes last adds the partials (the CUDA
 // Programming Guide's example under "Memory Fence Functions", cuda-samples' threadFenceReduction).
 // Step 10's loop, grid and block tree; only the end differs.
 //
-// Every block: thread 0 writes its partial to partials[blockIdx.x] in the scratch, then
-// __threadfence() (the partial is visible to the whole GPU before anything this thread does next),
-// then draws a ticket with atomicInc on a counter in the scratch. The block that draws the last
-// ticket (gridDim.x - 1) knows every other block has written and fenced its partial before drawing
-// its own ticket, so it reads them all and adds them. Nobody waits for anybody: no block spins, so
-// there is no assumption about which blocks run together, and any grid works.
-//
-// The counter: atomicInc(counter, gridDim.x - 1) stores old + 1, except that the last ticket
-// (old == gridDim.x - 1) stores 0. So the draw that picks the last block also empties the counter
-// for the next call, as step_api.h asks of state kept in the scratch.
-//
-// The order: the last block adds the partials exactly as step 10's last block does (thread t adds
-// partials t, t + Block, t + 2 x Block ... then the block tree), whichever block drew the last
-// ticket. So a float sum is the same bits on every call, and the same bits as step 10's.
-//
-// What it costs beside step 10: a fence and an atomic on one counter per block, and the partials
-// are read only once the last block to finish has finished, where step 10's last block is
-// already at the slots while the others end.
-#pragma once
-
-#include "step10_single_pass/reduce.cuh"
-
+// Thread 0 of every block writes its partial, runs __threadfence(), then draws a ticket with
+// atomicInc on a counter in the scratch. The block with the last ticket knows every other block
+// wrote and fenced its partial before drawing, so it adds them all. No block spins: nothing is
+// assumed about which blocks run together, and any grid works. atomicInc(counter, gridDim.x - 1)
+// stores 0 on the last ticket, so the draw also empties the counter for the next call, as
+// step_api.h asks of state kept in the scratch. The last block adds the partials in step 10's
+// order, so a float sum is the same bits on every call, and step 10's bits. What it costs: a fence
+// and an atomic per block, and the partials are read only once the last block has finished, where
+// step 10's last block is already at the slots while the others end.
 #include "block_sizes.h"
 #include "cuda_check.h"
 
@@ -104,8 +91,6 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     kernel<<<grid, block, 0, stream>>>(in, n, out, partials, counter);  // one launch
     CUDA_CHECK_LAUNCH();
 }
-
-// ---- bookkeeping ----
 
 template <class T>
 std::size_t scratch_bytes(std::size_t n, int block) {

@@ -1,32 +1,19 @@
-// Step 09's two launches with programmatic dependent launch (PDL, compute capability 9.0 and
-// later): the second launch may start before the first has finished, and waits inside the kernel
-// for the first one's results instead of in the stream.
-//
-// The kernel is step 09's with two lines added at its start:
-//   cudaGridDependencySynchronize()            blocks the thread until every grid this one depends
-//       on programmatically has completed, with all its memory operations performed and visible to
-//       this grid (PTX griddepcontrol.wait). In a grid launched the ordinary way (the first launch)
-//       it has nothing to wait for: the stream already ran everything before it to completion.
+// Step 09's two launches with programmatic dependent launch (PDL, compute capability 9.0 on): the
+// second may start before the first has finished, and waits inside the kernel instead of in the
+// stream. The kernel is step 09's with two calls first:
+//   cudaGridDependencySynchronize()  waits until every grid this one depends on programmatically
+//       has completed, its memory visible (griddepcontrol.wait); nothing to wait for in a grid
+//       launched the ordinary way.
 //   cudaTriggerProgrammaticLaunchCompletion()  lets the dependent launch be scheduled once every
-//       block of this grid has called it or exited (griddepcontrol.launch_dependents). It promises
-//       no memory visibility; the wait above gives that. It affects only a launch made with the
-//       attribute below, so in the second launch, whose successor (the next call's first launch) is
-//       an ordinary one, it does nothing.
-// The first launch is ordinary: it overwrites the partials that the previous call's second launch
-// read, so it must wait for that launch to complete, as the stream makes it. The second carries
-// cudaLaunchAttributeProgrammaticStreamSerialization = 1 (cudaLaunchKernelEx): once every block of
-// the first launch has started and triggered, the one block of the second can be placed on an SM
-// as soon as one is free, and sits in the wait until the partials are complete. What that can
-// save: the gap between the two launches, a few microseconds, which at 2^20 is a large share of
-// the call. Whether the driver overlaps on the legacy default stream, which the harness uses, is
-// part of what the measurement shows.
-//
-// A GPU below compute capability 9.0 has no PDL: exit 3. The two calls exist only in code for
-// sm_90 and later (the build also makes sm_75 and sm_80 code, where they compile to nothing).
-#pragma once
-
-#include "step09_vector_loads/reduce.cuh"
-
+//       block has called it or exited (griddepcontrol.launch_dependents); no memory visibility,
+//       the wait gives that. It matters only before a launch made with the attribute below.
+// The first launch is ordinary: it overwrites the partials the previous call's second launch read,
+// so the stream must order it. The second carries cudaLaunchAttributeProgrammaticStreamSerialization:
+// its one block can be placed as soon as every block of the first has triggered, and sits in the
+// wait until the partials are complete. What that can save: the gap between the launches, a few
+// microseconds, a large share of a call at 2^20; whether the driver overlaps them on the legacy
+// default stream, which the harness uses, is part of what the measurement shows.
+// Below compute capability 9.0: exit 3 (the sm_75 and sm_80 code compiles the calls to nothing).
 #include "block_sizes.h"
 #include "cuda_check.h"
 #include "exit_codes.h"
@@ -99,7 +86,7 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, partials, static_cast<std::size_t>(grid), out));
 }
 
-// ---- bookkeeping: step 09's, unchanged ----
+// Step 09's bookkeeping, unchanged.
 
 template <class T>
 std::size_t scratch_bytes(std::size_t n, int block) { return step09::scratch_bytes<T>(n, block); }

@@ -1,7 +1,7 @@
 // How many different results do 1,000 calls on one float input give? Step 10 adds its partials in
 // a fixed order; the atomicAdd variant in the order the blocks finish. Prints one CSV row each.
 // usage: step10_repeatability [--n COUNT] [--calls COUNT] [--type float32|float64] [--seed SEED]
-#include "atomic_partials.cuh"
+#include "reduce.cuh"  // step 10's, atomic_partials.cuh appended (bench/variants.toml)
 
 #include "device_buffer.h"
 #include "exit_codes.h"

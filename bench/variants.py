@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""The variants and ablations of bench/variants.toml, and the results CSVs they feed.
+
+A variant is a step's reduce.cuh with the listed find-and-replace edits (and, where an edit would
+be large, code from bench/variants/ appended to it), built with the step's own main.cu (or a
+program of bench/variants/) in <build>/variants/<name>/, so the steps carry no benchmark hooks.
+
+    bench/variants.py list                          the results CSVs, one name a line
+    bench/variants.py run NAME [BUILD_BIN_DIR]      that CSV on stdout (default build/bin)
+    bench/variants.py run NAME [BUILD_BIN_DIR] --dry-run   its commands; exit 2 if a program is missing
+    bench/variants.py cmake OUTDIR                  (CMake) OUTDIR/variants.cmake: each variant's inputs
+    bench/variants.py generate OUTDIR NAME          (the build) OUTDIR/NAME/reduce.cuh and main.cu
+
+run: every command of the CSV, one process each; the first one's stamp lines and header, then every
+command's rows (with `columns`: those columns, the program's own values added, and a `note` line).
+Exit: 0 done, every result verified; 1 a command failed or a result did not verify (the other rows
+are still printed); 2 bad usage, an unknown name, a missing program, an edit that does not apply or
+another header; 3 the first command found no usable GPU (nothing printed).
+"""
+
+import csv
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "course"))
+import stamped_csv  # noqa: E402
+
+CATALOGUE = HERE / "variants.toml"
+
+
+class Refused(Exception):
+    pass
+
+
+def catalogue():
+    data = tomllib.loads(CATALOGUE.read_text())
+    return {v["name"]: v for v in data["variant"]}, {c["name"]: c for c in data["csv"]}
+
+
+def inputs(variant):
+    """The files a variant is made from: its step's, then what bench/variants/ adds."""
+    step = ROOT / variant["step"]
+    files = [step / "reduce.cuh", HERE / "variants" / variant["main"] if "main" in variant else step / "main.cu"]
+    return files + ([HERE / "variants" / variant["add"]] if "add" in variant else [])
+
+
+def sources(variant):
+    """{file name: text} of the variant: the step's files with the additions and edits made."""
+    reduce, main, *added = (path.read_text() for path in inputs(variant))
+    files = {"reduce.cuh": reduce + "".join("\n" + text for text in added), "main.cu": main}
+    for edit in variant.get("edit", []):
+        name = edit.get("file", "reduce.cuh")
+        # `match` (a regular expression) where the step's own text may be changed, as in a lesson's hands-on
+        pattern = edit["match"] if "match" in edit else re.escape(edit["find"])
+        found = len(re.findall(pattern, files[name]))
+        if found != 1:
+            raise Refused(f"variant {variant['name']}: the text to find occurs {found} times in "
+                          f"{variant['step']}/{name}, not once: {pattern[:70]!r}")
+        files[name] = re.sub(pattern, lambda _: edit["replace"], files[name])
+    return files
+
+
+def write_cmake(outdir):
+    variants, _ = catalogue()
+    lines = [f"# Written by bench/variants.py from {CATALOGUE.relative_to(ROOT)}: reduction_add_variant(NAME INPUT...)"]
+    for name, variant in variants.items():
+        try:
+            sources(variant)
+        except Refused as error:  # a warning here; building that variant fails with it
+            print(error, file=sys.stderr)
+        files = " ".join('"' + path.as_posix() + '"' for path in inputs(variant))
+        lines.append(f"reduction_add_variant({name} {files})")
+    outdir.mkdir(parents=True, exist_ok=True)
+    text = "\n".join(lines) + "\n"
+    target = outdir / "variants.cmake"
+    if not target.is_file() or target.read_text() != text:
+        target.write_text(text)
+
+
+def generate(outdir, name):
+    variants, _ = catalogue()
+    if name not in variants:
+        raise Refused(f"no variant '{name}' in {CATALOGUE.name}")
+    folder = outdir / name
+    folder.mkdir(parents=True, exist_ok=True)
+    for file, text in sources(variants[name]).items():
+        (folder / file).write_text(text)
+
+
+def commands(table, bin_dir):
+    """[(argv, {column: value} of its program)] in the CSV's order: type, then size, then program."""
+    result = []
+    for type_ in table["types"]:
+        for n in table["sizes"]:
+            for program in table["programs"]:
+                program = program if isinstance(program, dict) else {"program": program}
+                argv = table["command"].format(type=type_, n=n).split()
+                extra = {k: str(v) for k, v in program.items() if k != "program"}
+                result.append(([f"{bin_dir}/{program['program']}"] + argv, extra))
+    return result
+
+
+def run(table, bin_dir):
+    status, header, out = 0, None, sys.stdout
+    for index, (argv, extra) in enumerate(commands(table, bin_dir)):
+        command = " ".join(argv)
+        done = subprocess.run(argv, capture_output=True, text=True)
+        sys.stderr.write(done.stderr)
+        if done.returncode == 3 and index == 0:
+            print(f"variants.py: no usable GPU ({command}); nothing measured", file=sys.stderr)
+            return 3
+        try:
+            parsed = stamped_csv.parse(done.stdout, command) if done.returncode in (0, 1) else None
+        except stamped_csv.ResultsError as error:
+            print(f"variants.py: {error}", file=sys.stderr)
+            parsed = None
+        if parsed is None:  # 1: it ran, and its row says FAIL
+            print(f"variants.py: '{command}' failed (exit {done.returncode})", file=sys.stderr)
+            status = 1
+            continue
+        columns = table.get("columns", parsed.columns)
+        if header is None:
+            out.writelines(line + "\n" for line in parsed.stamp_lines)
+            if "note" in table:
+                out.write(f"# {table['note']}\n")
+            header = columns
+            if "columns" not in table:
+                out.write(stamped_csv.split(done.stdout)[1][0] + "\n")  # the program's own header line
+            else:
+                out.write(",".join(columns) + "\n")
+        elif "columns" not in table and parsed.columns != header:
+            print(f"variants.py: '{command}' printed another header: {parsed.columns}", file=sys.stderr)
+            return 2
+        if "columns" in table:
+            csv.writer(out, lineterminator="\n").writerows([[{**row, **extra}[c] for c in columns] for row in parsed.rows])
+        else:  # the rows as the program wrote them
+            out.writelines(line + "\n" for line in stamped_csv.split(done.stdout)[1][1:])
+        out.flush()
+        status = status or done.returncode
+    return status
+
+
+def main(args):
+    dry_run = "--dry-run" in args
+    args = [a for a in args if a != "--dry-run"]
+    if not args or args[0] in ("-h", "--help"):
+        print(__doc__.strip(), file=sys.stdout if args else sys.stderr)
+        return 0 if args else 2
+    variants, tables = catalogue()
+    if args[0] == "list" and len(args) == 1:
+        print("\n".join(tables))
+        return 0
+    if args[0] == "cmake" and len(args) == 2:
+        write_cmake(Path(args[1]))
+        return 0
+    if args[0] == "generate" and len(args) == 3:
+        generate(Path(args[1]), args[2])
+        return 0
+    if args[0] != "run" or len(args) not in (2, 3):
+        raise Refused(f"bad usage: {' '.join(args)}; see bench/variants.py --help")
+    if args[1] not in tables:
+        raise Refused(f"no results CSV '{args[1]}'; known: {', '.join(tables)}")
+    table, bin_dir = tables[args[1]], args[2] if len(args) == 3 else "build/bin"
+    missing = sorted({argv[0] for argv, _ in commands(table, bin_dir) if not Path(argv[0]).is_file()})
+    if missing:
+        raise Refused(f"{', '.join(missing)} not found; build: cmake --build build --target "
+                      + " ".join(Path(m).name for m in missing))
+    if dry_run:
+        print("\n".join(" ".join(argv) for argv, _ in commands(table, bin_dir)))
+        return 0
+    return run(table, bin_dir)
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except Refused as error:
+        print(f"variants.py: {error}", file=sys.stderr)
+        sys.exit(2)
