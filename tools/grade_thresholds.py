@@ -1,17 +1,14 @@
 #!/usr/bin/env python3
-"""Writes tools/grade_thresholds.csv, the speed each step must reach over its previous step to pass
-tools/grade, and the size it is timed at, from the measured times in results/h100/headline.csv
-(n = 2^24) and sweep.csv beside it (another n): the step's previous and its n = 2^speed_at come
-from course/steps.csv.
+"""Writes tools/grade_thresholds.csv, the speed each step must reach over its previous step of
+course/steps.csv to pass tools/grade, at n = 2^speed_at of its row there, from the times measured in
+results/h100/headline.csv (n = 2^24) and sweep.csv beside it (other n).
 
 usage: tools/grade_thresholds.py [HEADLINE_CSV] [OUT_CSV]      (defaults: the H100 results, tools/)
        tools/grade_thresholds.py --check                        (exit 1 when the CSV is out of date)
 
-The rule (docs/teaching.md explains it), for a measured gain g = previous step's time / this
-step's time (int32, L2 warm): half of the gain, 1 + (g - 1) / 2, when g >= 1.15 (the previous
-step's approach, gain 1.0, fails; a sound implementation on another run or GPU passes), else 0.97:
-not slower than the previous step beyond timing noise. A step without a speed_at or without
-measured times gets no row: its speed test reports Skipped (step01 is only timed).
+The rule (docs/teaching.md says why), for a measured gain g = previous time / time (int32, L2 warm):
+1 + (g - 1) / 2 when g >= 1.15, else 0.97. A step without a speed_at or measured times gets no
+row: its speed test reports Skipped (step01 is only timed).
 """
 
 import csv
