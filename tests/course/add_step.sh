@@ -33,7 +33,7 @@ listed="$(ctest --test-dir "$build" -N -L '^step14$')"
 for test in gpu_step14 gpu_step14_large sanitize_step14 speed_step14; do
   grep -q " $test\$" <<<"$listed" || { echo "$listed"; fail "ctest -L step14 does not list $test"; }
 done
-ctest --test-dir "$build" -N -V -R '^speed_step14$' | grep -q "bin/step14_copy .*bin/step12_small_n" ||
+ctest --test-dir "$build" -N -V -R '^speed_step14$' | grep -Eq 'bin/step14_copy[" ]+.*bin/step12_small_n' ||
   fail "speed_step14 does not time step14_copy against step12_small_n, its row's previous"
 grep -q '#include "step14_copy/reduce.cuh"' "$build/course/course_step_list.h" &&
   grep -q 'REDUCTION_STEP_OPS(step14)' "$build/course/course_step_list.h" ||
