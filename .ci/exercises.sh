@@ -28,8 +28,9 @@ set +e; "$tree/tools/make_exercise" step04 "$work/not-empty" 2>"$work/err"; code
 for step in "${steps[@]}"; do
   out="$work/$step"
   "$tree/tools/make_exercise" "$step" "$out"
-  stub="$(ls "$out"/step[0-9][0-9]_*/reduce.cuh)"
-  solution="$tree/$(basename "$(dirname "$stub")")/reduce.cuh"
+  folder="$(sed -n 's/^step=//p' "$out/assignment.cfg")"  # the step's folder, from its row of course/steps.csv
+  stub="$out/$folder/reduce.cuh"
+  solution="$tree/$folder/reduce.cuh"
 
   # The stub: TODO lines, no markers, and no line that only the solution has.
   grep -q "// TODO: " "$stub" || fail "$stub has no TODO"

@@ -17,8 +17,8 @@ const StepApi& cub_step();
 // CUB's DeviceReduce::Sum, Max and Min (cub_step() is its sum), for --op.
 const StepOps& cub_ops();
 
-// The operators of a step whose operator is a template parameter (step11_any_operator on); nullptr
-// for a step that only sums.
+// The operators of a step whose operator is a template parameter (api op in course/steps.csv);
+// nullptr for a step that only sums.
 const StepOps* step_ops(const StepApi& step);
 
 // Not a reduction: reads every byte of the input once with 16-byte loads and adds nothing. Its

@@ -1,43 +1,24 @@
-"""What make_exercise and grade share: the steps of a course tree, found by their folders so that
-no tool lists them (a step is a folder stepNN_<name> holding reduce.cuh; the previous step is the
-one with the next-lower number), and one-line command-line errors."""
+"""What make_exercise and grade share: the steps of a course tree or an assignment, from its
+course/steps.csv (course/steps.py reads it), and one-line command-line errors."""
 
 import argparse
-import re
+import sys
 from pathlib import Path
 
-STEP_FOLDER = re.compile(r"step(\d\d)_\w+")
-STEP_ARGUMENT = re.compile(r"(?:step)?(\d{1,2})(?:_\w+)?")
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "course"))
+import steps  # noqa: E402
 
 
-def steps(tree):
-    """{number: folder name} of every step folder in `tree`."""
-    found = {}
-    for path in Path(tree).glob("step[0-9][0-9]_*"):
-        match = STEP_FOLDER.fullmatch(path.name)
-        if match and (path / "reduce.cuh").is_file():
-            found[int(match.group(1))] = path.name
-    return found
-
-
-def find(argument, found):
-    """(folder, previous folder or None) of the step named like step04_first_add, step04, 04 or 4;
-    None when no step of `found` has that name."""
-    match = STEP_ARGUMENT.fullmatch(argument)
-    number = int(match.group(1)) if match else None
-    if number not in found or ("_" in argument and found[number] != argument):
-        return None
-    lower = [k for k in found if k < number]
-    return found[number], (found[max(lower)] if lower else None)
-
-
-def tag(folder):
-    """The step's label, test and namespace prefix: step04_first_add -> step04."""
-    return folder[:6]
-
-
-def known(found):
-    return ", ".join(found[k] for k in sorted(found))
+def find_step(parser, argument, tree):
+    """The Step of `tree`'s manifest named like step04_first_add, step04, 04 or 4; else exit 2."""
+    try:
+        course = steps.load(Path(tree) / "course" / "steps.csv")
+    except (OSError, steps.ManifestError) as error:
+        parser.fail(str(error))
+    step = steps.find(argument, course)
+    if not step or not (Path(tree) / step.folder / "reduce.cuh").is_file():
+        parser.fail(f"no step '{argument}' in {tree}; the steps are: {', '.join(s.folder for s in course)}")
+    return step
 
 
 class Parser(argparse.ArgumentParser):

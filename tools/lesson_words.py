@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Counts the prose words of each core lesson (stepNN_*/README.md) and prints a table: step, words.
+"""Counts the prose words of each core lesson (the README.md of each step of course/steps.csv) and
+prints a table: step, words.
 
     python3 tools/lesson_words.py              # every lesson's count
     python3 tools/lesson_words.py --max 1000   # exit 1 naming each lesson above 1,000 words
@@ -16,6 +17,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "course"))
+import steps  # noqa: E402
+
 BLOCK = re.compile(r"<!-- results:(?!end -->).*?<!-- results:end -->", re.S)
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](target) and ![alt](target): the text stays
@@ -46,11 +50,13 @@ def count_words(text):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--max", type=int, help="exit 1 naming each lesson with more words than this")
-    parser.add_argument("--root", type=Path, default=ROOT, help="the folder holding step*/README.md")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the course tree (its course/steps.csv)")
     args = parser.parse_args(argv)
-    lessons = sorted(args.root.glob("step*/README.md"))
+    manifest = args.root / "course" / "steps.csv"
+    lessons = [args.root / s.folder / "README.md" for s in steps.load(manifest)] if manifest.is_file() else []
+    lessons = [path for path in lessons if path.is_file()]
     if not lessons:
-        print(f"error: no step*/README.md under {args.root}", file=sys.stderr)
+        print(f"error: no lesson of {manifest}", file=sys.stderr)
         return 2
     counts = [(path.parent.name, count_words(path.read_text(encoding="utf-8"))) for path in lessons]
     width = max(len(name) for name, _ in counts)

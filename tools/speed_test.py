@@ -4,16 +4,13 @@
 usage: speed_test.py THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]
 
 Times the step and the previous step alternately, REDUCTION_SPEED_ROUNDS times each (default 3),
-with `--n N --type int32 --csv`, and takes the median of the per-run median times. The step
-passes when previous time / its time reaches its threshold in THRESHOLDS_CSV, at the step's size N
-there (the rule and the sizes are in tools/grade_thresholds.py). Without a previous step (step01)
-nothing is compared: the times are printed at n = 2^24 and the test passes.
+int32 at n = 2^speed_at of the step's row in course/steps.csv (2^24 without a previous step: then
+the times are only printed), and takes the median of the per-run median times. The step passes
+when previous time / its time reaches its threshold in THRESHOLDS_CSV (tools/grade_thresholds.py).
 REDUCTION_SPEED_REFERENCE, an executable of the step's reference solution, is timed too and its
-ratio printed (tools/grade --reference).
-
-Each program's line gives its median time, and its GB/s (the median of the runs' gbps column)
-where its CSV has one. The last line says the verdict. Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77
-(ctest: Skipped) no usable GPU, or no threshold for the step.
+ratio printed (tools/grade --reference). Each program's line gives its median time and GB/s; the
+last line the verdict. Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77 (ctest: Skipped)
+no usable GPU, or no speed_at or threshold for the step.
 """
 
 import os
@@ -24,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "course"))
 import stamped_csv  # noqa: E402
+import steps  # noqa: E402
 
 UNCHECKED_N = "2^24"  # where a step without a previous step is timed
 STEP_EXIT_NO_GPU = 3  # common/exit_codes.h: no usable GPU
@@ -53,31 +51,36 @@ def median_time(exe, args):
         verdict(1, f"speed: FAIL: {Path(exe).name} printed no time_median_ms column")
 
 
+def threshold_and_n(thresholds_csv, step):
+    """The step's threshold, and the n of its row in course/steps.csv; Skipped (a setup problem, not
+    the student's: not graded rather than passed) where either is missing."""
+    row = steps.find(step)
+    if not row or not row.speed_at:
+        verdict(SKIPPED, f"SKIPPED: not checked: {step} has no speed_at in course/steps.csv")
+    try:
+        threshold = {r["step"]: float(r["threshold"]) for r in stamped_csv.read(thresholds_csv).rows}.get(step)
+    except (stamped_csv.ResultsError, KeyError, ValueError) as error:
+        verdict(1, f"speed: FAIL: cannot read the thresholds: {error}")
+    if threshold is None:
+        verdict(SKIPPED, f"SKIPPED: not checked: no threshold for {step} in {Path(thresholds_csv).name} "
+                "(run tools/grade_thresholds.py on measured results)")
+    return threshold, f"2^{row.speed_at}"
+
+
 def main(argv):
     if len(argv) not in (2, 3):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
-    thresholds_csv, exes = argv[0], argv[1:]
     rounds_text = os.environ.get("REDUCTION_SPEED_ROUNDS", "3")
     if not rounds_text.isdigit() or int(rounds_text) < 1:
         print(f"speed_test.py: REDUCTION_SPEED_ROUNDS={rounds_text} is not a count of at least 1", file=sys.stderr)
         return 2
-    rounds = int(rounds_text)
+    rounds, exes = int(rounds_text), argv[1:]
     contestants = {Path(exe).name: exe for exe in exes}
     step, previous = Path(exes[0]).name, (Path(exes[1]).name if len(exes) > 1 else None)
     if os.environ.get("REDUCTION_SPEED_REFERENCE"):
         contestants["reference solution"] = os.environ["REDUCTION_SPEED_REFERENCE"]
-
-    threshold, n = None, UNCHECKED_N
-    if previous:
-        try:
-            rows = stamped_csv.read(thresholds_csv).rows
-            threshold, n = {row["step"]: (float(row["threshold"]), row["n"]) for row in rows}.get(step, (None, n))
-        except (stamped_csv.ResultsError, KeyError, ValueError) as error:
-            verdict(1, f"speed: FAIL: cannot read the thresholds: {error}")
-        if threshold is None:  # a setup problem, not the student's: not graded rather than passed
-            verdict(SKIPPED, f"SKIPPED: not checked: no threshold for {step} in {Path(thresholds_csv).name} "
-                    "(run tools/grade_thresholds.py on measured results)")
+    threshold, n = threshold_and_n(argv[0], step) if previous else (None, UNCHECKED_N)
 
     args = ["--n", n, "--type", "int32"]
     times = {label: [] for label in contestants}
@@ -94,9 +97,8 @@ def main(argv):
     if not previous:  # step01: nothing to be faster than, so nothing to check
         verdict(0, "speed: not checked: no previous step")
     gain = medians[previous] / medians[step]
-    passed = gain >= threshold
-    verdict(0 if passed else 1,
-            f"speed: gain over {previous} {gain:.3f}, threshold {threshold:.3f}: {'PASS' if passed else 'FAIL'}")
+    verdict(0 if gain >= threshold else 1,
+            f"speed: gain over {previous} {gain:.3f}, threshold {threshold:.3f}: {'PASS' if gain >= threshold else 'FAIL'}")
 
 
 if __name__ == "__main__":

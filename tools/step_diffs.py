@@ -1,10 +1,8 @@
 #!/usr/bin/env python3
-"""Lines added and removed between consecutive steps' reduce.cuh: the size of each step's one idea.
+"""Lines added and removed from each step's previous (course/steps.csv) to the step, in reduce.cuh:
+the size of each step's one idea.
 
-    python3 tools/step_diffs.py          # a Markdown table, one row per consecutive pair
-
-The steps are the stepNN_* folders of the repository (in order); a step without reduce.cuh is
-skipped. bench/render_results.py writes the same table into the README's course map.
+    python3 tools/step_diffs.py          # a Markdown table, one row per step with a previous step
 """
 
 import difflib
@@ -12,31 +10,24 @@ import sys
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-
-
-def step_folders(root=REPO_ROOT):
-    return sorted(p for p in root.glob("step[0-9][0-9]_*") if (p / "reduce.cuh").is_file())
+sys.path.insert(0, str(REPO_ROOT / "course"))
+import steps  # noqa: E402
 
 
 def diff_counts(before, after):
     """(lines added, lines removed) from before to after, as `diff -u` counts them."""
-    added = removed = 0
-    for line in difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0):
-        if line.startswith("+") and not line.startswith("+++"):
-            added += 1
-        elif line.startswith("-") and not line.startswith("---"):
-            removed += 1
-    return added, removed
+    lines = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))[2:]
+    return sum(line.startswith("+") for line in lines), sum(line.startswith("-") for line in lines)
 
 
 def step_diffs(root=REPO_ROOT):
     """[(previous folder name, folder name, added, removed, lines of the new reduce.cuh)]."""
-    folders = step_folders(root)
     rows = []
-    for previous, step in zip(folders, folders[1:]):
-        after = (step / "reduce.cuh").read_text()
-        added, removed = diff_counts((previous / "reduce.cuh").read_text(), after)
-        rows.append((previous.name, step.name, added, removed, len(after.splitlines())))
+    for step in steps.load(root / "course" / "steps.csv"):
+        if step.previous:
+            after = (root / step.folder / "reduce.cuh").read_text()
+            added, removed = diff_counts((root / step.previous / "reduce.cuh").read_text(), after)
+            rows.append((step.previous, step.folder, added, removed, len(after.splitlines())))
     return rows
 
 

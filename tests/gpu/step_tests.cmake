@@ -1,10 +1,11 @@
 # reduction_add_step_tests(<step_dir_name> <step_source_dir> [PREFIX <prefix>])
 #
 # The GPU tests of ONE step, compiled against that step alone (no other step, no CUB), so that a
-# folder holding only common/, tests/gpu/, tests/catch*.h and one step can build and run them.
+# folder holding only common/, cmake/, course/steps.csv, tests/gpu/, tests/catch*.h and one step
+# can build and run them.
 #
-#   <step_dir_name>    the step's folder name, e.g. step04_first_add. Its first six characters
-#                      are the tag (step04), which is also the step's C++ namespace.
+#   <step_dir_name>    the step's folder name, a row of course/steps.csv, e.g. step04_first_add.
+#                      Its first six characters are the tag (step04), also the C++ namespace.
 #   <step_source_dir>  the folder holding the step's reduce.cuh (the step contract: see
 #                      common/step_api.h).
 #   PREFIX <prefix>    put in front of the executable's and the tests' names, which then carry the
@@ -27,6 +28,7 @@
 include_guard(GLOBAL)
 
 set(REDUCTION_STEP_TESTS_DIR ${CMAKE_CURRENT_LIST_DIR})
+include(${REDUCTION_STEP_TESTS_DIR}/../../cmake/steps.cmake)  # each step's api, from course/steps.csv
 
 # catch.h and catch_main.h pick Catch2's headers from this definition, not from whichever Catch2
 # headers happen to be on the include path. A fetched Catch2 (no Catch2_VERSION here) is v3.
@@ -114,10 +116,10 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
   reduction_add_gpu_probe()  # shared by every step's tests
 
   # Tests of one step only: tests/gpu/<tag>_*.cpp and <tag>_*.cu. A step whose operator is a
-  # template parameter (it defines reduce_op, step11_any_operator on) also gets the max/min tests.
+  # template parameter (api op in course/steps.csv: it defines reduce_op) also gets the max/min tests.
   file(GLOB step_specific CONFIGURE_DEPENDS ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cpp ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cu)
-  file(READ ${step_source_dir}/reduce.cuh step_header)
-  if(step_header MATCHES "void reduce_op[(]")
+  reduction_step_field(${step_dir_name} API api)
+  if(api STREQUAL "op")
     list(APPEND step_specific ${REDUCTION_STEP_TESTS_DIR}/ops_tests.cpp ${REDUCTION_STEP_TESTS_DIR}/ops_under_test.cu)
   endif()
 

@@ -45,12 +45,12 @@ import tomllib
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
+sys.path[:0] = [str(Path(__file__).resolve().parents[2] / d) for d in ("tools", "course")]
 import compiled_code  # noqa: E402  (tools/grade's compiled-code check)
+import steps as course_steps  # noqa: E402  (course/steps.csv, the list of steps)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-STEP_FOLDER = re.compile(r"step(\d\d)_\w+")
 REQUIRED = ("id", "kind", "mistake", "symptom", "find", "replace")
 OPTIONAL = ("file", "equivalent", "needs_fix")
 KINDS = (
@@ -75,8 +75,8 @@ class CatalogueError(Exception):
 
 
 class Mutant:
-    def __init__(self, step, entry, source):
-        self.step, self.entry, self.source = step, entry, source
+    def __init__(self, step, entry, source, multi_gpu=False):
+        self.step, self.entry, self.source, self.multi_gpu = step, entry, source, multi_gpu
         self.id = entry["id"]
         self.kind, self.mistake, self.symptom = entry["kind"], entry["mistake"], entry["symptom"]
         self.file = entry.get("file", f"{step}/reduce.cuh")
@@ -92,22 +92,22 @@ class Mutant:
 
     def tests(self):
         """The tests in the order run: cheap ones first, as tools/grade's report groups them."""
-        if self.step == "step13_multi_gpu":
-            return [(f"{self.prefix}step13_{mode}", mode) for mode in ("usage", "shards", "one", "single", "mpi")]
+        if self.multi_gpu:
+            return [(f"{self.prefix}{self.tag}_{mode}", mode) for mode in ("usage", "shards", "one", "single", "mpi")]
         code = [(f"{self.prefix}compiled_code", "code")] if compiled_code.rows_of(self.step) else []
         return code + [(f"{self.prefix}gpu_{self.tag}", "gpu"), (f"{self.prefix}speed_{self.tag}", "speed"),
                 (f"{self.prefix}gpu_{self.tag}_large", "large"), (f"{self.prefix}sanitize_{self.tag}", "sanitize")]
 
     def targets(self):
-        if self.step == "step13_multi_gpu":
-            return [self.prefix + self.step, f"{self.prefix}step13_shards"]
+        if self.multi_gpu:
+            return [self.prefix + self.step, f"{self.prefix}{self.tag}_shards"]
         return [self.prefix + self.step, f"{self.prefix}gpu_tests_{self.tag}"]
 
     def executables(self, build_dir):
         """The files its targets make (tests/mutants/CMakeLists.txt says where)."""
         files = [build_dir / "mutants" / self.prefix / self.step]
-        if self.step == "step13_multi_gpu":
-            files.append(build_dir / "bin" / f"{self.prefix}step13_shards")
+        if self.multi_gpu:
+            files.append(build_dir / "bin" / f"{self.prefix}{self.tag}_shards")
         else:
             files.append(build_dir / "bin" / f"{self.prefix}gpu_tests_{self.tag}")
         return files
@@ -127,15 +127,16 @@ class Mutant:
 
 
 def steps_of(root):
-    return sorted(p.name for p in root.iterdir() if p.is_dir() and STEP_FOLDER.fullmatch(p.name))
+    """The course's steps, in order: course/steps.csv."""
+    return course_steps.load(root / "course" / "steps.csv")
 
 
 def load_catalogue(root=ROOT, catalogue=HERE):
     """Every mutant of every step, checked: keys, kinds, ids, at least MIN_PER_STEP per step, and
     each `find` once in its file (a needs_fix mutant's may be absent). Raises CatalogueError."""
     problems, mutants, seen = [], [], {}
-    for step in steps_of(root):
-        path = catalogue / f"{step}.toml"
+    for row in steps_of(root):
+        step, path = row.folder, catalogue / f"{row.folder}.toml"
         if not path.is_file():
             problems.append(f"{path.relative_to(root)}: missing (every step needs its mistakes)")
             continue
@@ -172,7 +173,7 @@ def load_catalogue(root=ROOT, catalogue=HERE):
                 continue
             if not all(isinstance(entry[key], str) and entry[key].strip() for key in ("mistake", "symptom")):
                 problems.append(f"{where}: mistake and symptom must be sentences")
-            mutant = Mutant(step, entry, path.name)
+            mutant = Mutant(step, entry, path.name, row.kind == "multi_gpu")
             if Path(mutant.file).parts[0] != step or not (root / mutant.file).is_file():
                 problems.append(f"{where}: file {mutant.file} is not a file of {step}/")
                 continue
@@ -248,12 +249,11 @@ def run_logged(command, log_file, **options):
 def build(mutants, build_dir, jobs, cmake_args, log_path):
     """Configures once and builds every mutant's targets with `ninja -k 0`; returns {id: error
     lines} for the mutants whose targets did not build."""
-    steps = steps_of(ROOT)
-    previous = {steps[i + 1]: steps[i] for i in range(len(steps) - 1)}
+    previous = {step.folder: step.previous for step in steps_of(ROOT)}
     targets = ["reduction_gpu_probe", "step01_interleaved"]  # step01: the CSV's stamp
     for m in mutants:
         targets += m.targets()
-        if m.step in previous and m.step != "step13_multi_gpu":
+        if previous.get(m.step) and not m.multi_gpu:
             targets.append(previous[m.step])  # the speed check's baseline
     targets = list(dict.fromkeys(targets))
     for m in mutants:  # so that a mutant that no longer builds cannot pass with an old executable

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Host tests of the classroom tools: markers and stubs, step discovery, the speed-threshold rule,
-make_exercise's refusals and its GitHub Classroom workflow, grade's Gradescope results.json and
-its compiled-code table. No GPU, no build: ctest runs them (classroom_tools, label host)."""
+"""Host tests of the classroom tools (tools/): markers and stubs, the steps from course/steps.csv,
+the speed-threshold rule, make_exercise's refusals and its GitHub Classroom workflow, grade's
+Gradescope results.json and its compiled-code table. No GPU, no build: ctest runs them
+(classroom_tools, label host)."""
 
 import argparse
+import contextlib
 import importlib.machinery
 import importlib.util
+import io
 import json
 import re
 import subprocess
@@ -14,13 +17,17 @@ import tempfile
 import unittest
 from pathlib import Path
 
-TOOLS = Path(__file__).resolve().parent
-sys.path[:0] = [str(TOOLS), str(TOOLS.parent / "course")]
+ROOT = Path(__file__).resolve().parents[2]
+TOOLS = ROOT / "tools"
+sys.path[:0] = [str(TOOLS), str(ROOT / "course")]
 import classroom  # noqa: E402
 import compiled_code  # noqa: E402
 import exercise_markers  # noqa: E402
 import grade_thresholds  # noqa: E402
 import stamped_csv  # noqa: E402
+import steps as manifest  # noqa: E402
+
+FOLDERS = [step.folder for step in manifest.load()]
 
 SAMPLE = """\
 __global__ void k(const int* in, int* out) {
@@ -76,11 +83,10 @@ class Markers(unittest.TestCase):
                 exercise_markers.make_stub(text, stubs)
 
     def test_every_step_of_the_course_has_short_markers_and_matching_stubs(self):
-        steps = classroom.steps(TOOLS.parent)
-        self.assertTrue(steps)
-        for step in steps.values():
+        self.assertTrue(FOLDERS)
+        for step in FOLDERS:
             with self.subTest(step=step):
-                text = (TOOLS.parent / step / "reduce.cuh").read_text()
+                text = (ROOT / step / "reduce.cuh").read_text()
                 stubs = exercise_markers.stub_text(step)
                 self.assertTrue(exercise_markers.regions(text), "no solution markers")
                 self.assertNotIn("solution-stub", text, "the stubs belong in tools/stubs/")
@@ -91,19 +97,62 @@ class Markers(unittest.TestCase):
                 self.assertTrue(exercise_markers.distinctive_solution_lines(text, stubs))
 
     def test_every_stubs_file_belongs_to_a_step(self):
-        steps = set(classroom.steps(TOOLS.parent).values())
         for path in exercise_markers.STUBS.glob("*.cuh"):
-            self.assertIn(path.stem, steps, f"{path} names no step folder")
+            self.assertIn(path.stem, FOLDERS, f"{path} names no step of course/steps.csv")
+
+
+def write_tree(root, rows):
+    """A course tree with a course/steps.csv of `rows` (folder, kind, previous) and a reduce.cuh in
+    each step's folder."""
+    (root / "course").mkdir(parents=True)
+    lines = ["# a test's course", "folder,kind,previous,api,speed_at,change"]
+    for folder, kind, previous in rows:
+        (root / folder).mkdir()
+        (root / folder / "reduce.cuh").write_text("// a step\n")
+        lines.append(f"{folder},{kind},{previous},sum,,the idea of {folder}")
+    (root / "course" / "steps.csv").write_text("\n".join(lines) + "\n")
 
 
 class Steps(unittest.TestCase):
-    def test_names_and_previous_step(self):
-        found = {1: "step01_a", 4: "step04_first_add", 7: "step07_b"}
-        self.assertEqual(classroom.find("4", found), ("step04_first_add", "step01_a"))
-        self.assertEqual(classroom.find("step07", found), ("step07_b", "step04_first_add"))
-        self.assertEqual(classroom.find("step01_a", found), ("step01_a", None))
-        for bad in ("step04_wrong", "5", "banana", "step4x"):
-            self.assertIsNone(classroom.find(bad, found))
+    ROWS = [("step01_a", "single", ""), ("step04_first_add", "single", "step01_a"),
+            ("step12_small_n", "single", "step04_first_add"), ("step13_multi_gpu", "multi_gpu", "step12_small_n"),
+            ("step14_copy", "single", "step12_small_n")]
+
+    def test_names_and_the_previous_step_from_the_manifest(self):
+        parser = classroom.Parser(prog="test")
+        with tempfile.TemporaryDirectory() as work:
+            write_tree(Path(work), self.ROWS)
+            found = {name: classroom.find_step(parser, name, work) for name in ("4", "step01_a", "step14", "14")}
+            self.assertEqual(found["4"].previous, "step01_a")  # its row's, not the next-lower number
+            self.assertEqual(found["step01_a"].previous, "")
+            self.assertEqual(found["14"], found["step14"])
+            self.assertEqual(found["14"].previous, "step12_small_n")  # not step13_multi_gpu
+            for bad in ("step04_wrong", "5", "banana", "step4x"):
+                with self.assertRaises(SystemExit) as exit, contextlib.redirect_stderr(io.StringIO()) as err:
+                    classroom.find_step(parser, bad, work)
+                self.assertEqual(exit.exception.code, 2)
+                self.assertIn("the steps are: step01_a, step04_first_add,", err.getvalue())
+
+    def test_grade_grades_a_step_against_its_rows_previous(self):
+        with tempfile.TemporaryDirectory() as work:
+            tree = Path(work)
+            write_tree(tree, self.ROWS)
+            saved, grade.HERE = grade.HERE, tree / "tools"
+            try:
+                target = grade.find_target(argparse.Namespace(step="14"), classroom.Parser(prog="grade"))
+                self.assertEqual((target.step, target.previous, target.tag), ("step14_copy", "step12_small_n", "step14"))
+                (tree / "assignment.cfg").write_text("step=step13_multi_gpu\nprevious=step12_small_n\n")
+                target = grade.find_target(argparse.Namespace(step=None), classroom.Parser(prog="grade"))
+                self.assertEqual((target.step, target.previous, target.assignment), ("step13_multi_gpu", "step12_small_n", True))
+            finally:
+                grade.HERE = saved
+
+    def test_a_multi_gpu_step_includes_its_previous_step(self):
+        for step in manifest.load():
+            if step.kind == "multi_gpu":
+                text = (ROOT / step.folder / "reduce.cuh").read_text()
+                self.assertIn(f'#include "{step.previous}/reduce.cuh"', text)
+                self.assertIn(f"namespace previous = {manifest.previous(step).tag};", text)
 
 
 class Thresholds(unittest.TestCase):
@@ -146,7 +195,7 @@ class SpeedTest(unittest.TestCase):
             no_gpu = self.fake_step(Path(work) / "no_gpu", "step04_first_add", 1.0, code=3)
             cases = (((fast, step03), 0, "gain over step03_sequential 2.000, threshold"),
                      ((slow, step03), 1, ": FAIL"), ((no_gpu, step03), 77, "SKIPPED: no usable GPU"),
-                     ((step01, step03), 77, "SKIPPED: not checked: no threshold"),
+                     ((step01, step03), 77, "SKIPPED: not checked: step01_interleaved has no speed_at"),
                      ((step03,), 0, "not checked: no previous step"))
             for exes, code, last in cases:
                 with self.subTest(exes=exes):
@@ -154,7 +203,7 @@ class SpeedTest(unittest.TestCase):
                     self.assertEqual(result.returncode, code, result.stdout + result.stderr)
                     self.assertIn(last, result.stdout.strip().splitlines()[-1])
 
-    def test_each_step_is_timed_at_its_size_in_the_thresholds(self):
+    def test_each_step_is_timed_at_its_size_in_the_manifest_and_the_thresholds(self):
         rows = {row["step"]: row["n"] for row in stamped_csv.read(TOOLS / "grade_thresholds.csv").rows}
         with tempfile.TemporaryDirectory() as work:
             previous = self.fake_step(work, "step11_any_operator", 1.0)
@@ -164,6 +213,7 @@ class SpeedTest(unittest.TestCase):
             for exe in (step, previous):
                 self.assertEqual(Path(exe + ".args").read_text(), f"--n {rows['step12_small_n']} --type int32 --csv\n")
         self.assertEqual(rows["step12_small_n"], "2^12")  # where the one-tile path pays (the sweep)
+        self.assertEqual(manifest.find("step12_small_n").speed_at, "12")
 
 
 class MakeExercise(unittest.TestCase):
@@ -316,11 +366,10 @@ class CompiledCode(unittest.TestCase):
         self.assertEqual(compiled_code.check_rows([dict(row, function="ILj64E", at_least="2")], sass, "step06")[0], 1)
 
     def test_the_table_names_steps_with_patterns_and_reasons(self):
-        steps = set(classroom.steps(TOOLS.parent).values())
         rows = stamped_csv.read(TOOLS / "sass_checks.csv").rows
         self.assertTrue(rows)
         for row in rows:
-            self.assertIn(row["step"], steps)
+            self.assertIn(row["step"], FOLDERS)
             re.compile(row["pattern"])
             re.compile(row["function"])
             self.assertTrue(row["count"] == "" or int(row["count"]) >= 1)
@@ -396,16 +445,19 @@ class Workflow(unittest.TestCase):
             with self.assertRaises(ValueError):
                 parse_yaml(bad)
 
-    def test_every_assignment_has_a_classroom_workflow_grading_the_host_part(self):
-        steps = classroom.steps(TOOLS.parent)
+    def test_every_assignment_has_a_classroom_workflow_and_a_manifest_of_its_steps(self):
         with tempfile.TemporaryDirectory() as work:
-            for step in steps.values():
+            for step in FOLDERS:
                 with self.subTest(step=step):
                     out = Path(work) / step
                     result = subprocess.run([sys.executable, str(TOOLS / "make_exercise"), step, str(out)],
                                             capture_output=True, text=True)
                     self.assertEqual(result.returncode, 0, result.stderr)
                     self.check_workflow(step, parse_yaml((out / ".github" / "workflows" / "classroom.yml").read_text()))
+                    row = manifest.find(step)  # the assignment's manifest: its two steps, for grade
+                    course = manifest.load(out / "course" / "steps.csv")
+                    self.assertEqual([s.folder for s in course], [f for f in (row.previous, step) if f])
+                    self.assertEqual(manifest.find(step, course).previous, row.previous)
 
     def check_workflow(self, step, workflow):
         self.assertEqual(set(workflow["on"]), {"push", "workflow_dispatch"})
