@@ -38,7 +38,7 @@
 namespace step13 {
 
 inline constexpr const char* name = "step13_bulk_copies";
-inline constexpr const char* change = "small inputs: one block, every load at once, trees instead of chains";
+inline constexpr const char* change = "large inputs: a contiguous run per block, read by bulk copies (TMA) into shared memory";
 
 // The value `offset` lanes above this one. A shuffle moves 32 bits (a 64-bit type takes two); there
 // is no 8- or 16-bit integer overload, so smaller integers travel in a 32-bit register and come back
