@@ -25,6 +25,11 @@ const StepOps* step_ops(const StepApi& step);
 // time is the read ceiling a reduction can approach; its output is not a sum and is not verified.
 const StepApi& read_probe_step();
 
+// The read probe's other pattern, step 13's: each block's contiguous run read by bulk copies into
+// shared memory, no arithmetic. Needs sm_90 (it throws elsewhere). The probe of a size is the
+// faster of the two.
+const StepApi& read_probe_bulk_step();
+
 // The step named `key`: "step03_sequential", "step03", "03" or "3"; "cub" for CUB. nullptr if none.
 const StepApi* find_step(const std::string& key);
 

@@ -1,10 +1,16 @@
-// The read ceiling: every byte of the input read once with 16-byte loads, and no sum.
+// The read ceiling: every byte of the input read once, and no sum, in the two patterns the course's
+// reductions read with.
 //
-// It is laid out like step 10's loop (a grid sized to the GPU, four independent 16-byte loads per
-// thread per iteration, a scalar head and tail for any alignment) with the arithmetic taken out:
-// what it takes is what reading the buffer costs on this GPU, the floor under any reduction. Its
-// output is not a sum and is never verified; the XOR of the words only keeps the loads alive.
+// read_probe is laid out like step 12's loop (a grid sized to the GPU, four independent 16-byte
+// loads per thread per iteration, a scalar head and tail for any alignment) with the arithmetic
+// taken out; read_probe_bulk like step 13's bulk path (each block's contiguous run of chunks
+// copied into shared memory by the copy engine), with no thread reading them. What the faster of
+// the two takes is what reading the buffer costs on this GPU, the floor under any reduction
+// (step 13's lab notes time the other patterns a reduction could use: none was faster). The output
+// is not a sum and is never verified; the XOR of the words only keeps the loads alive.
 #include "course_steps.h"
+
+#include "step13_bulk_copies/reduce.cuh"  // the bulk pattern: its ring, copies and waits
 
 #include "block_sizes.h"
 #include "cuda_check.h"
@@ -85,7 +91,69 @@ void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t 
     CUDA_CHECK_LAUNCH();
 }
 
+// The bulk pattern (step 13's): each block a contiguous run of chunks, brought into shared memory
+// by the copy engine (cp.async.bulk, sm_90) through a ring of buffers, and nothing else: thread 0
+// waits for each chunk and asks for the one `stages` ahead; no thread reads shared memory. Block 0
+// loads the bytes before the first 16-byte boundary and after the last whole chunk.
+__global__ void read_probe_bulk_kernel(const unsigned char* bytes, std::size_t count, unsigned int sentinel,
+                                       unsigned char* out) {
+    using namespace step13;
+    __shared__ alignas(128) unsigned char ring[stages][chunk_bytes];
+    __shared__ alignas(8) unsigned long long ready[stages];
+    const std::size_t head = head_elements(bytes, count);
+    const std::size_t chunks = (count - head) / chunk_bytes;
+    const unsigned char* body = bytes + head;
+    const std::size_t share = chunks / gridDim.x, bigger = chunks % gridDim.x;
+    const std::size_t first = blockIdx.x * share + (blockIdx.x < bigger ? blockIdx.x : bigger);
+    const std::size_t runs = share + (blockIdx.x < bigger ? 1 : 0);
+    unsigned int mixed = 0;
+    if (blockIdx.x == 0) {
+        for (std::size_t i = threadIdx.x; i < head; i += blockDim.x) mixed ^= bytes[i];
+        for (std::size_t i = head + chunks * chunk_bytes + threadIdx.x; i < count; i += blockDim.x) mixed ^= bytes[i];
+    }
+    if (threadIdx.x == 0) {
+        init_ready(ready);
+        for (unsigned int s = 0; s < stages && s < runs; ++s) copy_chunk(ring[s], body + (first + s) * chunk_bytes, &ready[s]);
+        for (std::size_t c = 0; c < runs; ++c) {
+            const unsigned int s = c % stages;
+            wait_for_chunk(&ready[s], (c / stages) % 2);
+            if (c + stages < runs) copy_chunk(ring[s], body + (first + c + stages) * chunk_bytes, &ready[s]);
+        }
+    }
+    if (mixed == sentinel) *out = 1;
+}
+
+unsigned int bulk_probe_resident_grid(int block) {
+    static const std::array<unsigned int, 11> grids =
+        per_block_size([](int b) { return resident_blocks(read_probe_bulk_kernel, b); });
+    return grids[log2_exact(block)];
+}
+
+template <class T>
+void read_probe_bulk(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t stream) {
+    if (!step13::bulk_copies_available())
+        throw std::runtime_error("read_probe_bulk: bulk copies need a GPU of sm_90 or later and code built for it");
+    const std::size_t count = n * sizeof(T);
+    const unsigned int grid = static_cast<unsigned int>(
+        std::max<std::size_t>(1, std::min<std::size_t>(bulk_probe_resident_grid(block), count / step13::chunk_bytes)));
+    constexpr unsigned int sentinel = 0x9E3779B9u;
+    read_probe_bulk_kernel<<<grid, block, 0, stream>>>(reinterpret_cast<const unsigned char*>(in), count, sentinel,
+                                                        reinterpret_cast<unsigned char*>(out));
+    CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace
+
+const StepApi& read_probe_bulk_step() {
+    static const StepApi probe = {"read_probe_bulk",
+                                  "bulk copies (TMA) of each block's contiguous run into shared memory, no arithmetic",
+                                  &probe_scratch_bytes,
+                                  &probe_addition_depth,
+                                  &read_probe_bulk<std::int32_t>,
+                                  &read_probe_bulk<float>,
+                                  &read_probe_bulk<double>};
+    return probe;
+}
 
 const StepApi& read_probe_step() {
     static const StepApi probe = {"read_probe",
