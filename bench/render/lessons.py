@@ -1,18 +1,14 @@
-"""The results blocks that go beyond the measured tables, for bench/render_results.py (which reads
-their kinds from BLOCK_KINDS below when it first renders): models built from the measurements
-(Little's law with the loaded latency, the issue floor from the profiler's counters), the sweep as
-a table, the steps' diff sizes, the peers (torch, CuPy, JAX), the verdict on a step's alternatives,
-the several-GPU results of bench/multigpu.sh (results/h200x2, a sibling of the results folder,
-named by the block's argument), and the mistakes of tests/mutants/ with the test that caught each."""
+"""Each lesson's own analyses, one section per lesson: the blocks only that lesson's NOTES (or, for
+the bundled steps, the README's course map) use, built from the measurements."""
 
-import sys
-
-from render_results import (CUB_STEP, REPO_ROOT, Results, ResultsError, batch_cell, describe, distinct, gpu_label,
-                            markdown_table, ncu_values, parse_selector, rows_where, select_row, short_stamp,
-                            size_text, steps_of, Sweep, tie_rule, versus_cub_text)
+import steps
+from .blocks import ncu_values
+from .tables import (CUB_STEP, Results, ResultsError, Sweep, describe, distinct, gpu_label, markdown_table,
+                     parse_selector, rows_where, select_row, size_text, stamped_table, tie_rule,
+                     versus_text)
 
 # ---------------------------------------------------------------------------------------------
-# The issue floor: profiler counters (ncu.csv) turned into the least time issuing could take
+# Steps 01 and 06: the issue floor, profiler counters (ncu.csv) turned into the least time issuing takes
 
 # Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide's
 # description of each architecture's SM), each issuing at most one warp instruction per cycle.
@@ -32,8 +28,7 @@ def stamp_sms(results, table):
 
 
 def render_issue_floor(results, step, context):
-    """The least time STEP's profiled launch could take if issuing instructions were all it did, at the
-    clock ncu ran it at, beside the time ncu measured."""
+    """The least time STEP's profiled launch could take if issuing were all it did, beside ncu's time."""
     values, table = ncu_values(results, (), context)
     for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
         if (step, metric) not in values:
@@ -57,16 +52,15 @@ def render_issue_floor(results, step, context):
 
 
 # ---------------------------------------------------------------------------------------------
-# Little's law with the latency measured under load (loaded_latency.csv): the model of lessons 07-09
+# Steps 07 to 09: Little's law with the latency measured under load (loaded_latency.csv)
 
 LOADED_LATENCY = "loaded_latency.csv"
 
 
 def littles_law_model(results):
-    """(rows, facts). rows: per loads, at the most blocks per SM measured (the whole GPU, as the course's
-    kernels run), (loads, bytes in flight, loaded latency, GB/s, in flight / latency, the model: the
-    least of that and the best GB/s). facts: the best GB/s, its latency and loads, the bytes in flight
-    it needs, the idle latency, the streaming threads, the stamp."""
+    """(rows, facts). rows: per loads, at the most blocks per SM measured, (loads, bytes in flight, loaded
+    latency, GB/s, in flight / latency, the model: the least of that and the best GB/s). facts: the best
+    GB/s, its latency and loads, the bytes in flight it needs, the idle latency, the threads, the stamp."""
     table = results.table(LOADED_LATENCY, ["loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps",
                                            "latency_ns", "status"], "bench/ablation/loaded_latency.cu")
     bad = [describe(row) for row in table.rows if row["status"] != "ok"]
@@ -107,10 +101,9 @@ def render_littles_law(results, context=""):
     cells = [[loads, f"{in_flight / 1e6:.1f}"] + [f"{v:.0f}" for v in rest] + [f"{measured[loads]:.0f}" if loads in
              measured else "-"] for loads, in_flight, *rest in rows]
     checks = [measured[row[0]] / row[5] for row in rows if row[0] in measured]
-    out = [short_stamp(facts["stamp"]) + "\n\n",
-           markdown_table(["loads", "MB in flight (at most)", "loaded latency, ns", "stream GB/s",
-                           "in flight / latency, GB/s", "model GB/s", f"step 07 GB/s, int32 {size_text(largest)}"],
-                          "r" * 7, cells),
+    out = [stamped_table(facts["stamp"], ["loads", "MB in flight (at most)", "loaded latency, ns", "stream GB/s",
+                                 "in flight / latency, GB/s", "model GB/s", f"step 07 GB/s, int32 {size_text(largest)}"],
+                         "r" * 7, cells),
            f"\nThe most the memory delivered is {facts['best_gbps']:.0f} GB/s (with {facts['best_loads']} loads), "
            f"at a loaded latency of {facts['best_ns']:.0f} ns, {facts['best_ns'] / facts['idle_ns']:.1f} times the "
            f"idle {facts['idle_ns']:.0f} ns: Little's law needs {facts['needed'] / 1e6:.1f} MB in flight for it, "
@@ -143,15 +136,31 @@ def render_littles_law_need(results, per_thread, context):
 
 
 # ---------------------------------------------------------------------------------------------
-# The sweep as a table, the steps' diff sizes
+# Step 10: its alternatives, each against the step (a variants CSV)
+
+
+def render_alternatives_verdict(results, name, reference, context):
+    """Each other row of FILE against STEP, per type: faster / level / slower at each size (tie_rule)."""
+    variants = Sweep(results.compare(name))
+    previous = steps.find(reference).previous
+    ties, rule = tie_rule(results, {t: [reference, previous] for t in variants.types})
+    lines = [f"Each against {reference}, by per-call median ({rule}):\n"]
+    for step in [s for s in distinct(variants.table.rows, "step") if s != reference]:
+        lines.append(f"- `{step}`: " + "; ".join(f"{t} " + versus_text(variants.ratios(t, reference, step), ties[t])
+                                                 for t in variants.types) + ".")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Step 12: the sweep as a table at small n
 
 
 def render_sweep_table(results, *args, context):
     """The median time per call (us) of each STEP and CUB at every size of sweep.csv up to N, with
     CUB's time / the first STEP's."""
     options = parse_selector([a for a in args if "=" in a], context)
-    steps = [a for a in args if "=" not in a]
-    if not steps:
+    shown = [a for a in args if "=" not in a]
+    if not shown:
         raise ResultsError(f"{context}: sweep-table takes one step name or more")
     upto = options.pop("upto", None)
     if options:
@@ -163,93 +172,21 @@ def render_sweep_table(results, *args, context):
             raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
         return sweep.times[(type_name, step, n)] * 1000
     headers = ["n"] + [h for t in sweep.types
-                       for h in [f"{t} {s}, us" for s in steps + [CUB_STEP]] + [f"{t} CUB / {steps[0]}"]]
-    cells = [[size_text(n)] + [cell for t in sweep.types for cell in [f"{us(t, s, n):.2f}" for s in steps + [CUB_STEP]]
-                               + [f"{us(t, CUB_STEP, n) / us(t, steps[0], n):.3f}"]]
+                       for h in [f"{t} {s}, us" for s in shown + [CUB_STEP]] + [f"{t} CUB / {shown[0]}"]]
+    cells = [[size_text(n)] + [cell for t in sweep.types for cell in [f"{us(t, s, n):.2f}" for s in shown + [CUB_STEP]]
+                               + [f"{us(t, CUB_STEP, n) / us(t, shown[0], n):.3f}"]]
              for n in sorted({n for (_, _, n) in sweep.times if upto is None or n <= int(upto)})]
-    return short_stamp(sweep.table.stamp) + "\n\n" + markdown_table(headers, "l" + "r" * (len(headers) - 1), cells)
-
-
-def render_step_diffs(results, context=""):
-    sys.path.insert(0, str(REPO_ROOT / "tools"))
-    import step_diffs  # noqa: E402
-    return step_diffs.markdown(step_diffs.step_diffs(REPO_ROOT))
+    return stamped_table(sweep.table.stamp, headers, "l" + "r" * (len(headers) - 1), cells)
 
 
 # ---------------------------------------------------------------------------------------------
-# The peers, a step's alternatives, several GPUs
+# Step 13: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
 
-PEERS_SIZES = (1 << 16, 1 << 20, 1 << 24, 1 << 28, 1 << 30, 1 << 32)
-PEERS_COLUMNS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
-# What the course's rows return: int32 sums wrap modulo 2^32 (step_api.h), as CUB's on int32
-COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}
-
-
-def overall_check(rows, column="check"):
-    """PASS where every row passed; FAIL if any failed; '-' where none was checked."""
-    words = {r[column] for r in rows}
-    return "FAIL" if "FAIL" in words else "PASS" if "PASS" in words else "-"
-
-
-def render_peers(results, context):
-    """Batch GB/s of torch, CuPy and JAX (peers.csv) beside the last step and CUB (sweep.csv, the same GPU)."""
-    if not results.has("peers.csv"):
-        return ("Not measured on this GPU yet: `bench/reproduce.sh --only sweep,peers` writes peers.csv beside "
-                "sweep.csv.\n")
-    peers = results.table("peers.csv", PEERS_COLUMNS, "bench/peers.py")
-    sweep = results.compare("sweep.csv")
-    if peers.stamp.get("gpu") != sweep.stamp.get("gpu"):
-        raise ResultsError(f"{peers.name} was measured on '{peers.stamp.get('gpu')}', {sweep.name} on "
-                           f"'{sweep.stamp.get('gpu')}': the ratios would not be like for like")
-    libraries = distinct(peers.rows, "library")
-    out = [f"Batch GB/s (calls back to back, total time / count) at a few sizes of the sweep, "
-           f"{peers.stamp.get('gpu')}. {', '.join(libraries)}: {short_stamp(peers.stamp)} The course and CUB: "
-           f"{short_stamp(sweep.stamp)}\n"]
-    for type_name in distinct(peers.rows, "type"):
-        rows = rows_where(sweep, type=type_name, l2="warm")
-        last = (steps_of(rows) or [None])[-1]
-        sizes = [n for n in PEERS_SIZES if any(int(r["n"]) == n for r in rows_where(peers, type=type_name))
-                 and any(int(r["n"]) == n and r["step"] in (last, CUB_STEP) for r in rows)]
-        if not sizes:
-            continue
-        cells = []
-        for library in libraries:
-            mine = {int(r["n"]): r for r in rows_where(peers, library=library, type=type_name)}
-            if mine:
-                cells.append([library, "/".join(distinct(mine.values(), "output_type"))]
-                             + [format(peers.number(mine[n], "batch_gbps"), ".1f") if n in mine else "-" for n in sizes]
-                             + [overall_check(mine.values())])
-        for step in (last, CUB_STEP):
-            mine = {int(r["n"]): r for r in rows if r["step"] == step}
-            if step and mine:
-                cells.append([step, COURSE_OUTPUT_TYPE.get(type_name, type_name)]
-                             + [batch_cell(sweep, mine[n]) if n in mine else "-" for n in sizes]
-                             + [overall_check(mine.values(), column="status")])
-        out.append(f"\n**{type_name}** sum, batch GB/s:\n\n")
-        out.append(markdown_table(["library", "sums into"] + [size_text(n) for n in sizes] + ["check"],
-                                  "ll" + "r" * len(sizes) + "l", cells))
-    out.append("\nHow each was timed: " + "; ".join(dict.fromkeys(f"{r['library']}: {r['timing']}"
-                                                                   for r in peers.rows)) + ".\n")
-    return "".join(out)
-
-
-def render_alternatives_verdict(results, name, reference, context):
-    """Each other row of FILE (a variants CSV) against STEP, per type, as faster / level / slower at each
-    size, level meaning within the run-to-run spread (tie_rule)."""
-    variants = Sweep(results.compare(name))
-    ties, rule = tie_rule(results, {t: [reference, "step09_vector_loads"] for t in variants.types})
-    lines = [f"Each against {reference}, by per-call median ({rule}):\n"]
-    for step in [s for s in distinct(variants.table.rows, "step") if s != reference]:
-        lines.append(f"- `{step}`: " + "; ".join(f"{t} " + versus_cub_text(variants.ratios(t, reference, step), ties[t])
-                                                 for t in variants.types) + ".")
-    return "\n".join(lines) + "\n"
+GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 
 
 def multigpu_table(results, folder, file_name):
     return Results(results.directory.parent / folder).table(file_name)
-
-
-GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 
 
 def render_multigpu_step13(results, folder, context):
@@ -297,7 +234,7 @@ def render_multigpu_step13(results, folder, context):
             facts.append(f"{type_name}: {scaling:.3f}x at {size_text(largest)}, {GPU_COUNTS.get(k, str(k))} "
                          f"GPUs faster from {size_text(win) if win else 'no measured size'} on"
                          + (" (the smallest measured size where they are)" if win else ""))
-    return (short_stamp(table.stamp) + "\n\n" + markdown_table(headers, "ll" + "r" * (len(headers) - 2), cells)
+    return (stamped_table(table.stamp, headers, "ll" + "r" * (len(headers) - 2), cells)
             + "\nScaling: " + "; ".join(facts) + ".\n")
 
 
@@ -321,7 +258,7 @@ def render_multigpu_allreduce(results, folder, context):
                           naive["algbw_gbps"], f"{t_naive / t_nccl:.2f}"])
     headers = ["bytes per GPU", "NCCL us", "NCCL algbw GB/s", "NCCL busbw GB/s", "naive us", "naive algbw GB/s",
                "NCCL / naive"]
-    return (short_stamp(table.stamp) + "\n\n" + markdown_table(headers, "l" + "r" * 6, cells) +
+    return (stamped_table(table.stamp, headers, "l" + "r" * 6, cells) +
             f"\nThe NVLink limit read from the machine (`nvidia-smi nvlink -s`, GPU 0, per direction): "
             f"{table.rows[0]['nvlink_gbps']} GB/s. NCCL / naive: the naive version's time divided by NCCL's "
             "(above 1: NCCL is faster).\n")
@@ -329,18 +266,19 @@ def render_multigpu_allreduce(results, folder, context):
 
 def render_multigpu_combine(results, folder, context):
     table = multigpu_table(results, folder, "combine.csv")
-    cells = [[row[c] or "-" for c in table.columns] for row in table.rows]
-    return short_stamp(table.stamp) + "\n\n" + markdown_table(table.columns, "lrl" + "r" * 4 + "l", cells)
+    return stamped_table(table.stamp, table.columns, "lrl" + "r" * 4 + "l", [[row[c] or "-" for c in table.columns]
+                                                                        for row in table.rows])
 
 
 # ---------------------------------------------------------------------------------------------
-# The steps that bundle several changes (07, 10, 12): each change's measured share
+# Steps 07, 10 and 12 bundle several changes: each change's measured share (the README's course map)
 
 # Per step: the size, then rows (change, file, the rows' common selector, the slower row, the faster
 # row). A row's share is the slower row's median time over the faster row's (above 1: the change
 # makes it faster), both rows from one file, one run. REST: the first row over the second, the
 # changes measured only together.
 REST = "rest"
+INT32_2E20, INT32_2E12 = {"type": "int32", "n": str(1 << 20)}, {"type": "int32", "n": str(1 << 12)}
 BUNDLES = [
     ("step07_multi_level", 1 << 24, [
         ("all of step 07, against step 06", "headline.csv", {"type": "int32"},
@@ -351,35 +289,30 @@ BUNDLES = [
          "(the first row over the second; two runs)", REST),
     ]),
     ("step10_single_pass", 1 << 20, [
-        ("all of step 10, against step 09's two launches", "step10_alternatives.csv", {"type": "int32", "n": str(1 << 20)},
+        ("all of step 10, against step 09's two launches", "step10_alternatives.csv", INT32_2E20,
          {"step": "step09_vector_loads"}, {"step": "step10_single_pass"}),
         ("one launch, ended the classic way (fence and ticket: the last block to finish adds)",
-         "step10_alternatives.csv", {"type": "int32", "n": str(1 << 20)},
-         {"step": "step09_vector_loads"}, {"step": "step10_threadfence"}),
+         "step10_alternatives.csv", INT32_2E20, {"step": "step09_vector_loads"}, {"step": "step10_threadfence"}),
         ("the last block waiting on slots (value and mark in one 64-bit atomic store), against the ticket",
-         "step10_alternatives.csv", {"type": "int32", "n": str(1 << 20)},
-         {"step": "step10_threadfence"}, {"step": "step10_single_pass"}),
+         "step10_alternatives.csv", INT32_2E20, {"step": "step10_threadfence"}, {"step": "step10_single_pass"}),
         ("the partials added in a fixed order, against atomicAdd of each into *out",
-         "step10_atomic_add.csv", {"type": "int32", "n": str(1 << 20)},
-         {"step": "step10_atomic_add"}, {"step": "step10_single_pass"}),
+         "step10_atomic_add.csv", INT32_2E20, {"step": "step10_atomic_add"}, {"step": "step10_single_pass"}),
         ("for scale: step 09's two launches replayed as a CUDA graph (the launch gap alone)",
-         "step10_alternatives.csv", {"type": "int32", "n": str(1 << 20)},
-         {"step": "step09_vector_loads"}, {"step": "step09_graph"}),
+         "step10_alternatives.csv", INT32_2E20, {"step": "step09_vector_loads"}, {"step": "step09_graph"}),
     ]),
     ("step12_small_n", 1 << 12, [
-        ("all of step 12, against step 11", "step12_variants.csv", {"type": "int32", "n": str(1 << 12)},
+        ("all of step 12, against step 11", "step12_variants.csv", INT32_2E12,
          {"step": "step11_any_operator"}, {"step": "step12_small_n"}),
         ("changes 1-3 (just enough warps, every load at once, trees), not measured apart",
-         "step12_variants.csv", {"type": "int32", "n": str(1 << 12)},
-         {"step": "step11_any_operator"}, {"step": "step12_shuffle_warps"}),
+         "step12_variants.csv", INT32_2E12, {"step": "step11_any_operator"}, {"step": "step12_shuffle_warps"}),
         ("change 4 (one instruction for a warp of 32-bit integers), against shuffles",
-         "step12_variants.csv", {"type": "int32", "n": str(1 << 12)},
-         {"step": "step12_shuffle_warps"}, {"step": "step12_small_n"}),
+         "step12_variants.csv", INT32_2E12, {"step": "step12_shuffle_warps"}, {"step": "step12_small_n"}),
         ("float32: all of step 12, against step 11 (changes 1-3: floats keep the shuffles)",
          "step12_variants.csv", {"type": "float32", "n": str(1 << 12)},
          {"step": "step11_any_operator"}, {"step": "step12_small_n"}),
     ]),
 ]
+BUNDLE_FILES = list(dict.fromkeys(spec[1] for _, _, rows in BUNDLES for spec in rows if spec[1] != REST))
 
 
 def bundle_shares(results, rows, context):
@@ -398,72 +331,29 @@ def bundle_shares(results, rows, context):
     return shares
 
 
+def bundle_stamp(gpu):
+    """One line per GPU: where, when and from which files (bench/reproduce.sh writes each)."""
+    stamps = [gpu.table(name).stamp for name in BUNDLE_FILES]
+    dates = sorted({s.get("date_utc", "?")[:10] for s in stamps})
+    commits = list(dict.fromkeys(f"`{s.get('commit', 'unknown')}`" for s in stamps))
+    return (f"\n{gpu_label(gpu)}: {stamps[0].get('gpu', 'GPU not recorded')}; measured {', '.join(dates)}; "
+            f"commit {', '.join(commits)}; {', '.join(BUNDLE_FILES)} (`bench/reproduce.sh`).\n")
+
+
 def render_bundles(results, context=""):
-    """Steps 07, 10 and 12 bundle several changes: each change's measured speed-up, int32 (and step 12's
-    float32), L2 warm, at the size where the step's idea pays, this GPU beside the others."""
+    """Each change a bundled step makes and its measured speed-up, this GPU beside the others."""
     gpus = [results] + list(results.beside)
-    columns = [bundle_columns(gpu, context) for gpu in gpus]
+    columns = [[bundle_shares(gpu, rows, context) for _, _, rows in BUNDLES] for gpu in gpus]
     cells = []
     for index, (step, n, rows) in enumerate(BUNDLES):
         for row, (change, _) in enumerate(columns[0][index]):
-            cells.append([f"`{step}`", size_text(n), change]
-                         + [f"{column[index][row][1]:.2f}" for column in columns])
+            cells.append([f"`{step}`", size_text(n), change] + [f"{column[index][row][1]:.2f}" for column in columns])
     return ("Each change's speed-up: the median time per call without it over the time with it (above 1: the "
             "change made it faster), int32, L2 warm.\n\n"
             + markdown_table(["step", "n", "change", *(gpu_label(gpu) for gpu in gpus)], "lll" + "r" * len(gpus), cells)
             + "".join(bundle_stamp(gpu) for gpu in gpus))
 
 
-def bundle_stamp(gpu):
-    """One line per GPU: where, when and from which files (bench/reproduce.sh writes each)."""
-    stamps = [gpu.table(name).stamp for name in bundle_files()]
-    dates = sorted({s.get("date_utc", "?")[:10] for s in stamps})
-    commits = list(dict.fromkeys(f"`{s.get('commit', 'unknown')}`" for s in stamps))
-    return (f"\n{gpu_label(gpu)}: {stamps[0].get('gpu', 'GPU not recorded')}; measured {', '.join(dates)}; "
-            f"commit {', '.join(commits)}; {', '.join(bundle_files())} (`bench/reproduce.sh`).\n")
-
-
-def bundle_files():
-    return list(dict.fromkeys(spec[1] for _, _, rows in BUNDLES for spec in rows if spec[1] != REST))
-
-
-def bundle_columns(gpu, context):
-    return [bundle_shares(gpu, rows, context) for _, _, rows in BUNDLES]
-
-
-# Mutation testing: the mistakes of tests/mutants/*.toml and the test that caught each
-
-MUTANT_COLUMNS = ["step", "id", "kind", "mistake", "symptom", "status", "killed_by"]
-MUTANT_VERDICTS = {"survived": "nothing: every test passes", "equivalent": "nothing can: the same program in effect",
-                   "untested": "not run: every test was skipped", "build-error": "not run: it did not compile"}
-
-
-def render_mutants(results, context):
-    """One row per mistake of mutants.csv (tests/mutants/run_mutants.py): its step, the mistake, what a
-    student sees, and the first of the step's tests that failed on it."""
-    if not results.has("mutants.csv"):
-        return ("Not run on this GPU yet: `bench/reproduce.sh --only mutants` writes mutants.csv "
-                "(tests/mutants/run_mutants.py).\n")
-    table = results.table("mutants.csv", MUTANT_COLUMNS, "tests/mutants/run_mutants.py")
-    cells = []
-    for row in table.rows:
-        if row["status"] == "killed":
-            caught = f"`{row['killed_by']}`" if row["killed_by"] else "killed"
-        elif row["status"] in MUTANT_VERDICTS:
-            caught = MUTANT_VERDICTS[row["status"]]
-        else:
-            raise ResultsError(f"{table.name}: status '{row['status']}' of {row['id']} is not one of killed, "
-                               f"{', '.join(MUTANT_VERDICTS)}")
-        cells.append([row["step"][:6], row["mistake"], row["symptom"], caught])
-    counts = {}
-    for row in table.rows:
-        counts[row["status"]] = counts.get(row["status"], 0) + 1
-    summary = ", ".join(f"{counts[s]} {s}" for s in ["killed", *MUTANT_VERDICTS] if s in counts)
-    return (short_stamp(table.stamp) + f" {len(table.rows)} mistakes: {summary}.\n\n"
-            + markdown_table(["step", "mistake", "what a student sees", "caught by"], "llll", cells))
-
-
-# This module's block kinds, in render_results.BLOCK_KINDS' form: renderer, arguments, what it shows.
 BLOCK_KINDS = {
     "issue-floor": (render_issue_floor, "STEP", "the least time STEP's launch needs to issue its instructions, "
                     "at the SM clock ncu measured, beside the time ncu measured"),
@@ -471,16 +361,12 @@ BLOCK_KINDS = {
                     "step 07's 2/4/8-load ablation; without that file, the idle latency"),
     "littles-law-need": (render_littles_law_need, "BYTES", "the bytes in flight per thread the law needs, "
                          "beside BYTES per thread"),
-    "sweep-table": (render_sweep_table, "STEP... [upto=N]", "median us of each STEP and CUB up to N (sweep.csv)"),
-    "bundles": (render_bundles, "", "steps 07, 10 and 12: each change they bundle and its measured speed-up"),
-    "step-diffs": (render_step_diffs, "", "lines added and removed between consecutive steps' reduce.cuh"),
-    "peers": (render_peers, "", "torch, CuPy, JAX (peers.csv) beside the last step and CUB (sweep.csv)"),
     "alternatives-verdict": (render_alternatives_verdict, "FILE STEP",
                              "each other row of FILE against STEP: faster, level or slower per size and type"),
+    "sweep-table": (render_sweep_table, "STEP... [upto=N]", "median us of each STEP and CUB up to N (sweep.csv)"),
     "multigpu-step13": (render_multigpu_step13, "DIR", "step13_multi_gpu on 1 and K GPUs (DIR/step13.csv, "
                         "DIR beside the results folder), the scaling and where K GPUs win"),
     "multigpu-allreduce": (render_multigpu_allreduce, "DIR", "NCCL against the naive all-reduce (DIR/allreduce.csv)"),
     "multigpu-combine": (render_multigpu_combine, "DIR", "each way of combining one partial per GPU (DIR/combine.csv)"),
-    "mutants": (render_mutants, "", "each mistake of tests/mutants/ with its symptom and the test that "
-                "caught it (mutants.csv)"),
+    "bundles": (render_bundles, "", "steps 07, 10 and 12: each change they bundle and its measured speed-up"),
 }
