@@ -81,9 +81,7 @@ def headline_chart(table):
     left, top, bar, group = 200, 70, 10, 10 * len(types) + 10
     width, plot_w = 900, 560
     height = top + len(steps) * group + 90
-    svg = Svg(width, height, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 46, stamp_line(table), size=11, fill=GREY)
+    svg = Svg(width, height, title, stamp_line(table), at=46, size=11)
     low = min(v for v in gbps.values() if v > 0)
     ticks = log_ticks(low, peak, 10)
     x0, x1 = math.log10(ticks[0]), math.log10(ticks[-1])

@@ -62,11 +62,9 @@ def tree_figure(evidence, relpath, title):
     m, rounds = tree_rounds(evidence, relpath, block)
     cw, ch, gap, left, top = 40, 26, 64, 64, 78
     width, height = left + block * cw + 250, top + len(rounds) * (ch + gap) + ch + 92
-    svg = Svg(width, height, title)
-    svg.text(16, 26, title, size=16, weight="bold")
     guard = f"if ({m['guard']})" + (f", {m['name']} = {m['value']}" if m["name"] else "")
-    svg.text(16, 48, f"for ({m['var']} = {m['init']}; {m['cond']}; {m['step']}): {guard}: "
-                     f"sdata[{m['dst']}] += sdata[{m['src']}]", size=12, fill=GREY)
+    svg = Svg(width, height, title, f"for ({m['var']} = {m['init']}; {m['cond']}; {m['step']}): {guard}: "
+                                    f"sdata[{m['dst']}] += sdata[{m['src']}]")
     values = list(EXAMPLE)
     y = top
     for i, v in enumerate(values):
@@ -115,10 +113,8 @@ def banks_figure(evidence, relpath, title):
     panels = rounds[:2]
     lw, left, panel_h = 24, 70, 200
     width, height = left + lanes * lw + 40, 66 + len(panels) * panel_h + 50
-    svg = Svg(width, height, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"warp 0 of a block of {block} threads, int32 (4-byte words): word w sits in bank w mod {banks}",
-             size=12, fill=GREY)
+    svg = Svg(width, height, title,
+              f"warp 0 of a block of {block} threads, int32 (4-byte words): word w sits in bank w mod {banks}")
     shifted = True
     y = 70
     for s, work in panels:
@@ -173,10 +169,9 @@ def first_add_figure(evidence):
     title = "Step 04: each thread adds two elements while it loads"
     cw, left = 24, 40
     total = blocks * 2 * block
-    svg = Svg(left + total * cw + 40, 330, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"i = blockIdx.x * {first['span']} + tid; sum = in[i] + in[i + {second['off']}] "
-                     f"(the second only if i + {second['off']} < n)", size=12, fill=GREY)
+    svg = Svg(left + total * cw + 40, 330, title,
+              f"i = blockIdx.x * {first['span']} + tid; sum = in[i] + in[i + {second['off']}] "
+                     f"(the second only if i + {second['off']} < n)")
     fills = [PALE_BLUE, PALE_ORANGE, PALE_GREEN]
     strokes = [BLUE, ORANGE, GREEN]
     y_in, y_sh = 100, 220
@@ -236,10 +231,9 @@ def warp_unroll_figure(evidence):
     cw, left, rh, gap = 12, 110, 18, 30
     slots = 2 * offsets[0]
     top = 70 + len(block_rounds) * 34 + 30
-    svg = Svg(left + slots * cw + 200, top + len(offsets) * (rh + gap) + 70, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"blockDim.x = {block}: the loop runs while {loop['cond']}, then warp 0 calls warp_level "
-                     f"for offsets {', '.join(map(str, offsets))}", size=12, fill=GREY)
+    svg = Svg(left + slots * cw + 200, top + len(offsets) * (rh + gap) + 70, title,
+              f"blockDim.x = {block}: the loop runs while {loop['cond']}, then warp 0 calls warp_level "
+                     f"for offsets {', '.join(map(str, offsets))}")
     y = 70
     for s in block_rounds:
         svg.rect(left, y, slots * cw, 22, fill=LIGHT, stroke=GREY)
@@ -290,10 +284,9 @@ def unrolled_figure(evidence):
     strides = sorted({s for rounds in present.values() for s in rounds}, reverse=True)
     title = "Step 06: the rounds each instantiation keeps once Block is a constant"
     cw, rh, left, top = 96, 24, 170, 96
-    svg = Svg(left + len(sizes) * cw + 30, top + (len(strides) + 2) * rh + 90, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"for ({loop['var']} = {loop['init']}; {loop['cond']}; {loop['step']}) under #pragma unroll, "
-                     f"then warp_level for the last warp", size=12, fill=GREY)
+    svg = Svg(left + len(sizes) * cw + 30, top + (len(strides) + 2) * rh + 90, title,
+              f"for ({loop['var']} = {loop['init']}; {loop['cond']}; {loop['step']}) under #pragma unroll, "
+                     f"then warp_level for the last warp")
     svg.text(left + len(sizes) * cw / 2, top - 28, "Block (template argument)", size=12, anchor="middle", weight="bold")
     for c, size in enumerate(sizes):
         svg.text(left + c * cw + cw / 2, top - 8, size, size=12, anchor="middle", weight="bold")
@@ -368,10 +361,9 @@ def grid_stride_figure(evidence):
     rows = -(-n // row_len)
     title = "Step 07: a grid sized to the GPU walks the array, then one block adds the partials"
     cw, left, top, rh = 24, 110, 96, 46
-    svg = Svg(left + row_len * cw + 40, top + rows * rh + 130, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"toy sizes: Block = {block} threads, a GPU that holds {grid} blocks at once, n = {n}; "
-                     f"loads_per_iteration = {loads} (from the source)", size=12, fill=GREY)
+    svg = Svg(left + row_len * cw + 40, top + rows * rh + 130, title,
+              f"toy sizes: Block = {block} threads, a GPU that holds {grid} blocks at once, n = {n}; "
+                     f"loads_per_iteration = {loads} (from the source)")
     fills, strokes = [PALE_BLUE, PALE_ORANGE], [BLUE, ORANGE]
     for e in range(rows * row_len):
         r, c = divmod(e, row_len)
@@ -421,10 +413,9 @@ def shuffle_figure(evidence):
     total = sum(values)
     title = f"Step 08: a warp adds its {lanes} values in {len(offsets)} shuffle rounds, in registers"
     cw, left, top, gap = 24, 90, 84, 56
-    svg = Svg(left + lanes * cw + 30, top + (len(offsets) + 1) * (24 + gap) + 20, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"for ({loop['var']} = {loop['init']}; {loop['cond']}; {loop['step']}) value += "
-                     f"__shfl_down_sync(all lanes, value, {loop['var']}), Lanes = {lanes}", size=12, fill=GREY)
+    svg = Svg(left + lanes * cw + 30, top + (len(offsets) + 1) * (24 + gap) + 20, title,
+              f"for ({loop['var']} = {loop['init']}; {loop['cond']}; {loop['step']}) value += "
+                     f"__shfl_down_sync(all lanes, value, {loop['var']}), Lanes = {lanes}")
     y = top
     for lane in range(lanes):
         svg.text(left + lane * cw + cw / 2, y - 6, lane, size=8, anchor="middle", fill=GREY)
@@ -520,10 +511,9 @@ def vector_loads_figure(evidence):
     rows = -(-cells // per_row)
     title = f"Step 09: a warp's {rules['bytes']}-byte loads, with a scalar head and tail at misaligned edges"
     cw, left, top, rh = 22, 70, 92, 52
-    svg = Svg(left + per_row * cw + 30, top + rows * rh + 70, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"int32, n = {n}, in {misalignment} bytes past a 16-byte boundary; one warp (Block = {block}); "
-                     f"width = {rules['width']} = {width}", size=12, fill=GREY)
+    svg = Svg(left + per_row * cw + 30, top + rows * rh + 70, title,
+              f"int32, n = {n}, in {misalignment} bytes past a 16-byte boundary; one warp (Block = {block}); "
+                     f"width = {rules['width']} = {width}")
     outlines = []
     for c in range(rows * per_row):
         r, col = divmod(c, per_row)
@@ -591,10 +581,9 @@ def slots_figure(evidence):
     title = "Step 10: blocks post partials into slots; the last block adds them in order"
     unit, left, top, rh = 34, 210, 96, 26
     end = max(finish) + 5
-    svg = Svg(left + end * unit + 140, top + (grid + block) * rh + 150, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"a toy grid of {grid} blocks of Block = {block} threads; partial_loads = {loads}; the last "
-                     f"block: {last['cond']}", size=12, fill=GREY)
+    svg = Svg(left + end * unit + 140, top + (grid + block) * rh + 150, title,
+              f"a toy grid of {grid} blocks of Block = {block} threads; partial_loads = {loads}; the last "
+                     f"block: {last['cond']}")
     svg.text(16, 66, "time runs to the right (the order is an example, not a measurement)", size=12, fill=GREY)
     posted = {}
     for b in range(grid):
@@ -672,10 +661,9 @@ def identity_figure(evidence):
     ops = {"Sum": (sum, "sum"), "Max": (max, "max"), "Min": (min, "min")}
     title = "Step 11: lanes without an element hold the operator's identity"
     cw, left, top, rh = 23, 110, 100, 40
-    svg = Svg(left + block * cw + 110, top + 3 * rh + 120, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"float32, n = {n}, aligned input, one warp: thread_reduce starts every lane at "
-                     f"Op::identity<T>(), so a lane with no element adds nothing", size=12, fill=GREY)
+    svg = Svg(left + block * cw + 110, top + 3 * rh + 120, title,
+              f"float32, n = {n}, aligned input, one warp: thread_reduce starts every lane at "
+                     f"Op::identity<T>(), so a lane with no element adds nothing")
     for lane in range(block):
         svg.text(left + lane * cw + cw / 2, top - 8, lane, size=8, anchor="middle", fill=GREY)
     svg.text(left + block * cw + 12, top - 8, "lane 0 after", size=9, fill=GREY)
@@ -732,10 +720,8 @@ def shards_figure(evidence):
     colours = [(PALE_BLUE, BLUE), (PALE_ORANGE, ORANGE), (PALE_GREEN, GREEN), ("#f3d9e8", PURPLE)]
     title = f"Step 13: {k} GPUs each reduce a shard, then one all-reduce of {k} partials"
     cw, left, top = 36, 40, 92
-    svg = Svg(left + n * cw + 40, 420, title)
-    svg.text(16, 26, title, size=16, weight="bold")
-    svg.text(16, 48, f"n = {n}, K = {k}: shard r holds n / K elements, the first n % K shards one more (shard_of)",
-             size=12, fill=GREY)
+    svg = Svg(left + n * cw + 40, 420, title,
+              f"n = {n}, K = {k}: shard r holds n / K elements, the first n % K shards one more (shard_of)")
     for e in range(n):
         r = next(i for i, (b, c) in enumerate(shards) if b <= e < b + c)
         cell(svg, left + e * cw, top, cw, 26, data[e], size=11, fill=colours[r][0], stroke=colours[r][1])

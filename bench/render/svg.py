@@ -23,8 +23,12 @@ def escape(text):
 class Svg:
     """One SVG document, built element by element; text() gives the file's text."""
 
-    def __init__(self, width, height, title):
+    def __init__(self, width, height, title, subtitle=None, at=48, size=12):
+        """Also draws the title, and the subtitle in grey below it."""
         self.width, self.height, self.title, self.items = width, height, title, []
+        self.text(16, 26, title, size=16, weight="bold")
+        if subtitle is not None:
+            self.text(16, at, subtitle, size=size, fill=GREY)
 
     def add(self, tag, content=None, **attributes):
         parts = [tag]
@@ -119,7 +123,7 @@ class LogChart:
     """A chart with log axes: x in powers of 2 (n), y in powers of 10; series on top, legend on the right."""
 
     def __init__(self, title, subtitle, xlabel, ylabel, xs, ys, width=900, height=520, legend_width=230):
-        self.svg = Svg(width, height, title)
+        self.svg = Svg(width, height, title, subtitle, at=46, size=11)
         self.left, self.top, self.right, self.bottom = 78, 64, width - legend_width, height - 58
         self.xticks = log_ticks(min(xs), max(xs), 2)
         self.yticks = log_ticks(min(ys), max(ys), 10)
@@ -127,8 +131,6 @@ class LogChart:
         self.y0, self.y1 = math.log10(self.yticks[0]), math.log10(self.yticks[-1])
         self.legend_y = self.top + 6
         svg = self.svg
-        svg.text(16, 26, title, size=16, weight="bold")
-        svg.text(16, 46, subtitle, size=11, fill=GREY)
         step = 4 if len(self.xticks) > 16 else 2 if len(self.xticks) > 8 else 1
         for x in self.xticks:
             px, labelled = self.px(x), round(math.log2(x)) % step == 0
