@@ -191,20 +191,31 @@ def first_add_figure(evidence):
             names = {"blockIdx_x": b, "blockDim_x": block, "tid": tid}
             i = evaluate(first["span"], names, context) * b + tid
             j = i + evaluate(second["off"], names, context)
-            x = left + (b * block + tid) * cw * 2 + 0  # sdata drawn under its block, two cells per thread
             xs = left + b * 2 * block * cw + tid * 2 * cw + cw / 2
             for source in (i, j):
                 if source < n:
                     svg.line(left + source * cw + cw / 2, y_in + 24, xs + cw / 2, y_sh - 2, stroke=strokes[b % 3],
                              width=1.1, arrow=True)
             cell(svg, xs, y_sh, cw, 24, f"t{tid}", size=9, fill=fills[b % 3])
-            del x
         svg.text(left + b * 2 * block * cw, y_sh + 42, f"sdata of block {b}: {block} threads, one sum each",
                  size=11, fill=GREY)
     wrap(svg, 16, 300, f"blockDim.x = {block}, n = {n}: ceil(n / (2 x {block})) = {blocks} blocks. Thread t of "
                        f"block b adds in[2*{block}*b + t] and in[2*{block}*b + t + {block}]; the tree then starts "
                        f"from {block} sums instead of {2 * block} elements.", size=12, width=140)
     return svg
+
+
+def warp_calls(evidence, relpath):
+    """The last warp's calls of steps 05 and 06: 'if (tid < 32) { [if (...)] warp_level(sdata, tid, N); ... }'."""
+    warp = evidence.find(relpath, r"if \(tid < 32\) \{[^\n]*\n(?:\s*(?:if \([^)]*\) )?warp_level\(sdata, tid, \d+\);\n)+",
+                         "the last warp's calls 'if (tid < 32) { warp_level(sdata, tid, 32); ... }'")
+    return evidence.find_all(relpath, r"(?:if \((?P<cond>[^)]*)\) )?warp_level\(sdata, tid, (?P<offset>\d+)\);",
+                              "warp_level(sdata, tid, N) calls", within=warp)
+
+
+def warp_offsets(calls, names, context):
+    """The offsets of the calls whose condition holds with `names` bound."""
+    return [int(c["offset"]) for c in calls if not c["cond"] or evaluate(c["cond"], names, context)]
 
 
 def warp_unroll_figure(evidence):
@@ -214,19 +225,14 @@ def warp_unroll_figure(evidence):
                                   r"\s*__syncthreads\(\);",
                          "the block loop 'for (unsigned int s = ...; s > 32; ...) { if (tid < s) sdata[tid] += ...; "
                          "__syncthreads(); }'")
-    warp = evidence.find(relpath, r"if \(tid < 32\) \{[^\n]*\n(?:\s*(?:if \([^)]*\) )?warp_level\(sdata, tid, \d+\);\n)+",
-                         "the last warp's calls 'if (tid < 32) { warp_level(sdata, tid, 32); ... }'")
-    calls = evidence.find_all(relpath, r"(?:if \((?P<cond>[^)]*)\) )?warp_level\(sdata, tid, (?P<offset>\d+)\);",
-                              "warp_level(sdata, tid, N) calls", within=warp)
-    level = evidence.find(relpath, r"if \(tid < offset\) sum = sdata\[tid\] \+ sdata\[tid \+ offset\];\n"
-                                   r"\s*__syncwarp\(\);\n\s*if \(tid < offset\) sdata\[tid\] = sum;\n\s*__syncwarp\(\);",
-                          "warp_level's body: read, __syncwarp(), write, __syncwarp()")
-    del level
+    calls = warp_calls(evidence, relpath)
+    evidence.find(relpath, r"if \(tid < offset\) sum = sdata\[tid\] \+ sdata\[tid \+ offset\];\n"
+                           r"\s*__syncwarp\(\);\n\s*if \(tid < offset\) sdata\[tid\] = sum;\n\s*__syncwarp\(\);",
+                  "warp_level's body: read, __syncwarp(), write, __syncwarp()")
     block = 256
     context = f"{relpath}, the tree"
     block_rounds = loop_values(loop["var"], loop["init"], loop["cond"], loop["step"], {"blockDim_x": block}, context)
-    offsets = [int(c["offset"]) for c in calls
-               if not c["cond"] or evaluate(c["cond"], {"blockDim_x": block}, context)]
+    offsets = warp_offsets(calls, {"blockDim_x": block}, context)
     title = "Step 05: the last rounds run in warp 0 alone, __syncwarp() between them"
     cw, left, rh, gap = 12, 110, 18, 30
     slots = 2 * offsets[0]
@@ -268,18 +274,13 @@ def unrolled_figure(evidence):
     loop = evidence.find(relpath, r"#pragma unroll[^\n]*\n\s*for \(unsigned int (?P<var>\w+) = (?P<init>[^;]+); "
                                   r"(?P<cond>[^;]+); (?P<step>[^)]+)\)",
                          "the unrolled loop '#pragma unroll' 'for (unsigned int s = Block / 2; s > 32; s >>= 1)'")
-    warp = evidence.find(relpath, r"if \(tid < 32\) \{[^\n]*\n(?:\s*(?:if \([^)]*\) )?warp_level\(sdata, tid, \d+\);\n)+",
-                         "the last warp's calls 'if (tid < 32) { warp_level(sdata, tid, 32); ... }'")
-    calls = evidence.find_all(relpath, r"(?:if \((?P<cond>[^)]*)\) )?warp_level\(sdata, tid, (?P<offset>\d+)\);",
-                              "warp_level(sdata, tid, N) calls", within=warp)
+    calls = warp_calls(evidence, relpath)
     context = f"{relpath}, the tree"
     present = {}
     for size in sizes:
         rounds = {s: "sync" for s in loop_values(loop["var"], loop["init"], loop["cond"], loop["step"],
                                                  {"Block": size}, context)}
-        for c in calls:
-            if not c["cond"] or evaluate(c["cond"], {"Block": size}, context):
-                rounds[int(c["offset"])] = "warp"
+        rounds.update((offset, "warp") for offset in warp_offsets(calls, {"Block": size}, context))
         present[size] = rounds
     strides = sorted({s for rounds in present.values() for s in rounds}, reverse=True)
     title = "Step 06: the rounds each instantiation keeps once Block is a constant"
@@ -421,7 +422,6 @@ def shuffle_figure(evidence):
         svg.text(left + lane * cw + cw / 2, y - 6, lane, size=8, anchor="middle", fill=GREY)
         cell(svg, left + lane * cw, y, cw - 2, 24, values[lane], size=10, fill=PALE_BLUE)
     svg.text(left - 10, y + 16, "lane", size=11, anchor="end", fill=GREY)
-    needed = lanes
     for offset in offsets:
         new = [values[lane] + (values[lane + offset] if lane + offset < lanes else values[lane]) for lane in range(lanes)]
         y_next = y + 24 + gap
@@ -433,10 +433,9 @@ def shuffle_figure(evidence):
             cell(svg, left + lane * cw, y_next, cw - 2, 24, new[lane] if read else "", size=10,
                  fill=PALE_BLUE if read else "#f2f2f2", stroke=BLACK if read else LIGHT)
         svg.text(left - 10, y_next + 16, f"offset {offset}", size=11, anchor="end")
-        values, y, needed = new, y_next, offset
+        values, y = new, y_next
     if values[0] != total:
         raise FigureError(f"{relpath}: the shuffle rounds do not leave the warp's sum in lane 0")
-    del needed
     wrap(svg, 16, y + 46, f"Each lane adds the value of the lane {loop['var']} above it. Lane 0 ends with the "
                           f"warp's sum, {total}. Grey: lanes whose result lane 0 never reads (they compute too, "
                           f"all 32 take part in every shuffle). No shared memory and no __syncwarp().",
