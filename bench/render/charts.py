@@ -8,6 +8,7 @@ from pathlib import Path
 import steps
 from stamped_csv import ResultsError, read as read_table
 from .source import FigureError
+from .tables import COMPARE_NEEDS
 from .svg import (BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, LogChart, Svg, log_ticks,
                   power_label)
 
@@ -21,10 +22,15 @@ SWEEP_STEPS = [s.folder for s in steps.load() if s.number in (1, 3, 4, 7, 10, 12
 
 
 def compare_table(path):
+    """compare's CSV at path, with the columns the renderer needs (tables.COMPARE_NEEDS)."""
     try:
-        return read_table(path)
+        table = read_table(path)
     except (ResultsError, OSError) as error:
         raise FigureError(str(error)) from None
+    missing = [c for c in COMPARE_NEEDS if c not in table.columns]
+    if missing:
+        raise FigureError(f"{table.name}: expected the columns compare writes; missing {','.join(missing)}")
+    return table
 
 
 def stamp_line(table):
