@@ -74,6 +74,10 @@ class Svg:
             else:
                 self.add("polygon", points=points, fill=colour, stroke=colour)
 
+    def caption(self, y, text, width=120):
+        """The explanation under a figure, from y; the figure ends below it."""
+        self.height = wrap(self, 16, y, text, size=12, width=width) + 4
+
     def render(self, comment):
         head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(self.width)}" height="{num(self.height)}" '
                 f'viewBox="0 0 {num(self.width)} {num(self.height)}" font-family="{FONT}">',
@@ -85,8 +89,20 @@ class Svg:
         return "\n".join(head + self.items + ["</svg>"]) + "\n"
 
 
-def cell(svg, x, y, w, h, label, fill="#ffffff", stroke=BLACK, size=11, colour=BLACK, dash=None):
-    svg.rect(x, y, w, h, fill=fill, stroke=stroke, dash=dash)
+# Cell styles: fill, stroke, text colour, dash. b0 .. b3: the blocks (or GPUs) of a figure, told apart.
+STYLES = {"white": ("#ffffff", BLACK, BLACK, None), "on": (PALE_BLUE, BLACK, BLACK, None),
+          "off": ("#ffffff", LIGHT, GREY, None), "idle": ("#f2f2f2", LIGHT, GREY, None),
+          "gap": ("#ffffff", LIGHT, GREY, "3 2"), "plain": ("none", "none", BLACK, None),
+          "warn": (PALE_ORANGE, BLACK, BLACK, None), "good": (PALE_GREEN, BLACK, BLACK, None),
+          "b0": (PALE_BLUE, BLUE, BLACK, None), "b1": (PALE_ORANGE, ORANGE, BLACK, None),
+          "b2": (PALE_GREEN, GREEN, BLACK, None), "b3": ("#f3d9e8", PURPLE, BLACK, None)}
+STRONG = {"b0": BLUE, "b1": ORANGE, "b2": GREEN, "b3": PURPLE}
+
+
+def cell(svg, x, y, w, h, label, style="white", size=11):
+    fill, stroke, colour, dash = STYLES[style]
+    if stroke != "none":
+        svg.rect(x, y, w, h, fill=fill, stroke=stroke, dash=dash)
     if label != "":
         svg.text(x + w / 2, y + h / 2 + size * 0.36, label, size=size, anchor="middle", fill=colour)
 
@@ -105,6 +121,49 @@ def wrap(svg, x, y, text, size=12, width=100, leading=1.35, fill=BLACK):
         svg.text(x, y, line, size=size, fill=fill)
         y += size * leading
     return y
+
+
+class Grid:
+    """Rows of equal cells, one under another, each with a label on its left and a note on its right;
+    arrows or lines join cells of two rows, bars with a label span cells of one."""
+
+    def __init__(self, svg, left, top, cw, ch=24, gap=30, size=10):
+        self.svg, self.left, self.cw, self.ch, self.gap, self.size, self.y, self.ys = svg, left, cw, ch, gap, size, top, []
+
+    def x(self, column):
+        return self.left + column * self.cw
+
+    def row(self, cells, label=None, note=None, above=None, gap=None, note_fill=BLACK, label_fill=BLACK):
+        """cells: a value (a white cell), (value, style), or None (no cell); above: a small grey text
+        over each cell (None or '': none). Returns the row's number."""
+        svg, y = self.svg, self.y
+        self.ys.append(y)
+        for c, item in enumerate(cells):
+            if item is not None:
+                cell(svg, self.x(c), y, self.cw, self.ch, *(item if isinstance(item, tuple) else (item,)),
+                     size=self.size)
+            if above and c < len(above) and above[c] not in (None, ""):
+                svg.text(self.x(c) + self.cw / 2, y - 6, above[c], size=8, anchor="middle", fill=GREY)
+        middle = y + self.ch / 2 + 4
+        if label is not None:
+            svg.text(self.left - 10, middle, label, size=11, anchor="end", fill=label_fill)
+        if note is not None:
+            svg.text(self.x(len(cells)) + 12, middle, note, size=11, fill=note_fill)
+        self.y += self.ch + (self.gap if gap is None else gap)
+        return len(self.ys) - 1
+
+    def join(self, start, end, colour="#444444", arrow=True, width=1.2):
+        """A line from the bottom of cell start = (row, column) to the top of cell end."""
+        (r1, c1), (r2, c2) = start, end
+        self.svg.line(self.x(c1) + self.cw / 2, self.ys[r1] + self.ch, self.x(c2) + self.cw / 2,
+                      self.ys[r2] - (2 if arrow else 0), stroke=colour, width=width, arrow=arrow)
+
+    def span(self, row, first, count, label, style, size=10):
+        """A bar over `count` cells of a row from `first`, labelled above in the style's strong colour."""
+        x, y = self.x(first), self.ys[row] - 22
+        self.svg.rect(x, y, count * self.cw, 7, fill=STYLES[style][0], stroke=STRONG[style])
+        self.svg.text(x + count * self.cw / 2, y - 6, label, size=size, anchor="middle", fill=STRONG[style],
+                      weight="bold")
 
 
 def log_ticks(low, high, base):

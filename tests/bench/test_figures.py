@@ -8,6 +8,7 @@ the extraction from the steps' code, the SVG writer, and --check on a copy of th
 
 import contextlib
 import io
+import re
 import shutil
 import sys
 import tempfile
@@ -62,9 +63,23 @@ class Expressions(unittest.TestCase):
         self.assertEqual(source.evaluate("static_cast<std::size_t>(tid) + 1u", names), 7)
 
     def test_anything_but_arithmetic_is_refused(self):
-        for expression in ("__import__('os')", "tid.bit_length()", "[tid]", "tid if s else 0"):
+        for expression in ("__import__('os')", "tid.bit_length()", "[tid]", "tid if s else 0", "abs(tid)"):
             with self.subTest(expression=expression), self.assertRaises(source.FigureError):
                 source.evaluate(expression, {"tid": 1, "s": 1})
+
+    def test_min_the_conditional_operator_sizeof_and_a_member_constant(self):
+        names = {"r": 1, "extra": 2, "base": 4, "sizeof_T": 4, "Vector_T_width": 4}
+        self.assertEqual(source.evaluate("r * base + std::min(r, extra)", names), 5)
+        self.assertEqual(source.evaluate("base + (r < extra ? 1 : 0)", names), 5)
+        self.assertEqual(source.evaluate("16 / sizeof(T) + Vector<T>::width", names), 8)
+
+    def test_a_shape_is_the_code_with_holes(self):
+        code = "x;\n    for (unsigned int s = 1; s < n; s *= 2) {  // the tree\n        t = f(a, b);\n"
+        m = re.search(source.shape_regex("for (unsigned int $var = $init; $cond; $step) {\n[[u = 1;\n]]t = $call;"),
+                      code)
+        self.assertEqual((m["var"], m["init"], m["cond"], m["step"], m["call"]), ("s", "1", "s < n", "s *= 2", "f(a, b)"))
+        self.assertIsNone(re.search(source.shape_regex("f($a, $a)"), code))  # a name again: the same text
+        self.assertEqual(re.search(source.shape_regex("#define X $value"), "#define X 16\n")["value"], "16")
 
     def test_an_unknown_name_is_named(self):
         with self.assertRaisesRegex(source.FigureError, "uses 'warpSize'"):
@@ -115,7 +130,7 @@ class Extraction(unittest.TestCase):
             (Path(temp) / "step01_interleaved").mkdir()
             (Path(temp) / "step01_interleaved" / "reduce.cuh").write_text("// no tree here\n", encoding="utf-8")
             with self.assertRaisesRegex(source.FigureError, r"step01_interleaved/reduce.cuh: expected the block's "
-                                                             r"tree loop 'for \(unsigned int s"):
+                                                             r"tree loop 'for \(unsigned int \$var = \$init;"):
                 figures.tree_rounds(source.Evidence(temp), "step01_interleaved/reduce.cuh", 16)
 
 
@@ -218,7 +233,7 @@ class Check(unittest.TestCase):
         code, out, err = run_main("--root", self.root, "--check")
         self.assertEqual((code, out), (2, ""))
         self.assertRegex(err, r"^error: step08_warp_shuffle/reduce.cuh: expected the shuffle loop 'for \(unsigned int "
-                              r"offset = Lanes / 2; offset > 0; offset /= 2\) value \+= shuffle_down\(value, offset\);'")
+                              r"\$var = \$init; \$cond; \$step\) value \+= shuffle_down\(value, \$var\);'")
 
     def test_a_missing_results_file_stops_it(self):
         (self.root / "results/h100/sweep.csv").unlink()
