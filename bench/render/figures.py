@@ -123,8 +123,7 @@ def banks_figure(evidence, relpath, title):
     return svg
 
 
-def first_add_figure(evidence):
-    relpath = "step04_first_add/reduce.cuh"
+def first_add_figure(evidence, relpath):
     first = evidence.find(relpath, "const std::size_t i = static_cast<std::size_t>(blockIdx.x) * $span + tid;")
     second = evidence.find(relpath, "if (i + $off < n) sum += in[i + $off];", "the guarded second load")
     grid_m = evidence.find(relpath, "const std::size_t blocks = reduction::ceil_div(n, $per);", "the grid")
@@ -166,8 +165,7 @@ def warp_offsets(evidence, relpath, names, context):
     return [int(c["offset"]) for c in calls if not c["cond"] or evaluate(c["cond"], names, context)]
 
 
-def warp_unroll_figure(evidence):
-    relpath = "step05_warp_unroll/reduce.cuh"
+def warp_unroll_figure(evidence, relpath):
     loop = evidence.find(relpath, LOOP + " {\nif ($guard) sdata[tid] += sdata[tid + $var];\n__syncthreads();",
                          "the block loop")
     evidence.find(relpath, "if (tid < offset) sum = sdata[tid] + sdata[tid + offset];\n__syncwarp();\n"
@@ -199,8 +197,8 @@ def warp_unroll_figure(evidence):
     return svg
 
 
-def unrolled_figure(evidence):
-    relpath, context = "step06_template/reduce.cuh", "step06_template/reduce.cuh, the tree"
+def unrolled_figure(evidence, relpath):
+    context = f"{relpath}, the tree"
     sizes = [int(m["size"]) for m in evidence.find_all(relpath, "case $size: return reduce_template_kernel<$size, T>;",
                                                        "the instantiations")]
     loop = evidence.find(relpath, "#pragma unroll\n" + LOOP, "the unrolled loop")
@@ -226,8 +224,7 @@ def unrolled_figure(evidence):
     return svg
 
 
-def grid_stride_figure(evidence):
-    relpath = "step07_multi_level/reduce.cuh"
+def grid_stride_figure(evidence, relpath):
     loads = evidence.number(relpath, "#define STEP07_LOADS_PER_ITERATION $value")
     evidence.find(relpath, "constexpr unsigned int loads_per_iteration = STEP07_LOADS_PER_ITERATION;")
     tile = evidence.find(relpath, "const std::size_t tile = $expr;")
@@ -291,8 +288,7 @@ def grid_stride_figure(evidence):
     return svg
 
 
-def shuffle_figure(evidence):
-    relpath = "step08_warp_shuffle/reduce.cuh"
+def shuffle_figure(evidence, relpath):
     loop = evidence.find(relpath, LOOP + " value += shuffle_down(value, $var);", "the shuffle loop")
     lanes = evidence.number(relpath, "sum = STEP08_WARP_SUM<$lanes>(sum);", "the warp's call")
     offsets = loop_of(loop, {"Lanes": lanes}, relpath)
@@ -356,8 +352,7 @@ def split_input(rules, relpath, n, misalignment, size, block):
     return owner, width, head, names["vectors"], names["tail_begin"]
 
 
-def vector_loads_figure(evidence):
-    relpath = "step09_vector_loads/reduce.cuh"
+def vector_loads_figure(evidence, relpath):
     rules = vector_rules(evidence, relpath)
     block, size, misalignment = 32, 4, 8
     n = (rules["bytes"] - misalignment) // size + block * (rules["bytes"] // size) + 3
@@ -389,8 +384,7 @@ def vector_loads_figure(evidence):
     return svg
 
 
-def slots_figure(evidence):
-    relpath = "step10_single_pass/reduce.cuh"
+def slots_figure(evidence, relpath):
     loads = evidence.number(relpath, "constexpr unsigned int partial_loads = $n;")
     bit = evidence.number(relpath, "constexpr Slot full = Slot{1} << $bit;", "the mark")
     last = evidence.find(relpath, "const bool is_last = $cond;")
@@ -469,8 +463,8 @@ IDENTITY_BODY = re.compile(r"using L = [^;]+; if constexpr \(L::has_infinity\) r
                            r"else return L::(?P<int>\w+)\(\);")
 
 
-def identity_figure(evidence):
-    relpath, ops_path = "step11_any_operator/reduce.cuh", "common/operators.h"
+def identity_figure(evidence, relpath):
+    ops_path = "common/operators.h"
     identities = {}
     for m in evidence.find_all(ops_path, IDENTITY, "struct Sum, Max and Min, each with 'identity() { ... }'"):
         body = re.sub(r"\s+", " ", m["body"]).strip()
@@ -513,8 +507,7 @@ def identity_figure(evidence):
     return svg
 
 
-def shards_figure(evidence):
-    relpath = "step13_multi_gpu/reduce.cuh"
+def shards_figure(evidence, relpath):
     previous = evidence.find(relpath, "namespace previous = $step;")["step"]
     base = evidence.find(relpath, "const std::size_t base = $base, extra = $extra;")
     shard = evidence.find(relpath, "return Shard{$begin, $count};")
@@ -604,40 +597,28 @@ def small_n_chart(table, step12_limit=None):
     return chart.svg
 
 
-# ---------------------------------------------------------------------------------------------
-# The figures and where they go
-
+# Each lesson figure: its step, its name, how it is drawn (from the step's reduce.cuh), and a title if shared.
 LESSON_FIGURES = [
-    ("step01_interleaved/figures/tree.svg", lambda ev: tree_figure(
-        ev, "step01_interleaved/reduce.cuh", "Step 01: interleaved addressing, the working threads scattered")),
-    ("step02_nondivergent/figures/tree.svg", lambda ev: tree_figure(
-        ev, "step02_nondivergent/reduce.cuh", "Step 02: the same pairs, the working threads packed first")),
-    ("step02_nondivergent/figures/banks.svg", lambda ev: banks_figure(
-        ev, "step02_nondivergent/reduce.cuh", "Step 02: a warp's shared-memory reads against the 32 banks")),
-    ("step03_sequential/figures/tree.svg", lambda ev: tree_figure(
-        ev, "step03_sequential/reduce.cuh", "Step 03: sequential addressing, the upper half folded onto the lower")),
-    ("step03_sequential/figures/banks.svg", lambda ev: banks_figure(
-        ev, "step03_sequential/reduce.cuh", "Step 03: a warp's shared-memory reads against the 32 banks")),
-    ("step04_first_add/figures/first_add.svg", first_add_figure),
-    ("step05_warp_unroll/figures/warp_unroll.svg", warp_unroll_figure),
-    ("step06_template/figures/unrolled.svg", unrolled_figure),
-    ("step07_multi_level/figures/grid_stride.svg", grid_stride_figure),
-    ("step08_warp_shuffle/figures/shuffle.svg", shuffle_figure),
-    ("step09_vector_loads/figures/vector_loads.svg", vector_loads_figure),
-    ("step10_single_pass/figures/slots.svg", slots_figure),
-    ("step11_any_operator/figures/identity.svg", identity_figure),
-    ("step13_multi_gpu/figures/shards.svg", shards_figure),
+    ("step01_interleaved", "tree", tree_figure, "Step 01: interleaved addressing, the working threads scattered"),
+    ("step02_nondivergent", "tree", tree_figure, "Step 02: the same pairs, the working threads packed first"),
+    ("step02_nondivergent", "banks", banks_figure, "Step 02: a warp's shared-memory reads against the 32 banks"),
+    ("step03_sequential", "tree", tree_figure, "Step 03: sequential addressing, the upper half folded onto the lower"),
+    ("step03_sequential", "banks", banks_figure, "Step 03: a warp's shared-memory reads against the 32 banks"),
+    ("step04_first_add", "first_add", first_add_figure), ("step05_warp_unroll", "warp_unroll", warp_unroll_figure),
+    ("step06_template", "unrolled", unrolled_figure), ("step07_multi_level", "grid_stride", grid_stride_figure),
+    ("step08_warp_shuffle", "shuffle", shuffle_figure), ("step09_vector_loads", "vector_loads", vector_loads_figure),
+    ("step10_single_pass", "slots", slots_figure), ("step11_any_operator", "identity", identity_figure),
+    ("step13_multi_gpu", "shards", shards_figure),
 ]
-
 
 
 def every_figure(root):
     """[(relpath, svg text)] of every figure: the lessons', step12's small_n, each results folder's charts."""
     root, out = Path(root), []
-    for relpath, draw in LESSON_FIGURES:
+    for step, name, draw, *title in LESSON_FIGURES:
         evidence = Evidence(root)
-        svg = draw(evidence)
-        out.append((relpath, svg.render(evidence.fingerprint())))
+        svg = draw(evidence, f"{step}/reduce.cuh", *title)
+        out.append((f"{step}/figures/{name}.svg", svg.render(evidence.fingerprint())))
     sweep = "results/h100/sweep.csv"
     if not (root / sweep).is_file():
         raise FigureError(f"{sweep}: file not found (step12's small_n.svg is drawn from it)")
