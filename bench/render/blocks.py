@@ -68,6 +68,7 @@ def course_table_markdown(table, beside):
 
 
 def render_course_table(results, context=""):
+    """headline.csv (and headline_cold.csv), every row, other GPUs' columns beside."""
     return "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n".join(
         course_table_markdown(results.compare(name), beside_tables(results, name)) for name in headline_names(results))
 
@@ -134,6 +135,7 @@ def ncu_values(results, names, context):
 
 
 def render_ncu(results, step, previous=None, context=""):
+    """Nsight Compute counters of STEP beside PREVIOUS (ncu.csv; which ones: bench/ncu_metrics.csv)."""
     shown = (previous, step) if previous and previous != step else (step,)
     values, table = ncu_values(results, shown, context)
     cells, metrics = [], read_table(NCU_METRICS)
@@ -152,6 +154,7 @@ def render_ncu(results, step, previous=None, context=""):
 
 
 def render_csv(results, name, *options, context):
+    """Any results CSV as a table; cols=A,B: only those columns."""
     table = results.table(name)
     options = parse_selector(options, context)
     columns = options.pop("cols").split(",") if "cols" in options else table.columns
@@ -166,6 +169,7 @@ def render_csv(results, name, *options, context):
 
 
 def render_quote(results, name, context):
+    """A text file of the results folder, verbatim, in a code block."""
     path = results.directory / name
     if not path.is_file():
         raise ResultsError(f"{path} not found")
@@ -243,6 +247,7 @@ def sweep_extremes(sweep, type_name):
 
 
 def render_sweep_claims(results, context=""):
+    """Where each step beats the one before it, the last step against CUB (sweep.csv)."""
     sweep = Sweep(results.compare("sweep.csv"))
     return (sweep_wins(sweep) + last_step_versus_cub(results, sweep)
             + "".join(sweep_extremes(sweep, t) for t in sweep.last))
@@ -355,23 +360,3 @@ def render_step_diffs(results, context=""):
         lines.append(f"| `{step.previous}` → `{step.folder}` | {added} | {removed} | "
                      f"{len(after.read_text().splitlines())} |")
     return "\n".join(lines) + "\n"
-
-
-# The block kinds: renderer, arguments ([optional], ...: any number), what it shows.
-BLOCK_KINDS = {
-    "course-table": (render_course_table, "", "headline.csv (and headline_cold.csv), every row"),
-    "step-table": (render_step_table, "STEP", "STEP beside the previous step and CUB at the headline size, "
-                   "int32 and float32, L2 warm and (if measured) flushed"),
-    "headline": (render_headline, "STEP", "a core lesson's Result: STEP at the headline size, int32, L2 warm, one "
-                 "row per GPU (median us, GB/s, x previous step, x CUB)"),
-    "ncu": (render_ncu, "STEP [PREV]", "Nsight Compute counters of STEP beside PREV (ncu.csv)"),
-    "csv": (render_csv, "FILE [cols=A,B]", "any results CSV as a table, optionally some columns"),
-    "quote": (render_quote, "FILE", "a text file from the results folder, verbatim, in a code block"),
-    "sweep-claims": (render_sweep_claims, "", "where each step beats the one before it, the last step against "
-                     "CUB at large n (level: within the run-to-run spread of spread.csv, else 1 %)"),
-    "peers": (render_peers, "", "torch, CuPy, JAX (peers.csv) beside the last step and CUB (sweep.csv)"),
-    "mutants": (render_mutants, "", "each mistake of tests/mutants/ with its symptom and the test that "
-                "caught it (mutants.csv)"),
-    "course-map": (render_course_map, "", "each step's idea and lesson (course/steps.csv)"),
-    "step-diffs": (render_step_diffs, "", "lines added and removed between consecutive steps' reduce.cuh"),
-}

@@ -265,6 +265,7 @@ def render_multigpu_allreduce(results, folder, context):
 
 
 def render_multigpu_combine(results, folder, context):
+    """Each way of combining one partial per GPU (DIR/combine.csv)."""
     table = multigpu_table(results, folder, "combine.csv")
     return stamped_table(table.stamp, table.columns, "lrl" + "r" * 4 + "l", [[row[c] or "-" for c in table.columns]
                                                                         for row in table.rows])
@@ -352,21 +353,3 @@ def render_bundles(results, context=""):
             "change made it faster), int32, L2 warm.\n\n"
             + markdown_table(["step", "n", "change", *(gpu_label(gpu) for gpu in gpus)], "lll" + "r" * len(gpus), cells)
             + "".join(bundle_stamp(gpu) for gpu in gpus))
-
-
-BLOCK_KINDS = {
-    "issue-floor": (render_issue_floor, "STEP", "the least time STEP's launch needs to issue its instructions, "
-                    "at the SM clock ncu measured, beside the time ncu measured"),
-    "littles-law": (render_littles_law, "", "Little's law with the loaded latency (loaded_latency.csv) beside "
-                    "step 07's 2/4/8-load ablation; without that file, the idle latency"),
-    "littles-law-need": (render_littles_law_need, "BYTES", "the bytes in flight per thread the law needs, "
-                         "beside BYTES per thread"),
-    "alternatives-verdict": (render_alternatives_verdict, "FILE STEP",
-                             "each other row of FILE against STEP: faster, level or slower per size and type"),
-    "sweep-table": (render_sweep_table, "STEP... [upto=N]", "median us of each STEP and CUB up to N (sweep.csv)"),
-    "multigpu-step13": (render_multigpu_step13, "DIR", "step13_multi_gpu on 1 and K GPUs (DIR/step13.csv, "
-                        "DIR beside the results folder), the scaling and where K GPUs win"),
-    "multigpu-allreduce": (render_multigpu_allreduce, "DIR", "NCCL against the naive all-reduce (DIR/allreduce.csv)"),
-    "multigpu-combine": (render_multigpu_combine, "DIR", "each way of combining one partial per GPU (DIR/combine.csv)"),
-    "bundles": (render_bundles, "", "steps 07, 10 and 12: each change they bundle and its measured speed-up"),
-}

@@ -6,7 +6,7 @@
 (or python3 -m bench.render ...). Only what lies between markers changes, in README.md, each step's
 lesson README.md and lab notes NOTES.md (the steps of course/steps.csv), docs/*.md and the results
 pages results/<gpu>/README.md: a block on lines of its own (<!-- results:KIND ARGS -->, generated
-lines, <!-- results:end -->; the kinds: BLOCK_KINDS of blocks.py and lessons.py), or a value:
+lines, <!-- results:end -->; KIND names render_KIND of blocks.py or lessons.py), or a value:
 
     <!--v FILE key=value ... col=COLUMN-->X<!--/v-->
     <!--r FILE col=COLUMN key=value ... / key=value ...-->X<!--/r-->
@@ -25,6 +25,7 @@ lesson holds an inline marker, 2 a results file or marker is missing or malforme
 """
 
 import argparse
+import inspect
 import math
 import re
 import sys
@@ -35,7 +36,9 @@ from . import REPO_ROOT, blocks, charts, lessons
 from .tables import (ResultsError, Results, format_value, is_number, parse_selector, readme_folders, select_row,
                      size_text)
 
-BLOCK_KINDS = {**blocks.BLOCK_KINDS, **lessons.BLOCK_KINDS}
+# The block kinds: render_KIND of blocks.py (used by many pages) and lessons.py (each by one lesson).
+BLOCK_KINDS = {name[7:].replace("_", "-"): function for module in (blocks, lessons)
+               for name, function in vars(module).items() if name.startswith("render_")}
 BLOCK = re.compile(r"<!-- results:(?!end -->)(?P<spec>[^\n]*?) -->\n(?P<body>.*?)<!-- results:end -->", re.S)
 INLINE = re.compile(r"<!--(?P<form>[vr]) (?P<spec>[^\n]*?)-->(?P<value>[^\n]*?)<!--/(?P=form)-->")
 # A generator marker of either form, opening or closing: in a core lesson only whole-block lines may hold one.
@@ -44,15 +47,18 @@ BLOCK_LINE = re.compile(r"<!-- results:[^\n]*? -->")
 
 
 def render_block(results, words, context):
-    """The body of the block `words` (its kind, then its arguments, checked against BLOCK_KINDS)."""
-    if not words or words[0] not in BLOCK_KINDS:
+    """The body of the block `words`: its kind (render_KIND in blocks or lessons), then its arguments."""
+    function = BLOCK_KINDS.get(words[0] if words else None)
+    if function is None:
         raise ResultsError(f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")
-    function, usage, _ = BLOCK_KINDS[words[0]]
-    args, usage_words = words[1:], usage.split()
-    required = len([w for w in usage_words if not w.startswith("[")])
-    if len(args) < required or (len(args) > len(usage_words) and "..." not in usage):
-        raise ResultsError(f"{context}: {words[0]} takes {usage or 'no arguments'}")
-    body = function(results, *args, context=context)
+    signature = inspect.signature(function)
+    try:
+        signature.bind(results, *words[1:], context=context)
+    except TypeError:
+        usage = [("[{}]" if p.default is not p.empty else "{}..." if p.kind is p.VAR_POSITIONAL else "{}").format(
+            p.name.upper()) for p in list(signature.parameters.values())[1:-1]]
+        raise ResultsError(f"{context}: {words[0]} takes {' '.join(usage) or 'no arguments'}") from None
+    body = function(results, *words[1:], context=context)
     return body if body.endswith("\n") else body + "\n"
 
 
