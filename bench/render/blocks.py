@@ -8,7 +8,7 @@ import itertools
 import steps
 from . import REPO_ROOT
 from .tables import (CUB_STEP, READ_PROBE, ResultsError, Sweep, cells_of, distinct, format_value, is_number,
-                     markdown_table, one_row, parse_selector, read_table, rows_where, short_stamp, size_text,
+                     markdown_table, parse_selector, read_table, rows_where, select_row, short_stamp, size_text,
                      stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text, gpu_label)
 
 # ---------------------------------------------------------------------------------------------
@@ -85,7 +85,7 @@ def render_step_table(results, step, context):
             raise ResultsError(f"{context}: {table.name} has no rows for step '{step}'")
         shown = course[max(0, course.index(step) - 1):course.index(step) + 1] + [CUB_STEP]
         for type_name, shown_step in itertools.product(("int32", "float32"), shown):
-            row = one_row(table, context, type=type_name, step=shown_step)
+            row = select_row(table, {"type": type_name, "step": shown_step}, context)
             statuses.add(row["status"])
             cells.append([type_name, row["l2"], f"**{shown_step}**" if shown_step == step else shown_step]
                          + cells_of(table, row, ("time_median_ms", "gbps", "percent_of_peak")) + [batch_cell(table, row)]
@@ -106,7 +106,7 @@ def render_headline(results, step, context):
     cells, stamps, statuses = [], [], set()
     for gpu in [results] + [other for other in results.beside if other.has("headline.csv")]:
         table = gpu.compare("headline.csv")
-        row, label = one_row(table, context, type="int32", l2="warm", step=step), gpu_label(gpu)
+        row, label = select_row(table, {"type": "int32", "l2": "warm", "step": step}, context), gpu_label(gpu)
         statuses.add(row["status"])
         cells.append([label, size_text(row["n"]), format(table.number(row, "time_median_ms") * 1000, ".1f")]
                      + cells_of(table, row, ("gbps", "x_previous", "x_cub")))

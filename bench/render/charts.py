@@ -6,9 +6,7 @@ import re
 from pathlib import Path
 
 import steps
-from stamped_csv import ResultsError, read as read_table
-from .source import FigureError
-from .tables import COMPARE_NEEDS
+from .tables import Results
 from .svg import (BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, LogChart, Svg, log_ticks,
                   power_label)
 
@@ -20,17 +18,9 @@ SWEEP_STEPS = [s.folder for s in steps.load() if s.number in (1, 3, 4, 7, 10, 12
 
 
 
-
 def compare_table(path):
-    """compare's CSV at path, with the columns the renderer needs (tables.COMPARE_NEEDS)."""
-    try:
-        table = read_table(path)
-    except (ResultsError, OSError) as error:
-        raise FigureError(str(error)) from None
-    missing = [c for c in COMPARE_NEEDS if c not in table.columns]
-    if missing:
-        raise FigureError(f"{table.name}: expected the columns compare writes; missing {','.join(missing)}")
-    return table
+    """compare's CSV at path, with the columns the renderer needs."""
+    return Results(Path(path).parent).compare(Path(path).name)
 
 
 def stamp_line(table):
@@ -125,7 +115,6 @@ def headline_chart(table):
         svg.rect(x, y - 9, 14, 10, fill=colours[j % 4], stroke="none")
         svg.text(x + 20, y, type_name, size=11)
     return svg
-
 
 
 def csv_fingerprint(path, label):

@@ -22,7 +22,7 @@ from pathlib import Path
 from . import REPO_ROOT
 from .charts import CUB_STYLE, PROBE_STYLE, SERIES_STYLE, compare_table, csv_fingerprint, points_of, results_charts
 from .charts import stamp_line, step_label
-from .source import Evidence, FigureError, evaluate, loop_values
+from .source import Evidence, FigureError, ResultsError, evaluate, loop_values
 from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
 
 LOOP = "for (unsigned int $var = $init; $cond; $step)"
@@ -645,7 +645,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     try:
         figures = every_figure(args.root)
-    except FigureError as error:
+    except ResultsError as error:  # a FigureError too
         print(f"error: {error}", file=sys.stderr)
         return 2
     stale = []

@@ -171,10 +171,7 @@ def render_charts(results):
         label = folder.resolve().relative_to(REPO_ROOT).as_posix()  # as figures --check names it
     except ValueError:
         label = folder.as_posix()
-    try:
-        drawn = charts.results_charts(folder, label)
-    except charts.FigureError as error:
-        raise ResultsError(str(error)) from None
+    drawn = charts.results_charts(folder, label)
     for path, text in drawn:
         path.write_text(text, encoding="utf-8")
     return [path for path, _ in drawn]

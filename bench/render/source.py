@@ -7,8 +7,10 @@ import operator
 import re
 from pathlib import Path
 
+from stamped_csv import ResultsError
 
-class FigureError(Exception):
+
+class FigureError(ResultsError):
     """An input that is missing, or a source whose lines do not match what a figure expects."""
 
 

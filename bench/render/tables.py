@@ -171,14 +171,6 @@ def rows_where(table, **match):
     return [row for row in table.rows if all(row[k] == v for k, v in match.items())]
 
 
-def one_row(table, context, **match):
-    rows = rows_where(table, **match)
-    if len(rows) != 1:
-        raise ResultsError(f"{context}: {table.name} has {len(rows)} rows for "
-                           f"{' '.join(f'{k}={v}' for k, v in match.items())}, not exactly one")
-    return rows[0]
-
-
 def distinct(rows, column):
     return list(dict.fromkeys(row[column] for row in rows))
 

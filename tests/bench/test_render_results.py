@@ -135,7 +135,7 @@ class Blocks(unittest.TestCase):
         self.assertIn("| 80.0 | 52.4 | - | 0.07 |", self.block("headline step01_interleaved"))
 
     def test_headline_of_an_unmeasured_step_is_an_error(self):
-        with self.assertRaisesRegex(tables.ResultsError, "0 rows for type=int32 l2=warm step=step05_warp_unroll"):
+        with self.assertRaisesRegex(tables.ResultsError, "'type=int32 l2=warm step=step05_warp_unroll' matches 0 rows"):
             self.block("headline step05_warp_unroll")
 
     def test_step_table_of_the_first_step_has_no_previous(self):
