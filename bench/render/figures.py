@@ -245,16 +245,17 @@ def grid_stride_figure(evidence, relpath):
                      "n": n}
             names["tile"] = evaluate(tile["expr"], names, context)
             names["grid_stride"] = names[stride["expr"]] * grid_size
-            i, iteration = evaluate(start["expr"], names, context) * b + tid, 0
-            while evaluate(loop["cond"], dict(names, i=i), context):
-                for k in range(loads):
-                    owner[evaluate(f"i + {loop['offset']}", dict(names, i=i, k=k), context)] = (b, tid)
-                i, iteration = i + names["grid_stride"], iteration + 1
-                if iteration > 64:
-                    raise FigureError(f"{context}: the loop does not end")
-            for k in range(loads):
-                if evaluate(tail["cond"], dict(names, i=i, k=k), context):
-                    owner[evaluate(f"i + {tail['offset']}", dict(names, i=i, k=k), context)] = (b, tid)
+            i = evaluate(start["expr"], names, context) * b + tid
+            for _ in range(65):
+                if not evaluate(loop["cond"], dict(names, i=i), context):
+                    break
+                owner.update((evaluate(f"i + {loop['offset']}", dict(names, i=i, k=k), context), (b, tid))
+                             for k in range(loads))
+                i += names["grid_stride"]
+            else:
+                raise FigureError(f"{context}: the loop does not end")
+            owner.update((evaluate(f"i + {tail['offset']}", dict(names, i=i, k=k), context), (b, tid))
+                         for k in range(loads) if evaluate(tail["cond"], dict(names, i=i, k=k), context))
     if sorted(owner) != list(range(n)):
         raise FigureError(f"{relpath}: the grid-stride loop does not read every element exactly once")
     row_len = grid_size * block * loads
@@ -274,16 +275,14 @@ def grid_stride_figure(evidence, relpath):
                                 f" x {block} = {row_len} elements, each thread {loads} of them, Block apart "
                                 f"(coalesced). The last row crosses n: only there are the loads checked against n.",
                     width=125)
-    y, x = svg.height + 6, 110
-    for width, label, style in [(60, f"partial {b}", f"b{b}") for b in range(grid_size)] + [
-            (0, None, None), (300, f"second launch: <<<{launches['second']}, Block>>> adds the {grid_size} partials",
-                              "b2"), (0, None, None), (50, "out", "white")]:
-        if label is None:
-            svg.line(x - 6, y + 13, x + 50, y + 13, stroke="#444444", width=1.4, arrow=True)
-            x += 60
-            continue
-        cell(svg, x, y, width, 26, label, style, size=10)
-        x += width + 10
+    y, x = svg.height + 6, 110 + grid_size * 70
+    for b in range(grid_size):
+        cell(svg, 110 + b * 70, y, 60, 26, f"partial {b}", f"b{b}", size=10)
+    for width, label, style in ((300, f"second launch: <<<{launches['second']}, Block>>> adds the {grid_size} "
+                                      f"partials", "b2"), (50, "out", "white")):
+        svg.line(x - 6, y + 13, x + 50, y + 13, stroke="#444444", width=1.4, arrow=True)
+        cell(svg, x + 54, y, width, 26, label, style, size=10)
+        x += width + 64
     svg.height = y + 40
     return svg
 
