@@ -1,11 +1,12 @@
 """Each lesson's own analyses, one section per lesson: the blocks only that lesson's NOTES (or, for
 the bundled steps, the README's course map) use, built from the measurements."""
 
+from pathlib import Path
+
 import steps
 from .blocks import ncu_values
 from .tables import (CUB_STEP, Results, ResultsError, Sweep, describe, distinct, gpu_label, markdown_table,
-                     parse_selector, rows_where, select_row, size_text, stamped_table, tie_rule,
-                     versus_text)
+                     parse_selector, read_table, rows_where, select_row, size_text, stamped_table, tie_rule, versus_text)
 
 # ---------------------------------------------------------------------------------------------
 # Steps 01 and 06: the issue floor, profiler counters (ncu.csv) turned into the least time issuing takes
@@ -274,61 +275,25 @@ def render_multigpu_combine(results, folder, context):
 # ---------------------------------------------------------------------------------------------
 # Steps 07, 10 and 12 bundle several changes: each change's measured share (the README's course map)
 
-# Per step: the size, then rows (change, file, the rows' common selector, the slower row, the faster
-# row). A row's share is the slower row's median time over the faster row's (above 1: the change
-# makes it faster), both rows from one file, one run. REST: the first row over the second, the
-# changes measured only together.
-REST = "rest"
-INT32_2E20, INT32_2E12 = {"type": "int32", "n": str(1 << 20)}, {"type": "int32", "n": str(1 << 12)}
-BUNDLES = [
-    ("step07_multi_level", 1 << 24, [
-        ("all of step 07, against step 06", "headline.csv", {"type": "int32"},
-         {"step": "step06_template"}, {"step": "step07_multi_level"}),
-        ("four loads per loop iteration, against two", "step07_loads.csv", {"type": "int32", "n": str(1 << 24)},
-         {"loads": "2"}, {"loads": "4"}),
-        ("the grid-stride loop over a grid sized to the GPU and the two launches, not measured apart "
-         "(the first row over the second; two runs)", REST),
-    ]),
-    ("step10_single_pass", 1 << 20, [
-        ("all of step 10, against step 09's two launches", "step10_alternatives.csv", INT32_2E20,
-         {"step": "step09_vector_loads"}, {"step": "step10_single_pass"}),
-        ("one launch, ended the classic way (fence and ticket: the last block to finish adds)",
-         "step10_alternatives.csv", INT32_2E20, {"step": "step09_vector_loads"}, {"step": "step10_threadfence"}),
-        ("the last block waiting on slots (value and mark in one 64-bit atomic store), against the ticket",
-         "step10_alternatives.csv", INT32_2E20, {"step": "step10_threadfence"}, {"step": "step10_single_pass"}),
-        ("the partials added in a fixed order, against atomicAdd of each into *out",
-         "step10_atomic_add.csv", INT32_2E20, {"step": "step10_atomic_add"}, {"step": "step10_single_pass"}),
-        ("for scale: step 09's two launches replayed as a CUDA graph (the launch gap alone)",
-         "step10_alternatives.csv", INT32_2E20, {"step": "step09_vector_loads"}, {"step": "step09_graph"}),
-    ]),
-    ("step12_small_n", 1 << 12, [
-        ("all of step 12, against step 11", "step12_variants.csv", INT32_2E12,
-         {"step": "step11_any_operator"}, {"step": "step12_small_n"}),
-        ("changes 1-3 (just enough warps, every load at once, trees), not measured apart",
-         "step12_variants.csv", INT32_2E12, {"step": "step11_any_operator"}, {"step": "step12_shuffle_warps"}),
-        ("change 4 (one instruction for a warp of 32-bit integers), against shuffles",
-         "step12_variants.csv", INT32_2E12, {"step": "step12_shuffle_warps"}, {"step": "step12_small_n"}),
-        ("float32: all of step 12, against step 11 (changes 1-3: floats keep the shuffles)",
-         "step12_variants.csv", {"type": "float32", "n": str(1 << 12)},
-         {"step": "step11_any_operator"}, {"step": "step12_small_n"}),
-    ]),
-]
-BUNDLE_FILES = list(dict.fromkeys(spec[1] for _, _, rows in BUNDLES for spec in rows if spec[1] != REST))
+BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # the changes and the rows that measure each
+BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
 
 
-def bundle_shares(results, rows, context):
-    """[(change, share)] of one step's rows of BUNDLES, from one GPU's folder."""
+def bundle_shares(results, context):
+    """[share] of each row of bundles.csv, from one GPU's folder."""
     shares = []
-    for change, *spec in rows:
-        if spec == [REST]:
-            shares.append((change, shares[0][1] / shares[1][1]))
+    for row in BUNDLES.rows:
+        if not row["file"]:  # the step's first share over its second
+            first = next(i for i, r in enumerate(BUNDLES.rows) if r["step"] == row["step"])
+            shares.append(shares[first] / shares[first + 1])
             continue
-        name, common, slower, faster = spec
-        table = results.table(name, ["time_median_ms"], "its script in bench/")
-        a, b = (select_row(table, dict(common, **which), context) for which in (slower, faster))
+        table = results.table(row["file"], ["time_median_ms"], "its script in bench/")
+        common = parse_selector(row["rows"].split(), context)
+        a, b = (select_row(table, dict(common, **parse_selector([row[which]], context)), context)
+                for which in ("slower", "faster"))
         if "status" in table.columns and {a["status"], b["status"]} != {"PASS"}:
             raise ResultsError(f"{context}: {table.name}: a row compared did not verify ({describe(a)}; {describe(b)})")
-        shares.append((change, table.number(a, "time_median_ms") / table.number(b, "time_median_ms")))
+        shares.append(table.number(a, "time_median_ms") / table.number(b, "time_median_ms"))
     return shares
 
 
@@ -342,13 +307,11 @@ def bundle_stamp(gpu):
 
 
 def render_bundles(results, context=""):
-    """Each change a bundled step makes and its measured speed-up, this GPU beside the others."""
+    """Steps 07, 10 and 12: each change they bundle and its measured speed-up, this GPU beside the others."""
     gpus = [results] + list(results.beside)
-    columns = [[bundle_shares(gpu, rows, context) for _, _, rows in BUNDLES] for gpu in gpus]
-    cells = []
-    for index, (step, n, rows) in enumerate(BUNDLES):
-        for row, (change, _) in enumerate(columns[0][index]):
-            cells.append([f"`{step}`", size_text(n), change] + [f"{column[index][row][1]:.2f}" for column in columns])
+    columns = [bundle_shares(gpu, context) for gpu in gpus]
+    cells = [[f"`{row['step']}`", size_text(row["n"]), row["change"]] + [f"{column[i]:.2f}" for column in columns]
+             for i, row in enumerate(BUNDLES.rows)]
     return ("Each change's speed-up: the median time per call without it over the time with it (above 1: the "
             "change made it faster), int32, L2 warm.\n\n"
             + markdown_table(["step", "n", "change", *(gpu_label(gpu) for gpu in gpus)], "lll" + "r" * len(gpus), cells)
