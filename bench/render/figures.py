@@ -1,17 +1,8 @@
 """Draws the course's figures as SVG: each lesson's from its step's own code, the charts from results/.
 
-    python3 bench/figures.py           # write every figure
-    python3 bench/figures.py --check   # write nothing; exit 1 naming each figure that differs
+    python3 bench/figures.py [--check]   # or python3 -m bench.render.figures
 
-A lesson figure (stepNN_*/figures/NAME.svg) is computed, never drawn by hand: it finds the lines of the
-step's reduce.cuh that decide the indexing (shapes of code, source.shape_regex), evaluates them for a
-small block, and lays out what they do with a few generic drawings (svg.Grid: rows of cells, arrows
-between rows, bars over cells). Each SVG carries the sha256 of the source lines it was drawn from, so a
-change to those lines makes the figure stale (--check); code that no longer has the shape expected
-stops the script, naming the file and the shape. The charts (step12's small_n.svg, results/<gpu>/
-headline.svg and sweep_<type>.svg) are drawn from results/. Exit codes: 0 done (or current), 1
-(--check) a figure differs or is missing, 2 an input is missing or a source line lacks its shape.
-"""
+How a figure is read from the code and stamped, and the exit codes: README.md here."""
 
 import argparse
 import math

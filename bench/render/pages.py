@@ -1,28 +1,8 @@
 """Writes every measured number of the course's pages from the CSVs in a results folder.
 
-    python3 bench/render_results.py results/h100           # rewrite the pages, headline.md, the charts
-    python3 bench/render_results.py results/h100 --check   # exit 1 if any page differs from the results
+    python3 bench/render_results.py results/h100 [--check]   # or python3 -m bench.render
 
-(or python3 -m bench.render ...). Only what lies between markers changes, in README.md, each step's
-lesson README.md and lab notes NOTES.md (the steps of course/steps.csv), docs/*.md and the results
-pages results/<gpu>/README.md: a block on lines of its own (<!-- results:KIND ARGS -->, generated
-lines, <!-- results:end -->; KIND names render_KIND of blocks.py or lessons.py), or a value:
-
-    <!--v FILE key=value ... col=COLUMN-->X<!--/v-->
-    <!--r FILE col=COLUMN key=value ... / key=value ...-->X<!--/r-->
-
-'v': COLUMN of the one row every key=value matches (key=max or min: that column's extreme). 'r': the
-first row's value over the second's, whose selector names only what differs; reversed for _ms columns
-("X times faster"). fmt=.3f overrides the column's format; scale=X multiplies a 'v' first (then .4g).
-No row, several rows or an empty value is an error naming the selector: nothing is rendered blank.
-
-The pages show results/h100 with results/h200's median and GB/s beside it; given results/h200 or
-results/h200x2 they come out the same. A results page shows its own folder. headline.md and the
-charts (headline.svg, sweep_<type>.svg) are each folder's own. A core lesson carries whole blocks
-only: an inline value, or a marker not alone on its line, in a step's README.md is an error.
-Exit codes: 0 done (or current), 1 (--check) a page differs, naming file and block or value, or a core
-lesson holds an inline marker, 2 a results file or marker is missing or malformed.
-"""
+The markers it fills, the pages it reads and its exit codes: README.md here."""
 
 import argparse
 import inspect
