@@ -11,7 +11,6 @@ from .tables import (CUB_STEP, READ_PROBE, ResultsError, Sweep, cells_of, distin
                      markdown_table, parse_selector, read_table, rows_where, select_row, short_stamp, size_text,
                      stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text, gpu_label)
 
-# ---------------------------------------------------------------------------------------------
 # The course table and the lessons' step tables, with other GPUs' columns beside them
 
 
@@ -118,7 +117,6 @@ def render_headline(results, step, context):
             + "".join(f"\n{stamp}\n" for stamp in stamps))
 
 
-# ---------------------------------------------------------------------------------------------
 # Profiler counters, any CSV, a quoted text file
 
 NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
@@ -179,7 +177,6 @@ def render_quote(results, name, context):
     return "```\n" + text.rstrip("\n") + "\n```\n"
 
 
-# ---------------------------------------------------------------------------------------------
 # The sweep's claims (sweep.csv)
 
 
@@ -253,7 +250,6 @@ def render_sweep_claims(results, context=""):
             + "".join(sweep_extremes(sweep, t) for t in sweep.last))
 
 
-# ---------------------------------------------------------------------------------------------
 # The peers (torch, CuPy, JAX), the mistakes (mutants.csv)
 
 PEERS_SIZES = [1 << e for e in (16, 20, 24, 28, 30, 32)]
@@ -337,7 +333,6 @@ def render_mutants(results, context):
             + markdown_table(["step", "mistake", "what a student sees", "caught by"], "llll", cells))
 
 
-# ---------------------------------------------------------------------------------------------
 # From the manifest (course/steps.csv) and the steps' code
 
 

@@ -17,7 +17,6 @@ CUB_STYLE, PROBE_STYLE = (BLACK, "square", "7 4"), (GREY, None, "2 3")
 SWEEP_STEPS = [s.folder for s in steps.load() if s.number in (1, 3, 4, 7, 10, 12)]
 
 
-
 def compare_table(path):
     """compare's CSV at path, with the columns the renderer needs."""
     return Results(Path(path).parent).compare(Path(path).name)

@@ -25,10 +25,6 @@ def loop_of(m, names, context):
     return loop_values(m["var"], m["init"], m["cond"], m["step"], names, context)
 
 
-def plural(count, word):
-    return f"{count} {word}{'s' if count != 1 else ''}"
-
-
 def tree_rounds(evidence, relpath, block):
     """[(s, [(thread, dst, src), ...]), ...]: each round of the step's tree loop for one block."""
     m = evidence.find(relpath, TREE, "the block's tree loop")
@@ -63,7 +59,7 @@ def tree_figure(evidence, relpath, title):
         for _, dst, src in work:
             new[dst] = values[dst] + values[src]
         row = grid.row([(v, "on" if i in written else "off") for i, v in enumerate(new)], f"{m['var']} = {s}",
-                       f"{plural(len(work), 'thread')} add: {' '.join(str(t) for t, *_ in work)}", note_fill=VERMILLION)
+                       f"{len(work)} thread{'s' if len(work) != 1 else ''} add: {' '.join(str(t) for t, *_ in work)}", note_fill=VERMILLION)
         for tid, dst, src in work:
             grid.join((row - 1, dst), (row, dst))
             grid.join((row - 1, src), (row, dst))

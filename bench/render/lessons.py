@@ -8,7 +8,6 @@ from .blocks import ncu_values
 from .tables import (CUB_STEP, Results, ResultsError, Sweep, describe, distinct, gpu_label, markdown_table,
                      parse_selector, read_table, rows_where, select_row, size_text, stamped_table, tie_rule, versus_text)
 
-# ---------------------------------------------------------------------------------------------
 # Steps 01 and 06: the issue floor, profiler counters (ncu.csv) turned into the least time issuing takes
 
 # Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide's
@@ -52,7 +51,6 @@ def render_issue_floor(results, step, context):
             f"profiler measured for it.\n")
 
 
-# ---------------------------------------------------------------------------------------------
 # Steps 07 to 09: Little's law with the latency measured under load (loaded_latency.csv)
 
 LOADED_LATENCY = "loaded_latency.csv"
@@ -136,7 +134,6 @@ def render_littles_law_need(results, per_thread, context):
             f"flight, {need:.0f} bytes per resident thread. {per_thread} bytes per thread is {verdict} that.\n")
 
 
-# ---------------------------------------------------------------------------------------------
 # Step 10: its alternatives, each against the step (a variants CSV)
 
 
@@ -152,7 +149,6 @@ def render_alternatives_verdict(results, name, reference, context):
     return "\n".join(lines) + "\n"
 
 
-# ---------------------------------------------------------------------------------------------
 # Step 12: the sweep as a table at small n
 
 
@@ -180,7 +176,6 @@ def render_sweep_table(results, *args, context):
     return stamped_table(sweep.table.stamp, headers, "l" + "r" * (len(headers) - 1), cells)
 
 
-# ---------------------------------------------------------------------------------------------
 # Step 13: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
 
 GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
@@ -272,7 +267,6 @@ def render_multigpu_combine(results, folder, context):
                                                                         for row in table.rows])
 
 
-# ---------------------------------------------------------------------------------------------
 # Steps 07, 10 and 12 bundle several changes: each change's measured share (the README's course map)
 
 BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # the changes and the rows that measure each

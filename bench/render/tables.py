@@ -67,7 +67,6 @@ def gpu_label(results):
     return results.compare("headline.csv").stamp.get("gpu", name)
 
 
-# ---------------------------------------------------------------------------------------------
 # Formatting
 
 
@@ -133,7 +132,6 @@ def stamped_table(stamp, headers, align, cells):
     return short_stamp(stamp) + "\n\n" + markdown_table(headers, align, cells)
 
 
-# ---------------------------------------------------------------------------------------------
 # Selecting rows
 
 
@@ -180,7 +178,6 @@ def steps_of(rows):
     return [s for s in distinct(rows, "step") if s in COURSE]
 
 
-# ---------------------------------------------------------------------------------------------
 # The sweep: where each version wins, level within the run-to-run spread
 
 # Where spread.csv (the headline measured in several separate processes) does not exist yet, two
