@@ -62,8 +62,8 @@ def tree_figure(evidence, relpath, title):
                        f"{len(work)} thread{'s' if len(work) != 1 else ''} add: {' '.join(str(t) for t, *_ in work)}", note_fill=VERMILLION)
         for tid, dst, src in work:
             grid.join((row - 1, dst), (row, dst))
-            grid.join((row - 1, src), (row, dst))
-            svg.text(grid.x(dst) + 12, grid.ys[row] - 8, f"t{tid}", size=10, anchor="end", fill=VERMILLION,
+            grid.join((row - 1, src), (row, dst), shift=4 if src > dst else -4)
+            svg.text(grid.x(dst) + 16, grid.ys[row] - 8, f"t{tid}", size=10, anchor="end", fill=VERMILLION,
                      weight="bold")
         values = new
     if values[0] != sum(EXAMPLE):

@@ -152,10 +152,10 @@ class Grid:
         self.y += self.ch + (self.gap if gap is None else gap)
         return len(self.ys) - 1
 
-    def join(self, start, end, colour="#444444", arrow=True, width=1.2):
-        """A line from the bottom of cell start = (row, column) to the top of cell end."""
+    def join(self, start, end, colour="#444444", arrow=True, width=1.2, shift=0):
+        """A line from the bottom of cell start = (row, column) to the top of cell end (shifted right)."""
         (r1, c1), (r2, c2) = start, end
-        self.svg.line(self.x(c1) + self.cw / 2, self.ys[r1] + self.ch, self.x(c2) + self.cw / 2,
+        self.svg.line(self.x(c1) + self.cw / 2, self.ys[r1] + self.ch, self.x(c2) + self.cw / 2 + shift,
                       self.ys[r2] - (2 if arrow else 0), stroke=colour, width=width, arrow=arrow)
 
     def span(self, row, first, count, label, style, size=10):
