@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Tests of bench/figures.py: the reading of C expressions, the extraction from the steps' code, the
-SVG writer, and --check on a copy of the repository's inputs (stale, missing and unreadable cases).
+"""Tests of the figures (bench/render/: figures, charts, source, svg): the reading of C expressions,
+the extraction from the steps' code, the SVG writer, and --check on a copy of the repository's inputs
+(stale, missing and unreadable cases).
 
     python3 tests/bench/test_figures.py
 """
 
 import contextlib
-import importlib.util
 import io
+import re
 import shutil
 import sys
 import tempfile
@@ -19,15 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "bench"
 
 
-def load_figures():
-    spec = importlib.util.spec_from_file_location("figures", ROOT / "bench" / "figures.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-figures = load_figures()
-import stamped_csv  # noqa: E402  (bench/, on the path figures.py set)
+sys.path.insert(0, str(ROOT / "bench"))
+from render import charts, figures, source, svg as svg_writer  # noqa: E402
+import stamped_csv  # noqa: E402  (course/, on the path the package set)
 
 
 def run_main(*args):
@@ -59,37 +54,51 @@ def copy_inputs(destination):
 class Expressions(unittest.TestCase):
     def test_c_arithmetic_is_evaluated_with_integer_division(self):
         names = {"tid": 6, "s": 2, "blockDim_x": 16}
-        self.assertFalse(figures.evaluate("tid % (2 * s) == 0", names))
-        self.assertTrue(figures.evaluate("tid % (2 * s) == 0", dict(names, tid=8)))
-        self.assertEqual(figures.evaluate("2 * s * tid", names), 24)
-        self.assertEqual(figures.evaluate("blockDim.x / 2", names), 8)
-        self.assertEqual(figures.evaluate("blockDim.x / 3", names), 5)
-        self.assertTrue(figures.evaluate("tid < s && !(s > 4) || tid == 0", {"tid": 1, "s": 2}))
-        self.assertEqual(figures.evaluate("static_cast<std::size_t>(tid) + 1u", names), 7)
+        self.assertFalse(source.evaluate("tid % (2 * s) == 0", names))
+        self.assertTrue(source.evaluate("tid % (2 * s) == 0", dict(names, tid=8)))
+        self.assertEqual(source.evaluate("2 * s * tid", names), 24)
+        self.assertEqual(source.evaluate("blockDim.x / 2", names), 8)
+        self.assertEqual(source.evaluate("blockDim.x / 3", names), 5)
+        self.assertTrue(source.evaluate("tid < s && !(s > 4) || tid == 0", {"tid": 1, "s": 2}))
+        self.assertEqual(source.evaluate("static_cast<std::size_t>(tid) + 1u", names), 7)
 
     def test_anything_but_arithmetic_is_refused(self):
-        for expression in ("__import__('os')", "tid.bit_length()", "[tid]", "tid if s else 0"):
-            with self.subTest(expression=expression), self.assertRaises(figures.FigureError):
-                figures.evaluate(expression, {"tid": 1, "s": 1})
+        for expression in ("__import__('os')", "tid.bit_length()", "[tid]", "tid if s else 0", "abs(tid)"):
+            with self.subTest(expression=expression), self.assertRaises(source.FigureError):
+                source.evaluate(expression, {"tid": 1, "s": 1})
+
+    def test_min_the_conditional_operator_sizeof_and_a_member_constant(self):
+        names = {"r": 1, "extra": 2, "base": 4, "sizeof_T": 4, "Vector_T_width": 4}
+        self.assertEqual(source.evaluate("r * base + std::min(r, extra)", names), 5)
+        self.assertEqual(source.evaluate("base + (r < extra ? 1 : 0)", names), 5)
+        self.assertEqual(source.evaluate("16 / sizeof(T) + Vector<T>::width", names), 8)
+
+    def test_a_shape_is_the_code_with_holes(self):
+        code = "x;\n    for (unsigned int s = 1; s < n; s *= 2) {  // the tree\n        t = f(a, b);\n"
+        m = re.search(source.shape_regex("for (unsigned int $var = $init; $cond; $step) {\n[[u = 1;\n]]t = $call;"),
+                      code)
+        self.assertEqual((m["var"], m["init"], m["cond"], m["step"], m["call"]), ("s", "1", "s < n", "s *= 2", "f(a, b)"))
+        self.assertIsNone(re.search(source.shape_regex("f($a, $a)"), code))  # a name again: the same text
+        self.assertEqual(re.search(source.shape_regex("#define X $value"), "#define X 16\n")["value"], "16")
 
     def test_an_unknown_name_is_named(self):
-        with self.assertRaisesRegex(figures.FigureError, "uses 'warpSize'"):
-            figures.evaluate("tid < warpSize", {"tid": 1}, "here")
+        with self.assertRaisesRegex(source.FigureError, "uses 'warpSize'"):
+            source.evaluate("tid < warpSize", {"tid": 1}, "here")
 
     def test_loops_and_updates(self):
-        self.assertEqual(figures.loop_values("s", "1", "s < blockDim.x", "s *= 2", {"blockDim_x": 16}), [1, 2, 4, 8])
-        self.assertEqual(figures.loop_values("s", "blockDim.x / 2", "s > 0", "s >>= 1", {"blockDim_x": 16}),
+        self.assertEqual(source.loop_values("s", "1", "s < blockDim.x", "s *= 2", {"blockDim_x": 16}), [1, 2, 4, 8])
+        self.assertEqual(source.loop_values("s", "blockDim.x / 2", "s > 0", "s >>= 1", {"blockDim_x": 16}),
                          [8, 4, 2, 1])
-        self.assertEqual(figures.loop_values("o", "Lanes / 2", "o > 0", "o = o / 2", {"Lanes": 8}), [4, 2, 1])
-        with self.assertRaisesRegex(figures.FigureError, "does not end"):
-            figures.loop_values("s", "1", "s > 0", "s += 0", {})
-        with self.assertRaisesRegex(figures.FigureError, "expected an update of 's'"):
-            figures.update("s", "t *= 2", {"s": 1})
+        self.assertEqual(source.loop_values("o", "Lanes / 2", "o > 0", "o = o / 2", {"Lanes": 8}), [4, 2, 1])
+        with self.assertRaisesRegex(source.FigureError, "does not end"):
+            source.loop_values("s", "1", "s > 0", "s += 0", {})
+        with self.assertRaisesRegex(source.FigureError, "expected an update of 's'"):
+            source.update("s", "t *= 2", {"s": 1})
 
 
 class Extraction(unittest.TestCase):
     def rounds(self, step):
-        evidence = figures.Evidence(ROOT)
+        evidence = source.Evidence(ROOT)
         _, rounds = figures.tree_rounds(evidence, f"{step}/reduce.cuh", 16)
         return evidence, [(s, [tuple(w) for w in work]) for s, work in rounds]
 
@@ -120,15 +129,15 @@ class Extraction(unittest.TestCase):
         with tempfile.TemporaryDirectory() as temp:
             (Path(temp) / "step01_interleaved").mkdir()
             (Path(temp) / "step01_interleaved" / "reduce.cuh").write_text("// no tree here\n", encoding="utf-8")
-            with self.assertRaisesRegex(figures.FigureError, r"step01_interleaved/reduce.cuh: expected the block's "
-                                                             r"tree loop 'for \(unsigned int s"):
-                figures.tree_rounds(figures.Evidence(temp), "step01_interleaved/reduce.cuh", 16)
+            with self.assertRaisesRegex(source.FigureError, r"step01_interleaved/reduce.cuh: expected the block's "
+                                                             r"tree loop 'for \(unsigned int \$var = \$init;"):
+                figures.tree_rounds(source.Evidence(temp), "step01_interleaved/reduce.cuh", 16)
 
 
 class Writing(unittest.TestCase):
     def test_numbers_and_text(self):
-        self.assertEqual([figures.num(v) for v in (1.0, 2.5, 1 / 3, -0.001, 12)], ["1", "2.5", "0.33", "0", "12"])
-        svg = figures.Svg(100, 50, "a < b & c")
+        self.assertEqual([svg_writer.num(v) for v in (1.0, 2.5, 1 / 3, -0.001, 12)], ["1", "2.5", "0.33", "0", "12"])
+        svg = svg_writer.Svg(100, 50, "a < b & c")
         svg.text(1, 2, "x -> y", anchor="middle")
         text = svg.render("drawn from a--b")
         self.assertIn("<title>a &lt; b &amp; c</title>", text)
@@ -154,9 +163,9 @@ class Writing(unittest.TestCase):
         with tempfile.TemporaryDirectory() as temp:
             for name in ("headline.csv", "sweep.csv"):
                 shutil.copy(FIXTURE / name, Path(temp) / name)
-            charts = figures.results_charts(Path(temp), "fixture")
-            self.assertEqual(sorted(p.name for p, _ in charts), ["headline.svg", "sweep_float32.svg", "sweep_int32.svg"])
-            sweep = dict((p.name, t) for p, t in charts)["sweep_int32.svg"]
+            drawn = charts.results_charts(Path(temp), "fixture")
+            self.assertEqual(sorted(p.name for p, _ in drawn), ["headline.svg", "sweep_float32.svg", "sweep_int32.svg"])
+            sweep = dict((p.name, t) for p, t in drawn)["sweep_int32.svg"]
             self.assertIn("drawn from fixture/sweep.csv", sweep)
             for label in ("step01_interleaved", "step07_multi_level", "CUB DeviceReduce::Sum", "read probe (ceiling)"):
                 self.assertIn(f">{label}</text>", sweep)
@@ -224,7 +233,7 @@ class Check(unittest.TestCase):
         code, out, err = run_main("--root", self.root, "--check")
         self.assertEqual((code, out), (2, ""))
         self.assertRegex(err, r"^error: step08_warp_shuffle/reduce.cuh: expected the shuffle loop 'for \(unsigned int "
-                              r"offset = Lanes / 2; offset > 0; offset /= 2\) value \+= shuffle_down\(value, offset\);'")
+                              r"\$var = \$init; \$cond; \$step\) value \+= shuffle_down\(value, \$var\);'")
 
     def test_a_missing_results_file_stops_it(self):
         (self.root / "results/h100/sweep.csv").unlink()

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Tests of bench/render_results.py on the fixture in tests/data/bench (made-up numbers).
+"""Tests of the renderer's pages (bench/render/: pages, blocks, lessons, tables) on the fixture in
+tests/data/bench (made-up numbers).
 
     python3 tests/bench/test_render_results.py
 
 The fixture holds every kind of results file (compare's headline, headline_cold and sweep CSVs,
 ncu.csv, an ablation CSV, the idle and the loaded latency CSVs, the run-to-run spread, a quoted text
-file), two READMEs and a lab notes page that use every kind
-of block and inline value; the charts are written as SVG (bench/figures.py)."""
+file), two READMEs and a lab notes page that use every kind of block and inline value; the charts
+are written as SVG."""
 
 import contextlib
-import importlib.util
 import io
 import shutil
 import sys
@@ -18,6 +18,10 @@ import unittest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bench"))
+from render import blocks, lessons, pages, tables  # noqa: E402
+import stamped_csv  # noqa: E402  (course/, on the path the package set)
+
 FIXTURE = ROOT / "tests" / "data" / "bench"
 RESULT_FILES = ["headline.csv", "headline_cold.csv", "sweep.csv", "ncu.csv", "step07_loads.csv", "dram_latency.csv",
                 "loaded_latency.csv", "spread.csv", "race_demo.txt"]
@@ -25,32 +29,29 @@ LESSON = Path("step02_fixture") / "README.md"
 NOTES = LESSON.parent / "NOTES.md"  # the lesson's lab notes: inline values live there
 
 
-def load_renderer():
-    spec = importlib.util.spec_from_file_location("render_results", ROOT / "bench" / "render_results.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-render = load_renderer()
-analyses = importlib.import_module("render_analyses")  # beside it in bench/, on the path it set
+def write_manifest(root, *folders):
+    """A course/steps.csv under root naming `folders` (the steps whose pages are rendered)."""
+    (root / "course").mkdir(parents=True, exist_ok=True)
+    (root / "course" / "steps.csv").write_text(
+        "folder,kind,previous,api,speed_at,change\n" + "".join(f"{f},single,,sum,,x\n" for f in folders),
+        encoding="utf-8")
 
 
 def run_main(*args):
     """main()'s exit code, its stdout and stderr captured."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = render.main([str(a) for a in args])
+        code = pages.main([str(a) for a in args])
     return code, out.getvalue(), err.getvalue()
 
 
 def render_fixture(text, name="README.md"):
-    return render.render_text(text, render.Results(FIXTURE), name)
+    return pages.render_text(text, tables.Results(FIXTURE), name)
 
 
 class ReadResults(unittest.TestCase):
     def test_stamp_lines_become_the_stamp(self):
-        table = render.Results(FIXTURE).compare("headline.csv")
+        table = tables.Results(FIXTURE).compare("headline.csv")
         self.assertEqual(table.stamp["gpu"], "Fixture GPU")
         self.assertEqual(table.stamp["commit"], "0123abc")
         self.assertEqual(table.stamp["l2"], "warm")
@@ -58,15 +59,15 @@ class ReadResults(unittest.TestCase):
         self.assertEqual(table.rows[0]["change"], "interleaved addressing, divergent branch")  # quoted comma
 
     def test_a_file_without_compare_header_is_rejected_where_compare_output_is_needed(self):
-        with self.assertRaises(render.ResultsError):
-            render.Results(FIXTURE).compare("step07_loads.csv")
-        with self.assertRaises(render.ResultsError):
-            render.parse_table("# gpu: x\na,b,c\n", "x.csv")  # no rows
-        with self.assertRaises(render.ResultsError):
-            render.parse_table("a,b,c\n1,2\n", "x.csv")  # a short line
+        with self.assertRaises(tables.ResultsError):
+            tables.Results(FIXTURE).compare("step07_loads.csv")
+        with self.assertRaises(tables.ResultsError):
+            stamped_csv.parse("# gpu: x\na,b,c\n", "x.csv")  # no rows
+        with self.assertRaises(tables.ResultsError):
+            stamped_csv.parse("a,b,c\n1,2\n", "x.csv")  # a short line
 
     def test_ncu_csv_has_a_stamp_and_its_header_like_any_other(self):
-        table = render.Results(FIXTURE).ncu()
+        table = tables.Results(FIXTURE).ncu()
         self.assertEqual(table.columns, ["step", "metric", "value"])
         self.assertEqual(table.rows[0]["step"], "step01_interleaved")
         self.assertEqual(table.stamp["gpu"], "Fixture GPU")
@@ -75,13 +76,13 @@ class ReadResults(unittest.TestCase):
         with tempfile.TemporaryDirectory() as temp:
             text = (FIXTURE / "ncu.csv").read_text(encoding="utf-8").replace("step,metric,value\n", "")
             (Path(temp) / "ncu.csv").write_text(text, encoding="utf-8")
-            with self.assertRaises(render.ResultsError) as caught:
-                render.Results(temp).ncu()
+            with self.assertRaises(tables.ResultsError) as caught:
+                tables.Results(temp).ncu()
             self.assertIn("expected the header step,metric,value", str(caught.exception))
 
     def test_size_text(self):
-        self.assertEqual(render.size_text(1 << 24), "2^24")
-        self.assertEqual(render.size_text("1000"), "1000")
+        self.assertEqual(tables.size_text(1 << 24), "2^24")
+        self.assertEqual(tables.size_text("1000"), "1000")
 
 
 class Blocks(unittest.TestCase):
@@ -134,7 +135,7 @@ class Blocks(unittest.TestCase):
         self.assertIn("| 80.0 | 52.4 | - | 0.07 |", self.block("headline step01_interleaved"))
 
     def test_headline_of_an_unmeasured_step_is_an_error(self):
-        with self.assertRaisesRegex(render.ResultsError, "0 rows for type=int32 l2=warm step=step05_warp_unroll"):
+        with self.assertRaisesRegex(tables.ResultsError, "'type=int32 l2=warm step=step05_warp_unroll' matches 0 rows"):
             self.block("headline step05_warp_unroll")
 
     def test_step_table_of_the_first_step_has_no_previous(self):
@@ -176,12 +177,12 @@ class Blocks(unittest.TestCase):
     def test_sweep_claims_fall_back_to_one_percent_and_say_so(self):
         with tempfile.TemporaryDirectory() as temp:
             shutil.copy(FIXTURE / "sweep.csv", Path(temp) / "sweep.csv")
-            body = render.render_sweep_claims(render.Results(temp))
+            body = blocks.render_sweep_claims(tables.Results(temp))
         self.assertIn("1 % either way counts as level, a fixed rule until spread.csv", body)
         self.assertIn("for int32, level at 2^20, faster at 2^22 .. 2^28", body)
 
     def test_versus_cub_level_band_is_symmetric_in_time(self):
-        self.assertEqual(render.versus_cub_text([(1024, 1.02), (2048, 1 / 1.02), (4096, 1.03)], 0.02),
+        self.assertEqual(tables.versus_text([(1024, 1.02), (2048, 1 / 1.02), (4096, 1.03)], 0.02),
                          "level at 2^10 .. 2^11, faster at 2^12")
 
     def test_issue_floor_at_the_clock_ncu_measured(self):
@@ -215,27 +216,27 @@ class Blocks(unittest.TestCase):
     def test_littles_law_not_measured_yet_says_so_with_the_idle_latency(self):
         with tempfile.TemporaryDirectory() as temp:
             shutil.copy(FIXTURE / "dram_latency.csv", Path(temp) / "dram_latency.csv")
-            results = render.Results(temp)
-            for body in (analyses.render_littles_law(results),
-                         analyses.render_littles_law_need(results, "16", "here")):
+            results = tables.Results(temp)
+            for body in (lessons.render_littles_law(results),
+                         lessons.render_littles_law_need(results, "16", "here")):
                 self.assertIn("*Not measured yet*: `loaded_latency.csv` does not exist", body)
                 self.assertIn("the idle one, 612 ns", body)
 
     def test_loaded_latency_rows_not_under_load_are_an_error(self):
         text = (FIXTURE / "loaded_latency.csv").read_text(encoding="utf-8")
-        results = render.Results(FIXTURE)
-        results._tables["loaded_latency.csv"] = render.parse_table(
+        results = tables.Results(FIXTURE)
+        results._tables["loaded_latency.csv"] = stamped_csv.parse(
             text.replace("1000,ok", "1000,streamers not all resident", 1), "loaded_latency.csv")
-        with self.assertRaises(render.ResultsError) as caught:
-            analyses.render_littles_law(results)
+        with self.assertRaises(tables.ResultsError) as caught:
+            lessons.render_littles_law(results)
         self.assertIn("not measured under load", str(caught.exception))
 
     def test_sweep_claims_say_when_a_step_never_wins(self):
         text = (FIXTURE / "sweep.csv").read_text(encoding="utf-8")
-        table = render.parse_table(text.replace(",1.540000,", ",99.000000,"), "sweep.csv")  # step07 at 2^28, int32
-        results = render.Results(FIXTURE)
+        table = stamped_csv.parse(text.replace(",1.540000,", ",99.000000,"), "sweep.csv")  # step07 at 2^28, int32
+        results = tables.Results(FIXTURE)
         results._tables["sweep.csv"] = table
-        body = render.render_sweep_claims(results)
+        body = blocks.render_sweep_claims(results)
         self.assertIn("Not every step is faster", body)
         self.assertIn("| step07_multi_level | step02_nondivergent | not at 2^28 | every size |", body)
 
@@ -247,12 +248,12 @@ class Blocks(unittest.TestCase):
         for spec in ("no-such-kind", "step-table step99_none", "ncu step02_nondivergent step99", "csv missing.csv",
                      "quote missing.txt", "csv step07_loads.csv cols=nope", "issue-floor step99",
                      "littles-law extra", "littles-law-need x"):
-            with self.assertRaises(render.ResultsError, msg=spec) as caught:
+            with self.assertRaises(tables.ResultsError, msg=spec) as caught:
                 render_fixture(f"text\n<!-- results:{spec} -->\n<!-- results:end -->\n", "lesson.md")
             self.assertTrue(str(caught.exception).startswith("lesson.md line 2, block"), str(caught.exception))
 
     def test_a_block_without_end_is_an_error(self):
-        with self.assertRaises(render.ResultsError) as caught:
+        with self.assertRaises(tables.ResultsError) as caught:
             render_fixture("<!-- results:course-table -->\nno end\n", "lesson.md")
         self.assertIn("lesson.md line 1", str(caught.exception))
 
@@ -288,7 +289,7 @@ class InlineValues(unittest.TestCase):
     def test_scale_multiplies_first(self):
         spec = "ncu.csv step=step01_interleaved metric=smsp__inst_executed.sum col=value scale=1e-6 fmt=.1f"
         self.assertEqual(self.value(spec), "1.2")
-        with self.assertRaises(render.ResultsError):
+        with self.assertRaises(tables.ResultsError):
             self.value("ncu.csv step=step01_interleaved metric=smsp__inst_executed.sum col=value scale=x")
 
     def test_ratio_of_times_reads_as_times_faster(self):
@@ -308,20 +309,20 @@ class InlineValues(unittest.TestCase):
             "missing.csv type=int32 col=gbps": "missing.csv not found",
         }
         for spec, message in cases.items():
-            with self.assertRaises(render.ResultsError, msg=spec) as caught:
+            with self.assertRaises(tables.ResultsError, msg=spec) as caught:
                 self.value(spec)
             self.assertIn(message, str(caught.exception), spec)
             self.assertIn("lesson.md line 1", str(caught.exception), spec)
 
     def test_an_empty_value_is_an_error_not_a_blank(self):
-        table = render.parse_table("step,gbps,x_cub\nstep01,,\n", "t.csv")
-        with self.assertRaises(render.ResultsError) as caught:
-            render.format_value(table, table.rows[0], "gbps")
+        table = stamped_csv.parse("step,gbps,x_cub\nstep01,,\n", "t.csv")
+        with self.assertRaises(tables.ResultsError) as caught:
+            tables.format_value(table, table.rows[0], "gbps")
         self.assertIn("column 'gbps' is empty", str(caught.exception))
-        self.assertEqual(render.format_value(table, table.rows[0], "x_cub"), "-")  # nothing to compare with
+        self.assertEqual(tables.format_value(table, table.rows[0], "x_cub"), "-")  # nothing to compare with
 
     def test_a_ratio_needs_two_selectors(self):
-        with self.assertRaises(render.ResultsError):
+        with self.assertRaises(tables.ResultsError):
             self.value("headline.csv col=gbps type=int32 step=cub", "r")
 
 
@@ -340,6 +341,7 @@ class CommandLine(unittest.TestCase):
         shutil.copy(FIXTURE / "README.md", self.root / "README.md")
         shutil.copy(FIXTURE / LESSON, self.root / LESSON)
         shutil.copy(FIXTURE / NOTES, self.root / NOTES)
+        write_manifest(self.root, LESSON.parent.name)
 
     def tearDown(self):
         self.temp.cleanup()
@@ -378,7 +380,8 @@ class CommandLine(unittest.TestCase):
         self.assertEqual((self.root / "README.md").read_text(encoding="utf-8"), before)
         self.assertFalse((self.results / "headline.md").exists())
 
-    def test_new_step_lessons_are_found_by_glob(self):
+    def test_new_step_lessons_are_found_by_the_manifest(self):
+        write_manifest(self.root, LESSON.parent.name, "step99_new")
         extra = self.root / "step99_new" / "README.md"
         extra.parent.mkdir()
         extra.write_text("<!--v headline.csv type=float32 step=cub col=gbps-->1<!--/v-->\n", encoding="utf-8")
@@ -401,6 +404,7 @@ class CommandLine(unittest.TestCase):
 
     def test_a_core_lesson_with_an_inline_value_fails_the_check(self):
         self.main()
+        write_manifest(self.root, LESSON.parent.name, "step03_core")
         lesson = self.root / "step03_core" / "README.md"
         lesson.parent.mkdir()
         lesson.write_text("# Step 03\n\n<!-- results:headline step02_nondivergent -->\n<!-- results:end -->\n"
@@ -447,11 +451,11 @@ class Peers(unittest.TestCase):
     """The 'peers' block: torch and CuPy (peers.csv) beside the course's last step and CUB (sweep.csv)."""
 
     def block(self, results):
-        updated, _ = render.render_text("<!-- results:peers -->\n<!-- results:end -->\n", results, "README.md")
+        updated, _ = pages.render_text("<!-- results:peers -->\n<!-- results:end -->\n", results, "README.md")
         return updated.split("\n", 1)[1].rsplit("<!-- results:end -->", 1)[0]
 
     def test_each_library_beside_the_last_step_and_cub_at_the_sizes_both_measured(self):
-        body = self.block(render.Results(FIXTURE))
+        body = self.block(tables.Results(FIXTURE))
         self.assertIn("| library | sums into | 2^20 | 2^24 | 2^28 | check |", body)  # int32: three sizes
         self.assertIn("| torch | int64 | 419.4 | 671.1 | 894.8 | PASS |", body)
         self.assertIn("| step07_multi_level | int32 (modulo 2^32) |", body)
@@ -466,15 +470,15 @@ class Peers(unittest.TestCase):
     def test_without_peers_csv_the_block_says_how_to_measure(self):
         with tempfile.TemporaryDirectory() as temp:
             shutil.copy(FIXTURE / "sweep.csv", Path(temp) / "sweep.csv")
-            self.assertIn("bench/reproduce.sh --only sweep,peers", self.block(render.Results(temp)))
+            self.assertIn("bench/reproduce.sh --only sweep,peers", self.block(tables.Results(temp)))
 
     def test_peers_from_another_gpu_than_the_sweep_is_an_error(self):
         with tempfile.TemporaryDirectory() as temp:
             shutil.copy(FIXTURE / "sweep.csv", Path(temp) / "sweep.csv")
             text = (FIXTURE / "peers.csv").read_text(encoding="utf-8").replace("# gpu: Fixture GPU", "# gpu: Other")
             (Path(temp) / "peers.csv").write_text(text, encoding="utf-8")
-            with self.assertRaisesRegex(render.ResultsError, "not be like for like"):
-                self.block(render.Results(temp))
+            with self.assertRaisesRegex(tables.ResultsError, "not be like for like"):
+                self.block(tables.Results(temp))
 
 
 class SecondGpu(unittest.TestCase):
@@ -493,6 +497,7 @@ class SecondGpu(unittest.TestCase):
         shutil.copy(FIXTURE / "README.md", self.root / "README.md")
         shutil.copy(FIXTURE / LESSON, self.root / LESSON)
         shutil.copy(FIXTURE / NOTES, self.root / NOTES)
+        write_manifest(self.root, LESSON.parent.name)
         self.h200 = self.dir / "results" / "h200"
 
     def tearDown(self):
@@ -572,7 +577,7 @@ class Charts(unittest.TestCase):
             results = Path(temp)
             for name in ("headline.csv", "sweep.csv"):
                 shutil.copy(FIXTURE / name, results / name)
-            written = render.render_charts(render.Results(results))
+            written = pages.render_charts(tables.Results(results))
             self.assertEqual(sorted(p.name for p in written),
                              ["headline.svg", "sweep_float32.svg", "sweep_int32.svg"])
             for path in written:
@@ -581,11 +586,11 @@ class Charts(unittest.TestCase):
 
 class Mutants(unittest.TestCase):
     def block(self, results):
-        updated, _ = render.render_text("<!-- results:mutants -->\n<!-- results:end -->\n", results, "README.md")
+        updated, _ = pages.render_text("<!-- results:mutants -->\n<!-- results:end -->\n", results, "README.md")
         return updated.split("\n", 1)[1].rsplit("<!-- results:end -->", 1)[0]
 
     def test_each_mistake_with_its_symptom_and_the_test_that_caught_it(self):
-        body = self.block(render.Results(FIXTURE))
+        body = self.block(tables.Results(FIXTURE))
         self.assertIn("| step | mistake | what a student sees | caught by |", body)
         self.assertIn("| step04 | The step's change was not made: one element per thread, as in step 03. | "
                       "Right sums at step 03's speed; only the speed check sees it. | `speed_step04` |", body)
@@ -596,14 +601,14 @@ class Mutants(unittest.TestCase):
 
     def test_without_the_file_says_how_to_make_it(self):
         with tempfile.TemporaryDirectory() as empty:
-            self.assertIn("bench/reproduce.sh --only mutants", self.block(render.Results(empty)))
+            self.assertIn("bench/reproduce.sh --only mutants", self.block(tables.Results(empty)))
 
     def test_an_unknown_status_is_an_error(self):
         with tempfile.TemporaryDirectory() as folder:
             text = (FIXTURE / "mutants.csv").read_text().replace(",survived,", ",lost,")
             (Path(folder) / "mutants.csv").write_text(text)
-            with self.assertRaises(render.ResultsError):
-                analyses.render_mutants(render.Results(folder), "here")
+            with self.assertRaises(tables.ResultsError):
+                blocks.render_mutants(tables.Results(folder), "here")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,5 @@
+import sys
+
+from .pages import main
+
+sys.exit(main())

@@ -1,0 +1,139 @@
+"""The charts of a results folder: headline.svg (headline.csv) and sweep_<type>.svg (sweep.csv)."""
+
+import hashlib
+import math
+import re
+from pathlib import Path
+
+import steps
+from .tables import Results
+from .svg import (BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, LogChart, Svg, log_ticks,
+                  power_label)
+
+SERIES_STYLE = [(BLUE, "circle", None), (ORANGE, "square", None), (GREEN, "triangle", None),
+                (PURPLE, "diamond", None), (SKY, "down", None), (VERMILLION, "cross", None)]
+CUB_STYLE, PROBE_STYLE = (BLACK, "square", "7 4"), (GREY, None, "2 3")
+# The steps on the sweep charts: the ones where the time changes most, plus CUB and the read probe.
+SWEEP_STEPS = [s.folder for s in steps.load() if s.number in (1, 3, 4, 7, 10, 12)]
+
+
+def compare_table(path):
+    """compare's CSV at path, with the columns the renderer needs."""
+    return Results(Path(path).parent).compare(Path(path).name)
+
+
+def stamp_line(table):
+    stamp = table.stamp
+    return (f"{stamp.get('gpu', 'GPU not recorded')}; L2 {stamp.get('l2', '?')}; block {stamp.get('block', '?')}; "
+            f"measured {stamp.get('date_utc', '?')}, commit {stamp.get('commit', '?')}; per-call median")
+
+
+def points_of(table, rows, step, column):
+    return [(int(r["n"]), table.number(r, column)) for r in rows if r["step"] == step]
+
+
+def step_label(step):
+    return {"cub": "CUB DeviceReduce::Sum", "read_probe": "read probe (ceiling)"}.get(step, step)
+
+
+def sweep_chart(table, type_name):
+    rows = [r for r in table.rows if r["type"] == type_name and r.get("status") in ("PASS", "-", "")]
+    steps = [s for s in SWEEP_STEPS if any(r["step"] == s for r in rows)]
+    peak = max(table.number(r, "peak_gbps") for r in rows)
+    values = [table.number(r, "gbps") for r in rows if r["step"] in steps + ["cub", "read_probe"]]
+    chart = LogChart(f"{type_name} sum: GB/s against n", stamp_line(table), "n (elements, log scale)",
+                     "GB/s (input bytes / median time, log scale)", [int(r["n"]) for r in rows],
+                     [v for v in values if v > 0] + [peak])
+    for index, step in enumerate(steps):
+        chart.series(step_label(step), [(x, y) for x, y in points_of(table, rows, step, "gbps") if y > 0],
+                     SERIES_STYLE[index % len(SERIES_STYLE)])
+    for step, style in (("cub", CUB_STYLE), ("read_probe", PROBE_STYLE)):
+        chart.series(step_label(step), [(x, y) for x, y in points_of(table, rows, step, "gbps") if y > 0], style,
+                     width=2.2)
+    chart.horizontal(peak, f"theoretical peak {peak:.0f} GB/s")
+    others = sorted({r["step"] for r in rows} - set(steps) - {"cub", "read_probe"})
+    if others:
+        chart.legend_y += 10
+        chart.svg.text(chart.right + 16, chart.legend_y, "not drawn, in sweep.csv:", size=10, fill=GREY)
+        chart.svg.text(chart.right + 16, chart.legend_y + 14, "steps " + ", ".join(
+            re.sub(r"^step(\d+).*", r"\1", step) for step in others), size=10, fill=GREY)
+    return chart.svg
+
+
+def headline_chart(table):
+    rows = [r for r in table.rows if r["step"] != ""]
+    types = sorted({r["type"] for r in rows}, key=lambda t: (t != "int32", t))
+    steps = []
+    for r in rows:
+        if r["step"] not in steps and r["step"] != "read_probe":
+            steps.append(r["step"])
+    gbps = {(r["step"], r["type"]): table.number(r, "gbps") for r in rows}
+    probe = max((gbps[("read_probe", t)] for t in types if ("read_probe", t) in gbps), default=None)
+    peak = max(table.number(r, "peak_gbps") for r in rows)
+    n = int(rows[0]["n"])
+    title = f"GB/s of every step and CUB at n = 2^{round(math.log2(n))}" if n & (n - 1) == 0 else \
+        f"GB/s of every step and CUB at n = {n}"
+    left, top, bar, group = 200, 70, 10, 10 * len(types) + 10
+    width, plot_w = 900, 560
+    height = top + len(steps) * group + 90
+    svg = Svg(width, height, title, stamp_line(table), at=46, size=11)
+    low = min(v for v in gbps.values() if v > 0)
+    ticks = log_ticks(low, peak, 10)
+    x0, x1 = math.log10(ticks[0]), math.log10(ticks[-1])
+
+    def px(value):
+        return left + (math.log10(value) - x0) / (x1 - x0) * plot_w
+
+    bottom = top + len(steps) * group
+    for t in ticks:
+        svg.line(px(t), top, px(t), bottom, stroke="#cccccc")
+        svg.text(px(t), bottom + 16, power_label(t, 10), size=11, anchor="middle")
+        for minor in (2, 5):
+            if t * minor < ticks[-1]:
+                svg.line(px(t * minor), top, px(t * minor), bottom, stroke="#eeeeee")
+                svg.text(px(t * minor), bottom + 16, f"{t * minor:g}", size=9, anchor="middle", fill=GREY)
+    colours = [BLUE, ORANGE, GREEN, PURPLE]
+    for i, step in enumerate(steps):
+        y = top + i * group + 5
+        svg.text(left - 8, y + group / 2, step_label(step), size=11, anchor="end",
+                 weight="bold" if step == "cub" else None)
+        for j, type_name in enumerate(types):
+            value = gbps.get((step, type_name))
+            if value:
+                svg.rect(left, y + j * bar, px(value) - left, bar - 1, fill=colours[j % 4], stroke="none")
+    svg.rect(left, top, plot_w, bottom - top, stroke=BLACK)
+    if probe:
+        svg.line(px(probe), top, px(probe), bottom, stroke=GREY, width=1.6, dash="2 3")
+        svg.text(px(probe) - 4, top - 6, f"read probe {probe:.0f}", size=10, anchor="end", fill=GREY)
+    svg.line(px(peak), top, px(peak), bottom, stroke=VERMILLION, width=1.4, dash="6 3")
+    svg.text(px(peak) + 4, top - 6, f"peak {peak:.0f}", size=10, fill=VERMILLION)
+    svg.text(left + plot_w / 2, bottom + 38, "GB/s (input bytes / median time per call, log scale)", size=12,
+             anchor="middle")
+    for j, type_name in enumerate(types):
+        x, y = left + plot_w + 24, top + 10 + j * 20
+        svg.rect(x, y - 9, 14, 10, fill=colours[j % 4], stroke="none")
+        svg.text(x + 20, y, type_name, size=11)
+    return svg
+
+
+def csv_fingerprint(path, label):
+    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    return f"drawn from {label}; sha256 of the file: {digest}"
+
+
+def results_charts(folder, label=None):
+    """[(path, svg text)] of one results folder's charts: headline.svg (from headline.csv) and
+    sweep_<type>.svg (from sweep.csv), each where its CSV exists. `label` names the folder in the
+    files' fingerprint comment (default: the folder as given)."""
+    folder = Path(folder)
+    label = label or folder.as_posix()
+    out = []
+    if (folder / "headline.csv").is_file():
+        out.append((folder / "headline.svg", headline_chart(compare_table(folder / "headline.csv")).render(
+            csv_fingerprint(folder / "headline.csv", f"{label}/headline.csv"))))
+    if (folder / "sweep.csv").is_file():
+        table = compare_table(folder / "sweep.csv")
+        comment = csv_fingerprint(folder / "sweep.csv", f"{label}/sweep.csv")
+        for type_name in sorted({r["type"] for r in table.rows}):
+            out.append((folder / f"sweep_{type_name}.svg", sweep_chart(table, type_name).render(comment)))
+    return out

@@ -1,0 +1,657 @@
+"""Draws the course's figures as SVG: each lesson's from its step's own code, the charts from results/.
+
+    python3 bench/figures.py [--check]   # or python3 -m bench.render.figures
+
+How a figure is read from the code and stamped, and the exit codes: README.md here."""
+
+import argparse
+import math
+import re
+import sys
+from pathlib import Path
+
+from . import REPO_ROOT
+from .charts import CUB_STYLE, PROBE_STYLE, SERIES_STYLE, compare_table, csv_fingerprint, points_of, results_charts
+from .charts import stamp_line, step_label
+from .source import Evidence, FigureError, ResultsError, evaluate, loop_values
+from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
+
+LOOP = "for (unsigned int $var = $init; $cond; $step)"
+TREE = LOOP + " {\n[[const unsigned int $name = $value;\n]]if ($guard) sdata[$dst] += sdata[$src];"
+EXAMPLE = [3, 1, 7, 0, 4, 1, 6, 3, 2, 5, 1, 4, 0, 2, 8, 1]  # the values every tree figure adds
+
+
+def loop_of(m, names, context):
+    return loop_values(m["var"], m["init"], m["cond"], m["step"], names, context)
+
+
+def tree_rounds(evidence, relpath, block):
+    """[(s, [(thread, dst, src), ...]), ...]: each round of the step's tree loop for one block."""
+    m = evidence.find(relpath, TREE, "the block's tree loop")
+    context, rounds = f"{relpath}, the tree loop", []
+    for s in loop_of(m, {"blockDim_x": block}, context):
+        work = []
+        for tid in range(block):
+            names = {"blockDim_x": block, "tid": tid, m["var"]: s}
+            if m["name"]:
+                names[m["name"]] = evaluate(m["value"], names, context)
+            if evaluate(m["guard"], names, context):
+                work.append((tid, evaluate(m["dst"], names, context), evaluate(m["src"], names, context)))
+        written = {dst for _, dst, _ in work}
+        if len(written) != len(work) or written & {src for *_, src in work}:
+            raise FigureError(f"{relpath}: a round of the tree loop writes a slot twice or reads a slot it writes")
+        if any(not (0 <= i < block) for _, dst, src in work for i in (dst, src)):
+            raise FigureError(f"{relpath}: the tree loop reaches past sdata[{block - 1}] in a block of {block}")
+        rounds.append((s, work))
+    return m, rounds
+
+
+def tree_figure(evidence, relpath, title):
+    block, values = len(EXAMPLE), list(EXAMPLE)
+    m, rounds = tree_rounds(evidence, relpath, block)
+    where = f"if ({m['guard']})" + (f", {m['name']} = {m['value']}" if m["name"] else "")
+    svg = Svg(64 + block * 40 + 250, None, title, f"for ({m['var']} = {m['init']}; {m['cond']}; {m['step']}): "
+                                                  f"{where}: sdata[{m['dst']}] += sdata[{m['src']}]")
+    grid = Grid(svg, 64, 78, 40, 26, gap=64, size=11)
+    grid.row(values, "sdata", above=range(block), label_fill=GREY)
+    for s, work in rounds:
+        new, written = list(values), {dst for _, dst, _ in work}
+        for _, dst, src in work:
+            new[dst] = values[dst] + values[src]
+        row = grid.row([(v, "on" if i in written else "off") for i, v in enumerate(new)], f"{m['var']} = {s}",
+                       f"{len(work)} thread{'s' if len(work) != 1 else ''} add: {' '.join(str(t) for t, *_ in work)}", note_fill=VERMILLION)
+        for tid, dst, src in work:
+            grid.join((row - 1, dst), (row, dst))
+            grid.join((row - 1, src), (row, dst), shift=4 if src > dst else -4)
+            svg.text(grid.x(dst) + 16, grid.ys[row] - 8, f"t{tid}", size=10, anchor="end", fill=VERMILLION,
+                     weight="bold")
+        values = new
+    if values[0] != sum(EXAMPLE):
+        raise FigureError(f"{relpath}: the tree loop does not leave the block's sum in sdata[0]")
+    svg.caption(grid.y - 30, f"One block of blockDim.x = {block} threads. Each row is the shared array after one round; "
+                        f"blue: the slots written in that round; red tN: the thread that adds. The sum, {values[0]}, "
+                        f"ends in sdata[0]. Each round ends with __syncthreads().")
+    return svg
+
+
+def banks_figure(evidence, relpath, title):
+    block, lanes = 256, 32
+    m, rounds = tree_rounds(evidence, relpath, block)
+    svg = Svg(70 + lanes * 24 + 40, None, title,
+              f"warp 0 of a block of {block} threads, int32 (4-byte words): word w sits in bank w mod {lanes}")
+    grid = Grid(svg, 70, 106, 24, 22, size=9)
+    shifted = True
+    for s, work in rounds[:2]:
+        active = {tid: dst for tid, dst, _ in work if tid < lanes}
+        shifted &= all(src - dst == s for tid, dst, src in work if tid < lanes)
+        words = {bank: {d for d in active.values() if d % lanes == bank} for bank in range(lanes)}
+        degree = max(len(w) for w in words.values())
+        where = f", {m['name']} = {m['value']}" if m["name"] else ""
+        svg.text(16, grid.y - 32, f"round {m['var']} = {s}: lane tid reads sdata[{m['dst']}]{where}", size=13,
+                 weight="bold")
+        svg.text(16, grid.y - 14, "no conflict: one word per bank" if degree == 1 else f"{degree}-way bank conflict: "
+                 f"{degree} words in one bank, served one after another", size=12, weight="bold",
+                 fill=GREEN if degree == 1 else VERMILLION)
+        lane_row = grid.row([(lane, "on" if lane in active else "off") for lane in range(lanes)], "lane", gap=68,
+                            label_fill=GREY)
+        counts = [len(words[bank]) for bank in range(lanes)]
+        bank_row = grid.row([(bank, ["off", "good"][c] if c < 2 else "warn") for bank, c in enumerate(counts)],
+                            "bank", gap=90, label_fill=GREY)
+        for bank, count in enumerate(counts):
+            if count > 1:
+                svg.text(grid.x(bank) + 12, grid.ys[bank_row] + 36, f"{count}x", size=10, anchor="middle",
+                         fill=VERMILLION, weight="bold")
+        for lane, dst in sorted(active.items()):
+            grid.join((lane_row, lane), (bank_row, dst % lanes), GREEN if counts[dst % lanes] == 1 else VERMILLION,
+                      arrow=False, width=1)
+    note = f"sdata[{m['src']}], the second read, is the same pattern {m['var']} words further on. " if shifted else ""
+    svg.caption(grid.y - 50, note + "Green: one lane per bank; orange: a bank that several lanes need in the same "
+                                    "instruction.")
+    return svg
+
+
+def first_add_figure(evidence, relpath):
+    first = evidence.find(relpath, "const std::size_t i = static_cast<std::size_t>(blockIdx.x) * $span + tid;")
+    second = evidence.find(relpath, "if (i + $off < n) sum += in[i + $off];", "the guarded second load")
+    grid_m = evidence.find(relpath, "const std::size_t blocks = reduction::ceil_div(n, $per);", "the grid")
+    block, n, context = 8, 30, f"{relpath}, the first add"
+    blocks = -(-n // evaluate(grid_m["per"], {"block": block}, context))
+    total = blocks * 2 * block
+    svg = Svg(40 + total * 24 + 40, None, "Step 04: each thread adds two elements while it loads",
+              f"i = blockIdx.x * {first['span']} + tid; sum = in[i] + in[i + {second['off']}] "
+              f"(the second only if i + {second['off']} < n)")
+    grid = Grid(svg, 40, 100, 24, 24, gap=96, size=9)
+    grid.row([(e, f"b{e // (2 * block) % 3}") if e < n else ("", "gap") for e in range(total)], "in[]",
+             label_fill=GREY)
+    svg.text(grid.x(n) + 4, 140, f"past n = {n}", size=10, fill=GREY)
+    threads = [None] * total
+    for b in range(blocks):
+        grid.span(0, b * 2 * block, 2 * block, f"block {b} covers 2 x {block} elements", f"b{b % 3}", size=11)
+        for tid in range(block):
+            threads[b * 2 * block + 2 * tid] = (f"t{tid}", f"b{b % 3}")
+    grid.row(threads, gap=22)
+    for b in range(blocks):
+        for tid in range(block):
+            names = {"blockIdx_x": b, "blockDim_x": block, "tid": tid}
+            i = evaluate(first["span"], names, context) * b + tid
+            for source in (i, i + evaluate(second["off"], names, context)):
+                if source < n:
+                    grid.join((0, source), (1, b * 2 * block + 2 * tid), STRONG[f"b{b % 3}"])
+        svg.text(grid.x(b * 2 * block), grid.y, f"sdata of block {b}: {block} threads, one sum each", size=11,
+                 fill=GREY)
+    svg.caption(grid.y + 36, f"blockDim.x = {block}, n = {n}: ceil(n / (2 x {block})) = {blocks} blocks. Thread t "
+                             f"of block b adds in[2*{block}*b + t] and in[2*{block}*b + t + {block}]; the tree then "
+                             f"starts from {block} sums instead of {2 * block} elements.", width=140)
+    return svg
+
+
+def warp_offsets(evidence, relpath, names, context):
+    """The offsets of the last warp's calls (steps 05 and 06) whose condition holds with `names` bound."""
+    evidence.find(relpath, "if (tid < 32) {", "the last warp's block")
+    calls = evidence.find_all(relpath, "[[if ($cond) ]]warp_level(sdata, tid, $offset);", "the last warp's calls")
+    return [int(c["offset"]) for c in calls if not c["cond"] or evaluate(c["cond"], names, context)]
+
+
+def warp_unroll_figure(evidence, relpath):
+    loop = evidence.find(relpath, LOOP + " {\nif ($guard) sdata[tid] += sdata[tid + $var];\n__syncthreads();",
+                         "the block loop")
+    evidence.find(relpath, "if (tid < offset) sum = sdata[tid] + sdata[tid + offset];\n__syncwarp();\n"
+                           "if (tid < offset) sdata[tid] = sum;\n__syncwarp();", "warp_level's body")
+    block, context = 256, f"{relpath}, the tree"
+    block_rounds = loop_of(loop, {"blockDim_x": block}, context)
+    offsets = warp_offsets(evidence, relpath, {"blockDim_x": block}, context)
+    slots = 2 * offsets[0]
+    svg = Svg(110 + slots * 12 + 200, None, "Step 05: the last rounds run in warp 0 alone, __syncwarp() between them",
+              f"blockDim.x = {block}: the loop runs while {loop['cond']}, then warp 0 calls warp_level for offsets "
+              f"{', '.join(map(str, offsets))}")
+    bars = Grid(svg, 110, 70, slots * 12, 22, gap=12, size=11)
+    for s in block_rounds:
+        bars.row([("", "idle")], f"{block // 32} warps wait", "__syncthreads()", note_fill=VERMILLION, label_fill=GREY)
+        svg.text(118, bars.ys[-1] + 15, f"{loop['var']} = {s}: threads 0..{s - 1} ({-(-s // 32)} warps) add "
+                                        f"sdata[tid + {s}]", size=11)
+    grid = Grid(svg, 110, bars.y + 30, 12, 18)
+    for index, offset in enumerate(offsets):
+        grid.row([("", "on" if i < offset else "warn" if i < 2 * offset else "off") for i in range(slots)],
+                 f"offset {offset}", f"lane{'s 0..' if offset > 1 else ' '}{offset - 1} add{'s' if offset == 1 else ''} "
+                 f"slot + {offset}", above=[i if i % 8 == 0 and not index else "" for i in range(slots)])
+        if index + 1 < len(offsets):
+            svg.line(110, grid.y - 15, grid.x(slots), grid.y - 15, stroke=GREEN, width=1.2, dash="5 3")
+            svg.text(grid.x(slots) + 12, grid.y - 11, "__syncwarp()", size=11, fill=GREEN, weight="bold")
+    svg.caption(grid.y, f"Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write; orange, "
+                        f"the slots offset above that they also read. Only warp 0's 32 lanes wait at a __syncwarp(), "
+                        f"twice per level (after the reads, after the writes); the other warps have finished.",
+                width=130)
+    return svg
+
+
+def unrolled_figure(evidence, relpath):
+    context = f"{relpath}, the tree"
+    sizes = [int(m["size"]) for m in evidence.find_all(relpath, "case $size: return reduce_template_kernel<$size, T>;",
+                                                       "the instantiations")]
+    loop = evidence.find(relpath, "#pragma unroll\n" + LOOP, "the unrolled loop")
+    present = {}
+    for size in sizes:
+        present[size] = {s: "on" for s in loop_of(loop, {"Block": size}, context)}
+        present[size].update((o, "good") for o in warp_offsets(evidence, relpath, {"Block": size}, context))
+    strides = sorted({s for rounds in present.values() for s in rounds}, reverse=True)
+    svg = Svg(170 + len(sizes) * 96 + 30, None, "Step 06: the rounds each instantiation keeps once Block is a constant",
+              f"for ({loop['var']} = {loop['init']}; {loop['cond']}; {loop['step']}) under #pragma unroll, then "
+              f"warp_level for the last warp")
+    svg.text(170 + len(sizes) * 48, 66, "Block (template argument)", size=12, anchor="middle", weight="bold")
+    grid = Grid(svg, 170, 80, 96, 24, gap=0)
+    grid.row([(size, "plain") for size in sizes])
+    labels = {"on": "+ __syncthreads", "good": "+ __syncwarp"}
+    for s in strides:
+        grid.row([(labels[present[z][s]], present[z][s]) if s in present[z] else ("", "off") for z in sizes],
+                 f"round, stride {s}")
+    grid.row([(sum(kind == "on" for kind in present[z].values()), "plain") for z in sizes], "block barriers")
+    svg.caption(grid.y + 24, "Each column is one compiled kernel: a blank cell is a round it does not have (the "
+                             "compiler knows which from Block, so no comparison is left at run time). Blue: a round of "
+                             "the block loop, ended by __syncthreads(); green: a level of the last warp.", width=110)
+    return svg
+
+
+def grid_stride_figure(evidence, relpath):
+    loads = evidence.number(relpath, "constexpr unsigned int loads_per_iteration = $value;")
+    tile = evidence.find(relpath, "const std::size_t tile = $expr;")
+    stride = evidence.find(relpath, "const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * $expr;")
+    start = evidence.find(relpath, "std::size_t i = static_cast<std::size_t>(blockIdx.x) * $expr + tid;")
+    loop = evidence.find(relpath, "for (; $cond; i += grid_stride) {\n#pragma unroll\nfor (unsigned int k = 0; k < "
+                                  "loads_per_iteration; ++k) sum += in[i + $offset];", "the grid-stride loop")
+    tail = evidence.find(relpath, "for (unsigned int k = 0; k < loads_per_iteration; ++k)\n"
+                                  "if ($cond) sum += in[i + $offset];", "the last tile")
+    launches = evidence.find(relpath, "kernel<<<grid, block, shared_bytes, stream>>>(in, n, scratch);\n\n"
+                                      "kernel<<<$second, block, shared_bytes, stream>>>(scratch, grid, out);",
+                             "the two launches")
+    block, grid_size, n, context = 4, 2, 44, f"{relpath}, the grid-stride loop"
+    owner = {}
+    for b in range(grid_size):
+        for tid in range(block):
+            names = {"Block": block, "gridDim_x": grid_size, "blockIdx_x": b, "tid": tid, "loads_per_iteration": loads,
+                     "n": n}
+            names["tile"] = evaluate(tile["expr"], names, context)
+            names["grid_stride"] = names[stride["expr"]] * grid_size
+            i = evaluate(start["expr"], names, context) * b + tid
+            for _ in range(65):
+                if not evaluate(loop["cond"], dict(names, i=i), context):
+                    break
+                owner.update((evaluate(f"i + {loop['offset']}", dict(names, i=i, k=k), context), (b, tid))
+                             for k in range(loads))
+                i += names["grid_stride"]
+            else:
+                raise FigureError(f"{context}: the loop does not end")
+            owner.update((evaluate(f"i + {tail['offset']}", dict(names, i=i, k=k), context), (b, tid))
+                         for k in range(loads) if evaluate(tail["cond"], dict(names, i=i, k=k), context))
+    if sorted(owner) != list(range(n)):
+        raise FigureError(f"{relpath}: the grid-stride loop does not read every element exactly once")
+    row_len = grid_size * block * loads
+    svg = Svg(110 + row_len * 24 + 40, None, "Step 07: a grid sized to the GPU walks the array, then one block adds "
+                                             "the partials",
+              f"toy sizes: Block = {block} threads, a GPU that holds {grid_size} blocks at once, n = {n}; "
+              f"loads_per_iteration = {loads} (from the source)")
+    grid = Grid(svg, 110, 96, 24, 24, gap=22, size=9)
+    for r in range(-(-n // row_len)):
+        elements = range(r * row_len, (r + 1) * row_len)
+        grid.row([(f"t{owner[e][1]}", f"b{owner[e][0]}") if e in owner else ("", "gap") for e in elements],
+                 f"iteration {r + 1}", above=[e if e % 4 == 0 else "" for e in elements],
+                 label_fill=VERMILLION if elements[-1] >= n else "#000000")
+    for b in range(grid_size):
+        grid.span(0, b * block * loads, block * loads, f"block {b}: tile = {loads} x Block", f"b{b}")
+    svg.caption(grid.y + 8, f"Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads}"
+                                f" x {block} = {row_len} elements, each thread {loads} of them, Block apart "
+                                f"(coalesced). The last row crosses n: only there are the loads checked against n.",
+                    width=125)
+    y, x = svg.height + 6, 110 + grid_size * 70
+    for b in range(grid_size):
+        cell(svg, 110 + b * 70, y, 60, 26, f"partial {b}", f"b{b}", size=10)
+    for width, label, style in ((300, f"second launch: <<<{launches['second']}, Block>>> adds the {grid_size} "
+                                      f"partials", "b2"), (50, "out", "white")):
+        svg.line(x - 6, y + 13, x + 50, y + 13, stroke="#444444", width=1.4, arrow=True)
+        cell(svg, x + 54, y, width, 26, label, style, size=10)
+        x += width + 64
+    svg.height = y + 40
+    return svg
+
+
+def shuffle_figure(evidence, relpath):
+    loop = evidence.find(relpath, LOOP + " value += shuffle_down(value, $var);", "the shuffle loop")
+    lanes = evidence.number(relpath, "sum = warp_sum<$lanes>(sum);", "the warp's call")
+    offsets = loop_of(loop, {"Lanes": lanes}, relpath)
+    values = [(3 * lane + 1) % 7 for lane in range(lanes)]
+    total = sum(values)
+    svg = Svg(90 + lanes * 24 + 30, None,
+              f"Step 08: a warp adds its {lanes} values in {len(offsets)} shuffle rounds, in registers",
+              f"for ({loop['var']} = {loop['init']}; {loop['cond']}; {loop['step']}) value += "
+              f"__shfl_down_sync(all lanes, value, {loop['var']}), Lanes = {lanes}")
+    grid = Grid(svg, 90, 84, 24, 24, gap=56)
+    grid.row([(v, "on") for v in values], "lane", above=range(lanes), label_fill=GREY)
+    for offset in offsets:
+        values = [values[lane] + values[lane + offset if lane + offset < lanes else lane] for lane in range(lanes)]
+        row = grid.row([(v, "on") if lane < offset else ("", "idle") for lane, v in enumerate(values)],
+                       f"offset {offset}")
+        for lane in range(offset):
+            grid.join((row - 1, lane + offset), (row, lane), BLUE, width=1)
+    if values[0] != total:
+        raise FigureError(f"{relpath}: the shuffle rounds do not leave the warp's sum in lane 0")
+    svg.caption(grid.y - 10, f"Each lane adds the value of the lane {loop['var']} above it. Lane 0 ends with the "
+                             f"warp's sum, {total}. Grey: lanes whose result lane 0 never reads (they compute too, "
+                             f"all 32 take part in every shuffle). No shared memory and no __syncwarp().", width=125)
+    return svg
+
+
+def vector_rules(evidence, relpath):
+    """The vector width, the head and the tail, from a step's thread loop (steps 09 to 12)."""
+    hole = {key: evidence.find(relpath, shape)[1] for key, shape in (
+        ("width", "static constexpr unsigned int width = $expr;"),
+        ("head", "const std::size_t head = misalignment == 0 ? 0 : $expr;"),
+        ("vectors", "const std::size_t vectors = $expr;"), ("tail_begin", "const std::size_t tail_begin = $expr;"),
+        ("head_if", "if ($cond) sum [[+= ]][[= op(sum, ]]in[thread]"),
+        ("tail_if", "if ($cond) sum [[+= ]][[= op(sum, ]]in[tail_begin + thread]"),
+        ("load", "= load_vector(body + $expr)"))}
+    return dict(hole, bytes=evidence.number(relpath, "constexpr std::size_t vector_bytes = $n;"),
+                loads=evidence.number(relpath, "constexpr unsigned int loads_per_iteration = $n;"))
+
+
+def split_input(rules, relpath, n, misalignment, size, block):
+    """{element: (kind, thread)} of a one-block, one-warp run: kind 'head', 'tail' or 'vector'."""
+    context = f"{relpath}, the thread loop"
+    names = {"vector_bytes": rules["bytes"], "misalignment": misalignment, "sizeof_T": size, "n": n}
+    width = evaluate(rules["width"], names, context)
+    head = min(evaluate(rules["head"], names, context) if misalignment else 0, n)
+    names.update(head=head, Vector_T_width=width)
+    names["vectors"] = evaluate(rules["vectors"], names, context)
+    names["tail_begin"] = evaluate(rules["tail_begin"], names, context)
+    owner = {}
+    for thread in range(block):
+        bound = dict(names, thread=thread)
+        if evaluate(rules["head_if"], bound, context):
+            owner[thread] = ("head", thread)
+        if evaluate(rules["tail_if"], bound, context):
+            owner[names["tail_begin"] + thread] = ("tail", thread)
+        for k in range(rules["loads"]):
+            v = evaluate(rules["load"], dict(bound, i=thread, k=k, Block=block), context)
+            if v < names["vectors"]:
+                owner.update((head + v * width + w, ("vector", thread)) for w in range(width))
+    if sorted(owner) != list(range(n)):
+        raise FigureError(f"{relpath}: head, vectors and tail do not cover the input exactly once")
+    return owner, width, head, names["vectors"], names["tail_begin"]
+
+
+def vector_loads_figure(evidence, relpath):
+    rules = vector_rules(evidence, relpath)
+    block, size, misalignment = 32, 4, 8
+    n = (rules["bytes"] - misalignment) // size + block * (rules["bytes"] // size) + 3
+    owner, width, head, vectors, tail_begin = split_input(rules, relpath, n, misalignment, size, block)
+    pad, per_row = misalignment // size, 8 * width  # pad: the words before `in` in its first 16-byte segment
+    svg = Svg(70 + per_row * 22 + 30, None,
+              f"Step 09: a warp's {rules['bytes']}-byte loads, with a scalar head and tail at misaligned edges",
+              f"int32, n = {n}, in {misalignment} bytes past a 16-byte boundary; one warp (Block = {block}); "
+              f"width = {rules['width']} = {width}")
+    grid = Grid(svg, 70, 92, 22, 22, gap=30, size=8)
+    for r in range(-(-(pad + n) // per_row)):
+        elements = [r * per_row + c - pad for c in range(per_row)]
+        row = grid.row([None if e >= n else ("", "gap") if e < 0 else (e, "on" if owner[e][0] == "vector" else "warn")
+                        for e in elements], "in[]" if r == 0 else None, label_fill=GREY)
+        for c, e in enumerate(elements):
+            x, y = grid.x(c), grid.ys[row]
+            if 0 <= e < n and owner[e][0] != "vector":
+                svg.text(x + 11, y - 4, f"t{owner[e][1]}", size=9, anchor="middle", fill=VERMILLION, weight="bold")
+            elif 0 <= e < n and (e - head) % width == 0:
+                svg.rect(x + 1, y + 1, width * 22 - 2, 20, stroke=BLUE, width=2)
+                svg.text(x + width * 11, y - 4, f"lane {owner[e][1]}", size=9, anchor="middle", fill=BLUE)
+            if c % width == 0 and e < n:
+                svg.line(x, y - 2, x, y + 26, width=1.6)
+    svg.caption(grid.y, f"Thick ticks: 16-byte boundaries. Orange: the head (elements before the first "
+                             f"boundary, {head} here) and the tail (after the last whole vector, {n - tail_begin} "
+                             f"here), one element per thread. Blue boxes: {vectors} vectors of {width} int32, one "
+                             f"128-bit load each; lane t loads vector t. With more input each lane issues "
+                             f"{rules['loads']} such loads per iteration, Block vectors apart.", width=125)
+    return svg
+
+
+def slots_figure(evidence, relpath):
+    loads = evidence.number(relpath, "constexpr unsigned int partial_loads = $n;")
+    bit = evidence.number(relpath, "constexpr Slot full = Slot{1} << $bit;", "the mark")
+    last = evidence.find(relpath, "const bool is_last = $cond;")
+    rounds = evidence.find(relpath, "for (unsigned int first = $init; $cond; first += $step)", "the last block's rounds")
+    seen = evidence.find(relpath, "= posted_by_other($expr)", "the slots of a round")
+    other = evidence.find(relpath, "bool posted_by_other(unsigned int block) { return $cond; }")
+    block, grid_size, context = 2, 10, f"{relpath}, the last block"
+    finish = [5, 7, 4, 8, 6, 9, 5, 7, 6, 5]  # when each block has added its share (illustrative units)
+    lasts = [b for b in range(grid_size) if evaluate(last["cond"], {"blockIdx_x": b, "gridDim_x": grid_size}, context)]
+    if len(lasts) != 1:
+        raise FigureError(f"{relpath}: 'is_last' is true for {len(lasts)} blocks, the figure expects one")
+    the_last, threads = lasts[0], []
+    for tid in range(block):
+        names = {"tid": tid, "gridDim_x": grid_size, "partial_loads": loads, "Block": block, "blockIdx_x": the_last}
+        reads = []
+        for first in loop_values("first", rounds["init"], rounds["cond"], f"first += {rounds['step']}", names, context):
+            for k in range(loads):
+                b = evaluate(seen["expr"], dict(names, first=first, k=k), context)
+                if evaluate(re.sub(r"\bblock\b", "b_", other["cond"]), dict(names, b_=b), context):
+                    reads.append(b)
+                elif b == the_last:
+                    reads.append(f"{b} (own)")
+        threads.append(reads)
+    unit, left, top, rh = 34, 210, 96, 26
+    svg = Svg(left + (max(finish) + 5) * unit + 140, None,
+              "Step 10: blocks post partials into slots; the last block adds them in order",
+              f"a toy grid of {grid_size} blocks of Block = {block} threads; partial_loads = {loads}; the last "
+              f"block: {last['cond']}")
+    svg.text(16, 66, "time runs to the right (the order is an example, not a measurement)", size=12, fill=GREY)
+
+    def bar(row, start, length, label, style, dash=None, middle=False):
+        x, y = left + start * unit, top + row * rh
+        svg.rect(x, y + 5, length * unit, rh - 10, fill="#ffffff" if dash else STYLES[style][0], stroke=STRONG[style],
+                 dash=dash)
+        if label:
+            svg.text(x + (length * unit / 2 if middle else 4), y + 17, label, size=9,
+                     anchor="middle" if middle else "start", fill=VERMILLION if dash else BLACK)
+
+    posted = {}
+    for b in range(grid_size):
+        svg.text(left - 10, top + b * rh + 16, f"block {b}", size=11, anchor="end",
+                 weight="bold" if b == the_last else None)
+        bar(b, 0, finish[b], "its share, block tree" if b == the_last else "", "b0")
+        if b != the_last:
+            posted[b] = finish[b] + 0.5
+            svg.marker("diamond", left + posted[b] * unit, top + b * rh + rh / 2, GREEN, size=5)
+            svg.text(left + posted[b] * unit + 9, top + b * rh + 17, f"posts slot {b}", size=9, fill=GREEN)
+    done = []
+    for tid, reads in enumerate(threads):
+        row, start = grid_size + tid, finish[the_last] + 0.3
+        ready = max(posted[b] for b in reads if isinstance(b, int)) + 0.2
+        svg.text(left - 10, top + row * rh + 16, f"thread {tid}: slots {', '.join(map(str, reads))}", size=11,
+                 anchor="end")
+        if ready > start:
+            bar(row, start, ready - start, "spins", "b1", dash="3 2")
+        bar(row, max(start, ready), 2.4, "add, empty", "b2", middle=True)
+        done.append(max(start, ready) + 2.4)
+    end, y0 = max(done) + 0.3, top + grid_size * rh
+    svg.rect(left + end * unit, y0 + 3, unit * 1.2, block * rh - 6, fill=STYLES["b1"][0], stroke=ORANGE)
+    for i, word in enumerate(("block tree,", "writes *out")):
+        svg.text(left + (end + 1.4) * unit, y0 + rh / 2 + 4 + 14 * i, word, size=10, fill=ORANGE, weight="bold")
+    y = y0 + block * rh + 18
+    svg.text(left - 10, y + 16, "a slot (64 bits)", size=11, anchor="end", weight="bold")
+    cell(svg, left, y, 170, 24, f"bits {bit}..63: the mark, 1 << {bit}", "b2", size=10)
+    cell(svg, left + 170, y, 170, 24, f"bits 0..{bit - 1}: the partial", "b0", size=10)
+    svg.caption(y + 50, f"Mark and partial are written by one 64-bit atomic store, so whoever sees the mark sees the "
+                        f"partial. Thread t of the last block reads the slots of blocks t, t + Block, ... (up to "
+                        f"partial_loads = {loads} at once), never its own block's ('own'): it has that partial at "
+                        f"hand. It spins while a slot it needs is empty, then adds the partials in index order and "
+                        f"stores 0 into each slot for the next call.")
+    return svg
+
+
+IDENTITY = re.compile(r"struct (?P<name>Sum|Max|Min) \{[^{}]*?identity\(\) \{(?P<body>[^{}]*)\}")
+IDENTITY_BODY = re.compile(r"using L = [^;]+; if constexpr \(L::has_infinity\) return (?P<float>-?)L::infinity\(\); "
+                           r"else return L::(?P<int>\w+)\(\);")
+
+
+def identity_figure(evidence, relpath):
+    ops_path = "common/operators.h"
+    identities = {}
+    for m in evidence.find_all(ops_path, IDENTITY, "struct Sum, Max and Min, each with 'identity() { ... }'"):
+        body = re.sub(r"\s+", " ", m["body"]).strip()
+        f = IDENTITY_BODY.fullmatch(body)
+        if m["name"] == "Sum" and body == "return T(0);":
+            identities["Sum"] = ("0", 0.0, "0")
+        elif m["name"] != "Sum" and f:
+            identities[m["name"]] = ("-inf" if f["float"] else "+inf", -math.inf if f["float"] else math.inf,
+                                     f"{f['int']}()")
+        else:
+            raise FigureError(f"{ops_path}: {m['name']}'s identity reads '{body}': expected 'return T(0);' for Sum, "
+                              f"'if constexpr (L::has_infinity) return [-]L::infinity(); else return L::...();' else")
+    evidence.find(relpath, "T sum = Op::template identity<T>();", "thread_reduce's start")
+    n, block = 26, 32
+    owner, *_ = split_input(vector_rules(evidence, relpath), relpath, n, 0, 4, block)
+    data = [float(((7 * e + 3) % 11) - 4) for e in range(n)]
+    per_lane = {}
+    for e, (_, thread) in owner.items():
+        per_lane.setdefault(thread, []).append(data[e])
+    svg = Svg(110 + block * 23 + 110, None, "Step 11: lanes without an element hold the operator's identity",
+              f"float32, n = {n}, aligned input, one warp: thread_reduce starts every lane at Op::identity<T>(), "
+              f"so a lane with no element adds nothing")
+    svg.text(110 + block * 23 + 35, 88, "lane 0 after", size=9, fill=GREY)
+    svg.text(110 + block * 23 + 35, 98, "the warp tree", size=9, fill=GREY)
+
+    def show(v):
+        return "-inf" if v == -math.inf else "+inf" if v == math.inf else f"{v:g}"
+
+    grid = Grid(svg, 110, 108, 23, 22, gap=18, size=8)
+    for name, function in (("Sum", sum), ("Max", max), ("Min", min)):
+        label, identity, _ = identities[name]
+        grid.row([(show(function([identity] + per_lane[lane])), "on") if lane in per_lane else (label, "idle")
+                  for lane in range(block)] + [None, (show(function([identity] + data)), "b2")],
+                 f"{name.lower()}: {label}", above=range(block) if name == "Sum" else None)
+    svg.caption(grid.y + 12, f"Blue: lanes {min(per_lane)}..{max(per_lane)} combine their elements (a vector of 4, "
+                             f"some a tail element too); grey: lanes with no element, holding the identity. Sum: 0; "
+                             f"max: -infinity; min: +infinity (for integers: {identities['Max'][2]} and "
+                             f"{identities['Min'][2]}). The same warp tree then gives the right answer for each.",
+                width=125)
+    return svg
+
+
+def shards_figure(evidence, relpath):
+    previous = evidence.find(relpath, "namespace previous = $step;")["step"]
+    base = evidence.find(relpath, "const std::size_t base = $base, extra = $extra;")
+    shard = evidence.find(relpath, "return Shard{$begin, $count};")
+    evidence.find(relpath, "ncclAllReduce(parts[i].partial, parts[i].total, 1,", "the combine")
+    n, k, context = 18, 4, f"{relpath}, shard_of"
+    data, shards = [(5 * e + 2) % 9 for e in range(n)], []
+    for r in range(k):
+        names = {"n": n, "k": k, "r": r}
+        names.update(base=evaluate(base["base"], names, context), extra=evaluate(base["extra"], names, context))
+        shards.append((evaluate(shard["begin"], names, context), evaluate(shard["count"], names, context)))
+    if [b for b, _ in shards] != [sum(c for _, c in shards[:r]) for r in range(k)] or sum(c for _, c in shards) != n:
+        raise FigureError(f"{relpath}: shard_of does not cut the input into consecutive shards")
+    partials = [sum(data[b:b + c]) for b, c in shards]
+    cw, left, top = 36, 40, 92
+    svg = Svg(left + n * cw + 40, None, f"Step 13: {k} GPUs each reduce a shard, then one all-reduce of {k} partials",
+              f"n = {n}, K = {k}: shard r holds n / K elements, the first n % K shards one more (shard_of)")
+    grid = Grid(svg, left, top, cw, 26, size=11)
+    grid.row([(data[e], f"b{r}") for r, (b, c) in enumerate(shards) for e in range(b, b + c)], above=range(n))
+    gpu_w, y = n * cw / k, top + 170
+    for r, (b, c) in enumerate(shards):
+        middle, style = left + r * gpu_w + gpu_w / 2, f"b{r}"
+        svg.line(left + (b + c / 2) * cw, top + 26, middle, top + 76, stroke=STRONG[style], width=1.4, arrow=True)
+        svg.rect(middle - gpu_w / 2 + 6, top + 80, gpu_w - 12, 56, fill=STYLES[style][0], stroke=STRONG[style], rx=6)
+        svg.text(middle, top + 100, f"GPU {r}: {c} elements", size=12, anchor="middle", weight="bold")
+        svg.text(middle, top + 124, f"{previous} -> partial {partials[r]}", size=11, anchor="middle")
+        for y1, y2 in ((top + 136, y - 2), (y + 40, y + 68)):
+            svg.line(middle, y1, middle, y2, stroke=STRONG[style], width=1.4, arrow=True)
+        cell(svg, middle - 50, y + 70, 100, 26, f"total {sum(partials)}", style)
+    svg.rect(left, y, n * cw, 40, fill="#f2f2f2", stroke="#000000", rx=6)
+    svg.text(left + n * cw / 2, y + 25, f"ncclAllReduce of 1 element per GPU: {' + '.join(map(str, partials))} = "
+                                        f"{sum(partials)}", size=13, anchor="middle", weight="bold")
+    svg.caption(y + 124, f"Each GPU runs {previous}'s reduction on its own shard, all GPUs at once; the combine moves "
+                         f"one value per GPU and leaves the total on every GPU.", width=105)
+    return svg
+
+
+# CUB's DeviceReduce for int32 on sm_90 (CUDA 13.0, cub/device/dispatch/tuning/tuning_reduce.cuh): Policy600
+# applies below sm_100, 256 threads x 16 items per thread (MemBoundScaling keeps both for 4-byte items), so
+# a tile is 4,096 elements. dispatch_reduce.cuh: n <= one tile runs the single-tile kernel, one block;
+# agent_reduce.cuh: fewer items than a tile is a partial tile (guarded loads), more runs two launches.
+CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16
+
+
+def step12_tile(evidence, block):
+    """Step 12's one-tile limit at `block`: the largest n its grid_for gives one block (grid_for(n) ==
+    1 takes the OneTile kernel), from tile_elements in its reduce.cuh."""
+    relpath = "step12_small_n/reduce.cuh"
+    tile = evidence.find(relpath, "tile_elements(int block) { return $expr; }")
+    evidence.find(relpath, "const bool one_tile = grid == 1;")
+    rules = vector_rules(evidence, relpath)
+    return evaluate(tile["expr"], {"block": block, "loads_per_iteration": rules["loads"],
+                                   "vector_bytes": rules["bytes"]}, f"{relpath}, tile_elements")
+
+
+def small_n_chart(table, step12_limit=None):
+    rows = [r for r in table.rows if r["type"] == "int32"]
+    wanted = (("step12_small_n", SERIES_STYLE[0]), ("cub", CUB_STYLE), ("read_probe", PROBE_STYLE))
+    times = {step: [(x, y * 1000) for x, y in points_of(table, rows, step, "time_median_ms")] for step, _ in wanted}
+    for step, points in times.items():
+        if not points:
+            raise FigureError(f"{table.name}: no int32 rows of {step}")
+    all_points = [p for points in times.values() for p in points]
+    tile = CUB_TILE_THREADS * CUB_TILE_ITEMS
+    chart = LogChart("Step 12: time against n, int32 sum", stamp_line(table), "n (elements, log scale)",
+                     "median time per call (µs, log scale)", [x for x, _ in all_points], [y for _, y in all_points])
+    chart.svg.rect(chart.left, chart.top, chart.px(tile) - chart.left, chart.bottom - chart.top, fill="#f5f5f5",
+                   stroke="none")
+    chart.svg.items.insert(0, chart.svg.items.pop())  # the shading under the grid
+    for step, style in wanted:
+        chart.series(step_label(step), times[step], style, width=2.2 if step != "step12_small_n" else 2)
+    chart.vertical(tile, f"n = {tile:,}".replace(",", ","))
+    for i, (left_line, right_line) in enumerate(zip(
+            (f"CUB, n < {tile:,}: one block,", "a partial tile, one element", "per load, each checked"),
+            (f"CUB, n >= {tile:,}: full tiles", f"of {CUB_TILE_THREADS} x {CUB_TILE_ITEMS}; above {tile:,},",
+             "two launches"))):
+        chart.svg.text(chart.left + 6, chart.bottom - 38 + 14 * i, left_line, size=10)
+        chart.svg.text(chart.px(tile) + 6, chart.bottom - 38 + 14 * i, right_line, size=10)
+    chart.legend_y += 10
+    notes = ["CUB's tile for int32 on sm_90:", f"{CUB_TILE_THREADS} threads x {CUB_TILE_ITEMS} items = {tile:,}",
+             "(cub/device/dispatch/tuning/", "tuning_reduce.cuh, Policy600)"]
+    if step12_limit:
+        notes += ["", "Step 12 runs one block, one tile,",
+                  f"up to tile_elements({table.stamp.get('block', '?')}) = {step12_limit:,}"]
+    for line in notes:
+        chart.svg.text(chart.right + 16, chart.legend_y, line, size=10, fill=GREY)
+        chart.legend_y += 14
+    return chart.svg
+
+
+# Each lesson figure: its step, its name, how it is drawn (from the step's reduce.cuh), and a title if shared.
+LESSON_FIGURES = [
+    ("step01_interleaved", "tree", tree_figure, "Step 01: interleaved addressing, the working threads scattered"),
+    ("step02_nondivergent", "tree", tree_figure, "Step 02: the same pairs, the working threads packed first"),
+    ("step02_nondivergent", "banks", banks_figure, "Step 02: a warp's shared-memory reads against the 32 banks"),
+    ("step03_sequential", "tree", tree_figure, "Step 03: sequential addressing, the upper half folded onto the lower"),
+    ("step03_sequential", "banks", banks_figure, "Step 03: a warp's shared-memory reads against the 32 banks"),
+    ("step04_first_add", "first_add", first_add_figure), ("step05_warp_unroll", "warp_unroll", warp_unroll_figure),
+    ("step06_template", "unrolled", unrolled_figure), ("step07_multi_level", "grid_stride", grid_stride_figure),
+    ("step08_warp_shuffle", "shuffle", shuffle_figure), ("step09_vector_loads", "vector_loads", vector_loads_figure),
+    ("step10_single_pass", "slots", slots_figure), ("step11_any_operator", "identity", identity_figure),
+    ("step13_multi_gpu", "shards", shards_figure),
+]
+
+
+def every_figure(root):
+    """[(relpath, svg text)] of every figure: the lessons', step12's small_n, each results folder's charts."""
+    root, out = Path(root), []
+    for step, name, draw, *title in LESSON_FIGURES:
+        evidence = Evidence(root)
+        svg = draw(evidence, f"{step}/reduce.cuh", *title)
+        out.append((f"{step}/figures/{name}.svg", svg.render(evidence.fingerprint())))
+    sweep = "results/h100/sweep.csv"
+    if not (root / sweep).is_file():
+        raise FigureError(f"{sweep}: file not found (step12's small_n.svg is drawn from it)")
+    table = compare_table(root / sweep)
+    evidence = Evidence(root)
+    try:
+        block = int(table.stamp["block"])
+    except (KeyError, ValueError):
+        raise FigureError(f"{sweep}: expected a '# block: N' line in its stamp") from None
+    limit = step12_tile(evidence, block)
+    out.append(("step12_small_n/figures/small_n.svg", small_n_chart(table, limit).render(
+        f"{csv_fingerprint(root / sweep, sweep)}; {evidence.fingerprint()}")))
+    for folder in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
+        label = folder.relative_to(root).as_posix()
+        out.extend((path.relative_to(root).as_posix(), text) for path, text in results_charts(folder, label))
+    return out
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 naming each figure that differs from what would be written")
+    parser.add_argument("--root", type=Path, default=REPO_ROOT, help="the repository (default: this one)")
+    args = parser.parse_args(argv)
+    try:
+        figures = every_figure(args.root)
+    except ResultsError as error:  # a FigureError too
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    stale = []
+    for relpath, text in figures:
+        path = args.root / relpath
+        current = path.read_text(encoding="utf-8") if path.is_file() else None
+        if current == text:
+            continue
+        if args.check:
+            stale.append(relpath)
+            print(f"error: {relpath} {'is missing' if current is None else 'differs from its sources'}",
+                  file=sys.stderr)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            print(f"wrote {relpath}")
+    if stale:
+        print("run: python3 bench/figures.py", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

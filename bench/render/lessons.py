@@ -1,0 +1,312 @@
+"""Each lesson's own analyses, one section per lesson: the blocks only that lesson's NOTES (or, for
+the bundled steps, the README's course map) use, built from the measurements."""
+
+from pathlib import Path
+
+import steps
+from .blocks import ncu_values
+from .tables import (CUB_STEP, Results, ResultsError, Sweep, describe, distinct, gpu_label, markdown_table,
+                     parse_selector, read_table, rows_where, select_row, size_text, stamped_table, tie_rule, versus_text)
+
+# Steps 01 and 06: the issue floor, profiler counters (ncu.csv) turned into the least time issuing takes
+
+# Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide's
+# description of each architecture's SM), each issuing at most one warp instruction per cycle.
+SCHEDULERS_PER_SM = 4
+SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the profiled launch, Hz
+
+
+def stamp_sms(results, table):
+    """The SM count from a table's stamp, else from headline.csv's."""
+    for stamp in (table.stamp, results.table("headline.csv").stamp if results.has("headline.csv") else {}):
+        if "sms" in stamp:
+            try:
+                return int(stamp["sms"])
+            except ValueError:
+                raise ResultsError(f"{table.name}: the stamp's sms is not a number") from None
+    raise ResultsError(f"{table.name}: no 'sms' in its stamp or in headline.csv's")
+
+
+def render_issue_floor(results, step, context):
+    """The least time STEP's profiled launch could take if issuing were all it did, beside ncu's time."""
+    values, table = ncu_values(results, (), context)
+    for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
+        if (step, metric) not in values:
+            raise ResultsError(f"{context}: {table.name} has no {metric} for '{step}'")
+    schedulers = stamp_sms(results, table) * SCHEDULERS_PER_SM
+    cycles = values[(step, "smsp__inst_executed.sum")] / schedulers
+    duration_us = values[(step, "gpu__time_duration.sum")] / 1000
+    text = f"at least {cycles:,.0f} cycles (instructions / {schedulers})"
+    clock = values.get((step, SM_CLOCK_METRIC))
+    if clock is None:
+        return (text + f". The profiler measured {duration_us:.0f} us for that launch, at a clock this ncu.csv does "
+                f"not record (tools/profile_steps.sh now collects it, `{SM_CLOCK_METRIC}`), so the floor is not "
+                f"turned into microseconds here.\n")
+    if not 1e8 <= clock <= 1e10:  # cycles per second; a value in other units would give a wrong floor
+        raise ResultsError(f"{context}: {table.name}: {SM_CLOCK_METRIC} of '{step}' is {clock:g}, not a clock "
+                           f"in Hz (tools/profile_steps.sh asks ncu for base units)")
+    floor_us = cycles / clock * 1e6
+    return (text + f", or {floor_us:.0f} us at the {clock / 1e9:.2f} GHz SM clock ncu ran that launch at "
+            f"(`{SM_CLOCK_METRIC}`): {floor_us / duration_us * 100:.0f} % of the {duration_us:.0f} us the "
+            f"profiler measured for it.\n")
+
+
+# Steps 07 to 09: Little's law with the latency measured under load (loaded_latency.csv)
+
+LOADED_LATENCY = "loaded_latency.csv"
+
+
+def littles_law_model(results):
+    """(rows, facts). rows: per loads, at the most blocks per SM measured, (loads, bytes in flight, loaded
+    latency, GB/s, in flight / latency, the model: the least of that and the best GB/s). facts: the best
+    GB/s, its latency and loads, the bytes in flight it needs, the idle latency, the threads, the stamp."""
+    table = results.table(LOADED_LATENCY, ["loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps",
+                                           "latency_ns", "status"], "bench/ablation/loaded_latency.cu")
+    bad = [describe(row) for row in table.rows if row["status"] != "ok"]
+    if bad:
+        raise ResultsError(f"{table.name}: rows not measured under load: {', '.join(bad)}")
+    idle, loaded = rows_where(table, loads="0"), [row for row in table.rows if row["loads"] != "0"]
+    if len(idle) != 1 or not loaded:
+        raise ResultsError(f"{table.name}: expected one idle row (loads 0) and rows under load")
+    full = max(int(row["blocks_per_sm"]) for row in loaded)
+    by_loads = {int(row["loads"]): row for row in loaded if int(row["blocks_per_sm"]) == full}
+    best = max(by_loads.values(), key=lambda row: table.number(row, "gbps"))
+    best_gbps, best_ns = table.number(best, "gbps"), table.number(best, "latency_ns")
+    rows = []
+    for loads, row in sorted(by_loads.items()):
+        in_flight, latency, gbps = (table.number(row, c) for c in ("bytes_in_flight", "latency_ns", "gbps"))
+        rows.append((loads, in_flight, latency, gbps, in_flight / latency, min(in_flight / latency, best_gbps)))  # B/ns
+    return rows, dict(best_gbps=best_gbps, best_ns=best_ns, best_loads=int(best["loads"]), needed=best_gbps * best_ns,
+                      idle_ns=table.number(idle[0], "latency_ns"), threads=int(best["streaming_threads"]),
+                      stamp=table.stamp)
+
+
+def not_measured_yet(results):
+    """The paragraph shown while loaded_latency.csv does not exist: only the idle latency, a floor."""
+    idle = select_row(results.table("dram_latency.csv"), {"footprint_bytes": "max"}, "dram_latency.csv")
+    return (f"*Not measured yet*: `{LOADED_LATENCY}` does not exist in this results folder (`bench/reproduce.sh "
+            f"--only loaded_latency`). Until it does, the only latency measured is the idle one, "
+            f"{float(idle['latency_ns']):.0f} ns (`dram_latency.csv`), a floor for the latency under load.\n")
+
+
+def render_littles_law(results, context=""):
+    """The model per loads per iteration beside step 07's measured GB/s with that many loads (step07_loads.csv)."""
+    if not results.has(LOADED_LATENCY):
+        return not_measured_yet(results)
+    rows, facts = littles_law_model(results)
+    step07 = results.table("step07_loads.csv")
+    largest = str(max(int(row["n"]) for row in step07.rows))
+    measured = {int(row["loads"]): step07.number(row, "gbps") for row in rows_where(step07, type="int32", n=largest)}
+    cells = [[loads, f"{in_flight / 1e6:.1f}"] + [f"{v:.0f}" for v in rest] + [f"{measured[loads]:.0f}" if loads in
+             measured else "-"] for loads, in_flight, *rest in rows]
+    checks = [measured[row[0]] / row[5] for row in rows if row[0] in measured]
+    out = [stamped_table(facts["stamp"], ["loads", "MB in flight (at most)", "loaded latency, ns", "stream GB/s",
+                                 "in flight / latency, GB/s", "model GB/s", f"step 07 GB/s, int32 {size_text(largest)}"],
+                         "r" * 7, cells),
+           f"\nThe most the memory delivered is {facts['best_gbps']:.0f} GB/s (with {facts['best_loads']} loads), "
+           f"at a loaded latency of {facts['best_ns']:.0f} ns, {facts['best_ns'] / facts['idle_ns']:.1f} times the "
+           f"idle {facts['idle_ns']:.0f} ns: Little's law needs {facts['needed'] / 1e6:.1f} MB in flight for it, "
+           f"{facts['needed'] / facts['threads']:.0f} bytes per resident thread. The model is min(that bandwidth, "
+           f"bytes in flight / loaded latency)."]
+    short, enough = ([str(row[0]) for row in rows if row[0] in measured and (row[4] >= facts["best_gbps"]) == want]
+                     for want in (False, True))
+    if short or enough:
+        out.append(f" By the model, {' and '.join(short)} loads per iteration keep too few bytes in flight for it"
+                   + (f", and {' and '.join(enough)} enough." if enough else ".") if short else
+                   f" By the model, {' and '.join(enough)} loads per iteration all keep enough bytes in flight for it.")
+    if checks:
+        out.append(f" Step 07's measured bandwidth is {min(checks) * 100:.0f} to {max(checks) * 100:.0f} % of the "
+                   f"model's.")
+    return "".join(out) + "\n"
+
+
+def render_littles_law_need(results, per_thread, context):
+    """The bytes in flight Little's law needs per resident thread, beside BYTES per thread."""
+    if not per_thread.isdigit():
+        raise ResultsError(f"{context}: littles-law-need takes the bytes one thread keeps in flight")
+    if not results.has(LOADED_LATENCY):
+        return not_measured_yet(results)
+    facts = littles_law_model(results)[1]
+    need, per_thread = facts["needed"] / facts["threads"], int(per_thread)
+    verdict = "more than" if per_thread > need * 1.05 else "less than" if per_thread < need * 0.95 else "about"
+    return (f"Little's law with the latency measured under load (step 07's lesson, `{LOADED_LATENCY}`): "
+            f"{facts['best_gbps']:.0f} GB/s at {facts['best_ns']:.0f} ns needs {facts['needed'] / 1e6:.1f} MB in "
+            f"flight, {need:.0f} bytes per resident thread. {per_thread} bytes per thread is {verdict} that.\n")
+
+
+# Step 10: its alternatives, each against the step (a variants CSV)
+
+
+def render_alternatives_verdict(results, name, reference, context):
+    """Each other row of FILE against STEP, per type: faster / level / slower at each size (tie_rule)."""
+    variants = Sweep(results.compare(name))
+    previous = steps.find(reference).previous
+    ties, rule = tie_rule(results, {t: [reference, previous] for t in variants.types})
+    lines = [f"Each against {reference}, by per-call median ({rule}):\n"]
+    for step in [s for s in distinct(variants.table.rows, "step") if s != reference]:
+        lines.append(f"- `{step}`: " + "; ".join(f"{t} " + versus_text(variants.ratios(t, reference, step), ties[t])
+                                                 for t in variants.types) + ".")
+    return "\n".join(lines) + "\n"
+
+
+# Step 12: the sweep as a table at small n
+
+
+def render_sweep_table(results, *args, context):
+    """The median time per call (us) of each STEP and CUB at every size of sweep.csv up to N, with
+    CUB's time / the first STEP's."""
+    options = parse_selector([a for a in args if "=" in a], context)
+    shown = [a for a in args if "=" not in a]
+    if not shown:
+        raise ResultsError(f"{context}: sweep-table takes one step name or more")
+    upto = options.pop("upto", None)
+    if options:
+        raise ResultsError(f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
+    sweep = Sweep(results.compare("sweep.csv"))
+
+    def us(type_name, step, n):
+        if (type_name, step, n) not in sweep.times:
+            raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
+        return sweep.times[(type_name, step, n)] * 1000
+    headers = ["n"] + [h for t in sweep.types
+                       for h in [f"{t} {s}, us" for s in shown + [CUB_STEP]] + [f"{t} CUB / {shown[0]}"]]
+    cells = [[size_text(n)] + [cell for t in sweep.types for cell in [f"{us(t, s, n):.2f}" for s in shown + [CUB_STEP]]
+                               + [f"{us(t, CUB_STEP, n) / us(t, shown[0], n):.3f}"]]
+             for n in sorted({n for (_, _, n) in sweep.times if upto is None or n <= int(upto)})]
+    return stamped_table(sweep.table.stamp, headers, "l" + "r" * (len(headers) - 1), cells)
+
+
+# Step 13: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
+
+GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
+
+
+def multigpu_table(results, folder, file_name):
+    return Results(results.directory.parent / folder).table(file_name)
+
+
+def render_multigpu_step13(results, folder, context):
+    """step13.csv: per type and n, the time on 1 GPU and, for every K > 1 measured, on K GPUs (one
+    process, one MPI rank per GPU, input from GPU 0), the scaling and mpi / process."""
+    table = multigpu_table(results, folder, "step13.csv")
+    runs = {}
+    for row in table.rows:
+        k = int(row["gpus"])
+        form = "process" if k == 1 else "from GPU 0" if row["from_one_gpu"] == "1" else row["launch"]
+        runs[(row["type"], int(row["n"]), k, form)] = table.number(row, "time_median_ms")
+        if row["status"] != "PASS":
+            raise ResultsError(f"{table.name}: a run did not pass: {describe(row)}")
+    counts = sorted({k for (_, _, k, _) in runs if k > 1})
+    if not counts or not any(k == 1 for (_, _, k, _) in runs):
+        raise ResultsError(f"{table.name}: needs runs on 1 GPU and on more than one")
+    forms = ("process", "mpi", "from GPU 0")
+    headers = ["type", "n", "1 GPU, ms"] + [f"{k} GPUs, {f}, ms" for k in counts for f in forms]
+    for k in counts:
+        headers += [f"scaling (1 GPU / {k} GPUs)", "mpi / process" if len(counts) == 1 else f"{k} GPUs: mpi / process"]
+    types = list(dict.fromkeys(t for (t, _, _, _) in runs))
+    cells, wins = [], {}
+    for type_name in types:
+        for n in sorted({n for (t, n, _, _) in runs if t == type_name}):
+            one = runs.get((type_name, n, 1, "process"))
+            if one is None:
+                raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the 1-GPU run")
+            row = [type_name, size_text(n), f"{one:.4f}"]
+            row += [f"{runs[(type_name, n, k, f)]:.4f}" if (type_name, n, k, f) in runs else "-"
+                    for k in counts for f in forms]
+            for k in counts:
+                process, mpi = runs.get((type_name, n, k, "process")), runs.get((type_name, n, k, "mpi"))
+                if process is None:
+                    raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the one-process run on {k} GPUs")
+                if one / process > 1:
+                    wins.setdefault((type_name, k), n)
+                row += [f"{one / process:.3f}", "-" if mpi is None else f"{mpi / process:.3f}"]
+            cells.append(row)
+    largest = max(n for (_, n, _, _) in runs)
+    facts = []
+    for type_name in types:
+        for k in counts:
+            scaling = runs[(type_name, largest, 1, "process")] / runs[(type_name, largest, k, "process")]
+            win = wins.get((type_name, k))
+            facts.append(f"{type_name}: {scaling:.3f}x at {size_text(largest)}, {GPU_COUNTS.get(k, str(k))} "
+                         f"GPUs faster from {size_text(win) if win else 'no measured size'} on"
+                         + (" (the smallest measured size where they are)" if win else ""))
+    return (stamped_table(table.stamp, headers, "ll" + "r" * (len(headers) - 2), cells)
+            + "\nScaling: " + "; ".join(facts) + ".\n")
+
+
+def bytes_text(b):
+    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= size and b % size == 0:
+            return f"{b // size} {unit}"
+    return f"{b} B"
+
+
+def render_multigpu_allreduce(results, folder, context):
+    """NCCL against the naive all-reduce (allreduce.csv) at the sizes that are powers of 4."""
+    table = multigpu_table(results, folder, "allreduce.csv")
+    rows = {(row["method"], int(row["bytes"])): row for row in table.rows}
+    cells = []
+    for b in sorted({b for (_, b) in rows if (b & (b - 1)) == 0 and (b.bit_length() - 1) % 2 == 0}):
+        nccl, naive = rows.get(("nccl", b)), rows.get(("naive", b))
+        if nccl and naive:
+            t_nccl, t_naive = table.number(nccl, "time_median_us"), table.number(naive, "time_median_us")
+            cells.append([bytes_text(b), f"{t_nccl:.1f}", nccl["algbw_gbps"], nccl["busbw_gbps"], f"{t_naive:.1f}",
+                          naive["algbw_gbps"], f"{t_naive / t_nccl:.2f}"])
+    headers = ["bytes per GPU", "NCCL us", "NCCL algbw GB/s", "NCCL busbw GB/s", "naive us", "naive algbw GB/s",
+               "NCCL / naive"]
+    return (stamped_table(table.stamp, headers, "l" + "r" * 6, cells) +
+            f"\nThe NVLink limit read from the machine (`nvidia-smi nvlink -s`, GPU 0, per direction): "
+            f"{table.rows[0]['nvlink_gbps']} GB/s. NCCL / naive: the naive version's time divided by NCCL's "
+            "(above 1: NCCL is faster).\n")
+
+
+def render_multigpu_combine(results, folder, context):
+    """Each way of combining one partial per GPU (DIR/combine.csv)."""
+    table = multigpu_table(results, folder, "combine.csv")
+    return stamped_table(table.stamp, table.columns, "lrl" + "r" * 4 + "l", [[row[c] or "-" for c in table.columns]
+                                                                        for row in table.rows])
+
+
+# Steps 07, 10 and 12 bundle several changes: each change's measured share (the README's course map)
+
+BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # the changes and the rows that measure each
+BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
+
+
+def bundle_shares(results, context):
+    """[share] of each row of bundles.csv, from one GPU's folder."""
+    shares = []
+    for row in BUNDLES.rows:
+        if not row["file"]:  # the step's first share over its second
+            first = next(i for i, r in enumerate(BUNDLES.rows) if r["step"] == row["step"])
+            shares.append(shares[first] / shares[first + 1])
+            continue
+        table = results.table(row["file"], ["time_median_ms"], "its script in bench/")
+        common = parse_selector(row["rows"].split(), context)
+        a, b = (select_row(table, dict(common, **parse_selector([row[which]], context)), context)
+                for which in ("slower", "faster"))
+        if "status" in table.columns and {a["status"], b["status"]} != {"PASS"}:
+            raise ResultsError(f"{context}: {table.name}: a row compared did not verify ({describe(a)}; {describe(b)})")
+        shares.append(table.number(a, "time_median_ms") / table.number(b, "time_median_ms"))
+    return shares
+
+
+def bundle_stamp(gpu):
+    """One line per GPU: where, when and from which files (bench/reproduce.sh writes each)."""
+    stamps = [gpu.table(name).stamp for name in BUNDLE_FILES]
+    dates = sorted({s.get("date_utc", "?")[:10] for s in stamps})
+    commits = list(dict.fromkeys(f"`{s.get('commit', 'unknown')}`" for s in stamps))
+    return (f"\n{gpu_label(gpu)}: {stamps[0].get('gpu', 'GPU not recorded')}; measured {', '.join(dates)}; "
+            f"commit {', '.join(commits)}; {', '.join(BUNDLE_FILES)} (`bench/reproduce.sh`).\n")
+
+
+def render_bundles(results, context=""):
+    """Steps 07, 10 and 12: each change they bundle and its measured speed-up, this GPU beside the others."""
+    gpus = [results] + list(results.beside)
+    columns = [bundle_shares(gpu, context) for gpu in gpus]
+    cells = [[f"`{row['step']}`", size_text(row["n"]), row["change"]] + [f"{column[i]:.2f}" for column in columns]
+             for i, row in enumerate(BUNDLES.rows)]
+    return ("Each change's speed-up: the median time per call without it over the time with it (above 1: the "
+            "change made it faster), int32, L2 warm.\n\n"
+            + markdown_table(["step", "n", "change", *(gpu_label(gpu) for gpu in gpus)], "lll" + "r" * len(gpus), cells)
+            + "".join(bundle_stamp(gpu) for gpu in gpus))

@@ -1,0 +1,214 @@
+"""Writes every measured number of the course's pages from the CSVs in a results folder.
+
+    python3 bench/render_results.py results/h100 [--check]   # or python3 -m bench.render
+
+The markers it fills, the pages it reads and its exit codes: README.md here."""
+
+import argparse
+import inspect
+import math
+import re
+import sys
+from pathlib import Path
+
+import steps
+from . import REPO_ROOT, blocks, charts, lessons
+from .tables import (ResultsError, Results, format_value, is_number, parse_selector, readme_folders, select_row,
+                     size_text)
+
+# The block kinds: render_KIND of blocks.py (used by many pages) and lessons.py (each by one lesson).
+BLOCK_KINDS = {name[7:].replace("_", "-"): function for module in (blocks, lessons)
+               for name, function in vars(module).items() if name.startswith("render_")}
+BLOCK = re.compile(r"<!-- results:(?!end -->)(?P<spec>[^\n]*?) -->\n(?P<body>.*?)<!-- results:end -->", re.S)
+INLINE = re.compile(r"<!--(?P<form>[vr]) (?P<spec>[^\n]*?)-->(?P<value>[^\n]*?)<!--/(?P=form)-->")
+# A generator marker of either form, opening or closing: in a core lesson only whole-block lines may hold one.
+ANY_MARKER = re.compile(r"<!--(?:[vr] |/[vr]-->| results:)")
+BLOCK_LINE = re.compile(r"<!-- results:[^\n]*? -->")
+
+
+def render_block(results, words, context):
+    """The body of the block `words`: its kind (render_KIND in blocks or lessons), then its arguments."""
+    function = BLOCK_KINDS.get(words[0] if words else None)
+    if function is None:
+        raise ResultsError(f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")
+    signature = inspect.signature(function)
+    try:
+        signature.bind(results, *words[1:], context=context)
+    except TypeError:
+        usage = [("[{}]" if p.default is not p.empty else "{}..." if p.kind is p.VAR_POSITIONAL else "{}").format(
+            p.name.upper()) for p in list(signature.parameters.values())[1:-1]]
+        raise ResultsError(f"{context}: {words[0]} takes {' '.join(usage) or 'no arguments'}") from None
+    body = function(results, *words[1:], context=context)
+    return body if body.endswith("\n") else body + "\n"
+
+
+def render_inline(results, form, spec, context):
+    words = spec.split()
+    if not words:
+        raise ResultsError(f"{context}: no file named")
+    table = results.table(words[0])
+    if form == "r" and words.count("/") != 1:
+        raise ResultsError(f"{context}: a ratio needs two selectors separated by ' / '")
+    split = words.index("/") if form == "r" else len(words)
+    first = parse_selector(words[1:split], context)
+    column, fmt, scale = first.pop("col", None), first.pop("fmt", None), first.pop("scale", None) if form == "v" else None
+    if column is None:
+        raise ResultsError(f"{context}: col=COLUMN is missing")
+    if column not in table.columns:
+        raise ResultsError(f"{context}: {table.name} has no column '{column}'")
+    if form == "v":
+        row = select_row(table, first, context)
+        if scale is not None:
+            if not is_number(scale):
+                raise ResultsError(f"{context}: scale={scale} is not a number")
+            return format(table.number(row, column) * float(scale), fmt or ".4g")
+        return size_text(row[column]) if column == "n" and not fmt else format_value(table, row, column, fmt)
+    second = parse_selector(words[split + 1:], context)
+    fmt = second.pop("fmt", None) or fmt or ".2f"  # fmt= may stand on either side of the '/'
+    a, b = (table.number(select_row(table, s, context), column) for s in (first, dict(first, **second)))
+    if column.endswith("_ms"):
+        a, b = b, a  # times: the first row is faster when its time is smaller
+    if b == 0 or not math.isfinite(a / b):
+        raise ResultsError(f"{context}: the ratio divides by zero")
+    return format(a / b, fmt)
+
+
+def with_context(context, function, *args):
+    """function(*args), its errors (a missing file, say) prefixed with where the marker is."""
+    try:
+        return function(*args)
+    except ResultsError as error:
+        if str(error).startswith(context):
+            raise
+        raise ResultsError(f"{context}: {error}") from None
+
+
+def render_text(text, results, name):
+    """text with every block and inline value rewritten; also the list of what changed (for --check)."""
+    def line_of(source, position):
+        return source.count("\n", 0, position) + 1
+
+    for match in re.finditer(r"<!-- results:", text):
+        if not BLOCK.match(text, match.start()) and not text.startswith("<!-- results:end -->", match.start()):
+            raise ResultsError(f"{name} line {line_of(text, match.start())}: a results block marker without "
+                               f"a matching '<!-- results:end -->' (or not alone on its line)")
+    changes = []
+
+    def block(match):
+        context = f"{name} line {line_of(valued, match.start())}, block '{match.group('spec')}'"
+        body = with_context(context, render_block, results, match.group("spec").split(), context)
+        if body != match.group("body"):
+            changes.append(f"{context} differs from what the results give")
+        return f"<!-- results:{match.group('spec')} -->\n{body}<!-- results:end -->"
+
+    def inline(match):
+        form, spec = match.group("form"), match.group("spec")
+        context = f"{name} line {line_of(text, match.start())}, value '<!--{form} {spec}-->'"
+        value = with_context(context, render_inline, results, form, spec, context)
+        if value != match.group("value"):
+            changes.append(f"{context} reads '{match.group('value')}', the results give '{value}'")
+        return f"<!--{form} {spec}-->{value}<!--/{form}-->"
+
+    valued = INLINE.sub(inline, text)  # inline values first: they never span lines, so block lines stay put
+    return BLOCK.sub(block, valued), changes
+
+
+def inline_markers(text, name):
+    """A core lesson's problems: every line holding an inline value or a marker not alone on its line."""
+    return [f"{name} line {number}: a core lesson carries whole blocks only (a marker alone on its line); "
+            f"move this value to NOTES.md or into a block: {line.strip()[:80]}"
+            for number, line in enumerate(text.splitlines(), 1)
+            if ANY_MARKER.search(line) and not BLOCK_LINE.fullmatch(line.strip())]
+
+
+def pages(root):
+    """[(path, kind)] of every page that exists, in order: 'readme' (README.md, docs/*.md), 'lesson' and
+    'notes' (each step's README.md and NOTES.md, the steps of root's course/steps.csv), 'results'."""
+    found = [(root / "README.md", "readme")]
+    for step in steps.load(root / "course" / "steps.csv"):
+        found += [(root / step.folder / "README.md", "lesson"), (root / step.folder / "NOTES.md", "notes")]
+    found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))]
+    found += [(p, "results") for p in sorted(root.glob("results/*/README.md"))]
+    return [(path, kind) for path, kind in found if path.is_file()]
+
+
+def page_results(path, kind, results, cache):
+    """A results page's own folder's Results (results/h100's with the GPUs beside it), else `results`."""
+    if kind != "results":
+        return results
+    folder = path.parent.resolve()
+    if folder not in cache:
+        primary, beside = readme_folders(folder)
+        cache[folder] = (Results(folder, [Results(f) for f in beside]) if primary.resolve() == folder
+                         else Results(folder))
+    return cache[folder]
+
+
+def render_charts(results):
+    """headline.svg and sweep_<type>.svg (each where its CSV exists); returns the files written."""
+    folder = results.directory
+    try:
+        label = folder.resolve().relative_to(REPO_ROOT).as_posix()  # as figures --check names it
+    except ValueError:
+        label = folder.as_posix()
+    drawn = charts.results_charts(folder, label)
+    for path, text in drawn:
+        path.write_text(text, encoding="utf-8")
+    return [path for path, _ in drawn]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("results_dir", type=Path, help="the results folder, e.g. results/h100")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 naming every README block or value that differs")
+    parser.add_argument("--root", type=Path, default=REPO_ROOT,
+                        help="the folder holding README.md and the steps' pages (default: the repository)")
+    args = parser.parse_args(argv)
+
+    primary, beside = readme_folders(args.results_dir)
+    results = Results(primary, [Results(folder) for folder in beside])
+    own = results if primary == args.results_dir else Results(args.results_dir)  # headline.md, charts
+    try:
+        if not args.results_dir.is_dir():
+            raise ResultsError(f"{args.results_dir} is not a folder")
+        files = pages(args.root)
+        if not files:
+            raise ResultsError(f"no README.md under {args.root}")
+        texts = [path.read_text(encoding="utf-8") for path, _ in files]
+        folders = {}
+        updates = [(path, text, *render_text(text, page_results(path, kind, results, folders),
+                                             str(path.relative_to(args.root))))
+                   for (path, kind), text in zip(files, texts)]
+        misplaced = [problem for (path, kind), text in zip(files, texts) if kind == "lesson"
+                     for problem in inline_markers(text, str(path.relative_to(args.root)))]
+        # the folder's own table, without other GPUs' columns
+        headline = blocks.render_course_table(Results(args.results_dir)) if own.has("headline.csv") else None
+    except (ResultsError, steps.ManifestError, OSError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+    for problem in misplaced:
+        print(f"error: {problem}", file=sys.stderr)
+    if args.check:
+        stale = [change for *_, changes in updates for change in changes]
+        for change in stale:
+            print(f"error: {change}", file=sys.stderr)
+        if stale:
+            print(f"run: python3 bench/render_results.py {args.results_dir}", file=sys.stderr)
+        return 1 if stale or misplaced else 0
+
+    for path, text, updated, _ in updates:
+        if updated != text:
+            path.write_text(updated, encoding="utf-8")
+            print(f"wrote {path}")
+    if headline is not None:
+        (args.results_dir / "headline.md").write_text(headline, encoding="utf-8")
+        print(f"wrote {args.results_dir / 'headline.md'}")
+    try:
+        for path in render_charts(own):
+            print(f"wrote {path}")
+    except ResultsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
