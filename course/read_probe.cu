@@ -6,7 +6,7 @@
 // taken out; read_probe_bulk like step 13's bulk path (each block's contiguous run of chunks
 // copied into shared memory by the copy engine), with no thread reading them. What the faster of
 // the two takes is what reading the buffer costs on this GPU, the floor under any reduction
-// (step 13's lab notes time the other patterns a reduction could use: none was faster). The output
+// (step 13.s lab notes time the other patterns a reduction could use). The output
 // is not a sum and is never verified; the XOR of the words only keeps the loads alive.
 #include "course_steps.h"
 
