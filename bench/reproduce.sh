@@ -8,6 +8,7 @@
 #     sweep                         compare --sweep
 #     peers                         bench/peers.py: torch, CuPy, JAX (skipped without python3 and torch)
 #     dram_latency, loaded_latency  the executables: the latency alone, and while the GPU streams
+#     read_patterns                 the executable: every reading pattern, and two combines (step 13's notes)
 #     spread                        the headline in SPREAD_RUNS (default 5) processes: run-to-run spread
 #     ncu                           tools/profile_steps.sh: the steps of course/steps.csv (skipped without ncu)
 #     race_demo                     race_demo.txt: tests/race_demo.sh (skipped without compute-sanitizer)
@@ -50,7 +51,7 @@ cd "$root" || exit 2
 names=$(python3 bench/variants.py list) ||
   echo "reproduce.sh: bench/variants.py list failed (it needs Python 3.11): the variants' CSVs are left out" >&2
 read -r -d '' -a variants <<<"$names"
-all_names=(headline headline_cold sweep peers dram_latency loaded_latency spread ncu race_demo "${variants[@]}")
+all_names=(headline headline_cold sweep peers dram_latency loaded_latency read_patterns spread ncu race_demo "${variants[@]}")
 selected=("${all_names[@]}")
 all_names+=(mutants)  # never by default: it rebuilds the course once per mistake
 [[ -n $only ]] && IFS=, read -r -a selected <<<"$only"
@@ -62,7 +63,7 @@ wanted() { [[ " ${selected[*]} " == *" $1 "* ]]; }
 # The executables the selected measurements need, before anything runs.
 need() { local exe; for exe; do [[ -x $bin/$exe ]] || fail_usage "$bin/$exe not found; build it: cmake --build build --target $exe"; done; }
 need compare  # also the GPU probe below
-for exe in dram_latency loaded_latency; do wanted $exe && need $exe; done
+for exe in dram_latency loaded_latency read_patterns; do wanted $exe && need $exe; done
 wanted ncu && command -v ncu >/dev/null 2>&1 && { read -r -d '' -a steps < <(python3 course/steps.py single); need "${steps[@]}"; }
 for name in "${variants[@]}"; do
   wanted "$name" && { python3 bench/variants.py run "$name" "$bin" --dry-run >/dev/null || exit 2; }  # it says which is missing
@@ -139,6 +140,7 @@ for name in "${all_names[@]}"; do
                     else skipped+=("peers.csv (python3 with torch not found)"); fi ;;
     dram_latency)   produce $name $name.csv "$bin/dram_latency" ;;
     loaded_latency) produce $name $name.csv "$bin/loaded_latency" ;;
+    read_patterns)  produce $name $name.csv "$bin/read_patterns" ;;
     spread)         produce $name $name.csv spread_runs_csv "$spread_runs" ;;
     ncu)            if command -v ncu >/dev/null 2>&1; then produce $name $name.csv tools/profile_steps.sh "$bin"
                     else skipped+=("ncu.csv (ncu not found)"); fi ;;

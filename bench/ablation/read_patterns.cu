@@ -1,0 +1,335 @@
+// Every way a reduction could read its input, timed with no arithmetic, beside the course's two
+// probe patterns, steps 12 and 13, and CUB: what step 13's lab notes call the read probe's
+// patterns. Also two ways to combine the partials that step 12 does not use, to see what its
+// combine costs: the last block not waiting at all (a wrong sum: the cost's lower bound), and
+// thread-block clusters adding their partials through distributed shared memory (sm_90).
+//
+//   loop          read_probe: a resident grid, 4 loads of 16 bytes per thread per iteration, grid-stride
+//   loop8         the same with 8 loads per iteration: more bytes in flight per thread
+//   loop_x2       the same with twice the resident grid: more blocks than fit at once
+//   run           a resident grid, each block one contiguous run of whole tiles (even shares)
+//   run_x5        five times the resident grid, contiguous runs: CUB's even share and subscription
+//   bulk          read_probe_bulk: contiguous runs brought into shared memory by bulk copies (TMA)
+//   step12, step13, cub            the reductions, for scale
+//   step12_no_wait                 step 12 whose last block posts its partial and does not wait
+//   step12_cluster8, _cluster16    step 12 whose blocks add their partials in clusters of 8 / 16
+//
+// Timed like compare: per-call CUDA events, the calls of a chunk queued behind a gate and released
+// at once; L2 warm (the same input every call). The probes' rows are not sums; the reductions'
+// are checked against n (every element is 1; int32 wraps at 2^32, float32 is checked to 2^24).
+//
+// usage: read_patterns [--max-log2 K] > results/h100/read_patterns.csv     (K: 4..32, default 32)
+// Prints '# key: value' stamp lines, then type,n,pattern,time_median_us,time_min_us,verified.
+// Exit: 0 measured, 2 bad option, 3 no usable GPU or too little memory.
+#include "step12_small_n/reduce.cuh"
+#include "step13_bulk_copies/reduce.cuh"
+
+#include "course_steps.h"
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "device_info.h"
+#include "exit_codes.h"
+#include "gate.h"
+#include "options.h"
+#include "report.h"
+
+#include <cooperative_groups.h>
+#include <cub/device/device_reduce.cuh>
+
+#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace cg = cooperative_groups;
+constexpr unsigned int B = 256;  // every kernel here: the course's default block
+constexpr unsigned int sentinel = 0x9E3779B9u;
+
+__device__ __forceinline__ unsigned int mix(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
+
+// Grid-stride over the 16-byte vectors, L loads per thread per iteration.
+template <unsigned int L>
+__global__ void __launch_bounds__(B) loop_kernel(const uint4* body, std::size_t vectors, unsigned int* out) {
+    unsigned int mixed = 0;
+    const std::size_t tile = std::size_t{L} * B, stride = std::size_t{gridDim.x} * tile;
+    std::size_t i = std::size_t{blockIdx.x} * tile + threadIdx.x;
+    for (; i + (L - 1) * B < vectors; i += stride) {
+        uint4 v[L];
+#pragma unroll
+        for (unsigned int k = 0; k < L; ++k) v[k] = __ldg(body + i + k * B);
+#pragma unroll
+        for (unsigned int k = 0; k < L; ++k) mixed ^= mix(v[k]);
+    }
+#pragma unroll
+    for (unsigned int k = 0; k < L; ++k)
+        if (i + k * B < vectors) mixed ^= mix(__ldg(body + i + k * B));
+    if (mixed == sentinel) *out = mixed;
+}
+
+// Each block one contiguous run of whole tiles of 4 x B vectors, the first blocks one tile more.
+__global__ void __launch_bounds__(B) run_kernel(const uint4* body, std::size_t vectors, unsigned int* out) {
+    const std::size_t tile = 4 * B, tiles = (vectors + tile - 1) / tile;
+    const std::size_t share = tiles / gridDim.x, bigger = tiles % gridDim.x, b = blockIdx.x;
+    const std::size_t first = b * share + (b < bigger ? b : bigger), count = share + (b < bigger ? 1 : 0);
+    const std::size_t end = (first + count) * tile < vectors ? (first + count) * tile : vectors;
+    unsigned int mixed = 0;
+    std::size_t i = first * tile + threadIdx.x;
+    for (; i + 3 * B < end; i += tile) {
+        uint4 v[4];
+#pragma unroll
+        for (unsigned int k = 0; k < 4; ++k) v[k] = __ldg(body + i + k * B);
+#pragma unroll
+        for (unsigned int k = 0; k < 4; ++k) mixed ^= mix(v[k]);
+    }
+#pragma unroll
+    for (unsigned int k = 0; k < 4; ++k)
+        if (i + k * B < end) mixed ^= mix(__ldg(body + i + k * B));
+    if (mixed == sentinel) *out = mixed;
+}
+
+// Step 12 with a last block that does not wait for the others' partials.
+template <class T>
+__global__ void __launch_bounds__(B) no_wait_kernel(const T* in, std::size_t n, T* out, step12::Slot* slots) {
+    __shared__ T warp_results[32];
+    T sum = step12::thread_reduce<reduction::Sum, B>(in, n);
+    sum = step12::block_reduce<reduction::Sum, B>(sum, warp_results);
+    if (threadIdx.x != 0) return;
+    if (blockIdx.x == gridDim.x - 1) *out = sum;
+    else step12::post_partial(slots + blockIdx.x, sum);  // never read, never emptied: its own slots
+}
+
+// Step 12 with clusters of C blocks: each block writes its partial into rank 0's shared memory, the
+// cluster synchronises, rank 0 adds the C partials and posts one slot; rank 0 of the last cluster
+// waits for the slots, as step 12's last block does. One cluster: no slots at all.
+template <class T, unsigned int C>
+__global__ void __launch_bounds__(B) cluster_kernel(const T* in, std::size_t n, T* out, step12::Slot* slots) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900  // clusters: sm_90 and later
+    __shared__ T warp_results[32];
+    __shared__ T partials[C];
+    __shared__ T own_shared;
+    cg::cluster_group cluster = cg::this_cluster();
+    T sum = step12::thread_reduce<reduction::Sum, B>(in, n);
+    sum = step12::block_reduce<reduction::Sum, B>(sum, warp_results);
+    const unsigned int rank = cluster.block_rank();
+    if (threadIdx.x == 0) cluster.map_shared_rank(partials, 0)[rank] = sum;
+    cluster.sync();
+    if (rank != 0) return;
+    const unsigned int clusters = gridDim.x / C, me = blockIdx.x / C;
+    if (threadIdx.x == 0) {
+        T own = T(0);
+        for (unsigned int r = 0; r < C; ++r) own += partials[r];
+        if (clusters == 1) *out = own;
+        else if (me != clusters - 1) step12::post_partial(slots + me, own);
+        own_shared = own;
+    }
+    if (clusters == 1 || me != clusters - 1) return;
+    __syncthreads();
+    T value = T(0);
+    for (unsigned int c = threadIdx.x; c < clusters; c += B) {
+        T v = own_shared;
+        if (c != me) {
+            step12::Slot seen;
+            do seen = step12::SlotRef(slots[c]).load(cuda::std::memory_order_relaxed); while (!(seen & step12::full));
+            step12::SlotRef(slots[c]).store(0, cuda::std::memory_order_relaxed);
+            const unsigned int bits = static_cast<unsigned int>(seen);
+            memcpy(&v, &bits, sizeof(T));
+        }
+        value += v;
+    }
+    value = step12::block_reduce<reduction::Sum, B>(value, warp_results);
+    if (threadIdx.x == 0) *out = value;
+#endif
+}
+
+template <class K>
+unsigned int resident(K kernel) {
+    int device = 0, sms = 0, per_sm = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, B, 0));
+    return static_cast<unsigned int>(sms * per_sm);
+}
+
+cudaLaunchConfig_t cluster_config(unsigned int blocks, unsigned int size, cudaStream_t stream, cudaLaunchAttribute& attribute) {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(B);
+    config.stream = stream;
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = size;
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    return config;
+}
+
+template <class T, unsigned int C>
+void launch_clusters(const T* in, std::size_t n, T* out, step12::Slot* slots, cudaStream_t stream) {
+    auto kernel = cluster_kernel<T, C>;
+    static unsigned int most = 0;  // clusters that fit at once, asked once per process
+    if (most == 0) {
+        if (C > 8) CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+        cudaLaunchAttribute attribute;
+        const cudaLaunchConfig_t config = cluster_config(C * 1024, C, nullptr, attribute);
+        int clusters = 0;
+        CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+        most = static_cast<unsigned int>(clusters);
+    }
+    const std::size_t cluster_elements = std::size_t{C} * step12::tile_elements(B);
+    const auto clusters = static_cast<unsigned int>(std::min<std::size_t>(most, (n + cluster_elements - 1) / cluster_elements));
+    cudaLaunchAttribute attribute;
+    const cudaLaunchConfig_t config = cluster_config(clusters * C, C, stream, attribute);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, in, n, out, slots));
+}
+
+template <class T>
+__global__ void fill_ones(T* p, std::size_t n) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) p[i] = T(1);
+}
+
+struct Row {
+    std::string pattern;
+    std::function<void(cudaStream_t)> run;
+    bool sums;  // a reduction whose result is checked
+};
+
+// Per-call medians and minima in µs, the calls of each chunk queued behind the gate.
+std::vector<double> time_calls(const Row& row, int calls, cudaStream_t stream, reduction::Gate& gate) {
+    constexpr int chunk = 100;
+    static std::vector<cudaEvent_t> events = [] {
+        std::vector<cudaEvent_t> e(2 * chunk);
+        for (auto& event : e) CUDA_CHECK(cudaEventCreate(&event));
+        return e;
+    }();
+    std::vector<double> us;
+    for (int w = 0; w < 3; ++w) row.run(stream);
+    for (int done = 0; done < calls; done += chunk) {
+        const int count = std::min(chunk, calls - done);
+        gate.close();
+        gate.hold(stream);
+        for (int i = 0; i < count; ++i) {
+            CUDA_CHECK(cudaEventRecord(events[2 * i], stream));
+            row.run(stream);
+            CUDA_CHECK(cudaEventRecord(events[2 * i + 1], stream));
+        }
+        gate.open();
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+        gate.check_not_timed_out("queueing the calls of read_patterns");
+        for (int i = 0; i < count; ++i) {
+            float ms = 0;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, events[2 * i], events[2 * i + 1]));
+            us.push_back(ms * 1000.0);
+        }
+    }
+    std::sort(us.begin(), us.end());
+    return {us[us.size() / 2], us.front()};
+}
+
+template <class T>
+std::vector<Row> rows_for(const T* in, std::size_t n, T* out, step12::Slot* slots, void* temp, std::size_t temp_bytes) {
+    const auto* body = reinterpret_cast<const uint4*>(in);
+    const std::size_t bytes = n * sizeof(T), vectors = bytes / 16;
+    auto* word = reinterpret_cast<unsigned int*>(out);
+    static const unsigned int r4 = resident(loop_kernel<4>), r8 = resident(loop_kernel<8>), rr = resident(run_kernel);
+    auto grid = [bytes](unsigned int most, std::size_t per_block) {
+        return static_cast<unsigned int>(std::max<std::size_t>(1, std::min<std::size_t>(most, (bytes + per_block - 1) / per_block)));
+    };
+    constexpr std::size_t tile_bytes = 4 * B * 16;
+    const reduction::StepApi& bulk = reduction::read_probe_bulk_step();
+    std::vector<Row> rows = {
+        {"loop", [=](cudaStream_t s) { loop_kernel<4><<<grid(r4, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
+        {"loop8", [=](cudaStream_t s) { loop_kernel<8><<<grid(r8, 2 * tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
+        {"loop_x2", [=](cudaStream_t s) { loop_kernel<4><<<grid(2 * r4, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
+        {"run", [=](cudaStream_t s) { run_kernel<<<grid(rr, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
+        {"run_x5", [=](cudaStream_t s) { run_kernel<<<grid(5 * rr, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
+        {"bulk", [=, &bulk](cudaStream_t s) { reduction::reduce_fn<T>(bulk)(in, n, out, nullptr, B, s); }, false},
+        {"step12", [=](cudaStream_t s) { step12::reduce(in, n, out, reinterpret_cast<T*>(slots), B, s); }, true},
+        {"step13", [=](cudaStream_t s) { step13::reduce(in, n, out, reinterpret_cast<T*>(slots), B, s); }, true},
+        {"cub", [=](cudaStream_t s) { std::size_t t = temp_bytes; CUDA_CHECK(cub::DeviceReduce::Sum(temp, t, in, out, n, s)); }, true},
+        {"step12_no_wait", [=](cudaStream_t s) { no_wait_kernel<<<step12::grid_for(n, B), B, 0, s>>>(in, n, out, slots + (1 << 16)); }, false},
+        {"step12_cluster8", [=](cudaStream_t s) { launch_clusters<T, 8>(in, n, out, slots, s); }, true},
+        {"step12_cluster16", [=](cudaStream_t s) { launch_clusters<T, 16>(in, n, out, slots, s); }, true},
+    };
+    if (!step13::bulk_copies_available())  // neither bulk copies nor clusters below sm_90
+        rows.erase(std::remove_if(rows.begin(), rows.end(), [](const Row& row) {
+            return row.pattern == "bulk" || row.pattern.find("cluster") != std::string::npos; }), rows.end());
+    return rows;
+}
+
+template <class T>
+std::string verified(const T* out, std::size_t n) {
+    T got{};
+    CUDA_CHECK(cudaMemcpy(&got, out, sizeof(T), cudaMemcpyDeviceToHost));
+    if constexpr (std::is_integral_v<T>) return static_cast<std::uint32_t>(got) == static_cast<std::uint32_t>(n) ? "PASS" : "FAIL";
+    else return n > (std::size_t{1} << 24) ? "-" : got == static_cast<T>(n) ? "PASS" : "FAIL";
+}
+
+template <class T>
+int measure_type(const char* type, int max_log2, void* buffer, cudaStream_t stream, reduction::Gate& gate) {
+    const std::size_t largest = std::size_t{1} << max_log2;
+    T* in = static_cast<T*>(buffer);
+    fill_ones<<<1024, 256>>>(in, largest);
+    reduction::DeviceBuffer<T> out(1);
+    reduction::DeviceBuffer<step12::Slot> slots(std::size_t{1} << 17);
+    CUDA_CHECK(cudaMemset(slots.get(), 0, slots.bytes()));
+    std::size_t temp_bytes = 0;
+    CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, in, out.get(), largest));
+    reduction::DeviceBuffer<unsigned char> temp(temp_bytes);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    int failures = 0;
+    for (int log2 = 4; log2 <= max_log2; ++log2) {
+        const std::size_t n = std::size_t{1} << log2;
+        const int calls = log2 <= 24 ? 400 : log2 <= 28 ? 60 : 15;
+        for (const Row& row : rows_for(in, n, out.get(), slots.get(), temp.get(), temp_bytes)) {
+            const std::vector<double> us = time_calls(row, calls, stream, gate);
+            std::string check = "-";
+            if (row.sums) {
+                row.run(stream);
+                CUDA_CHECK(cudaStreamSynchronize(stream));
+                check = verified(out.get(), n);
+                failures += check == "FAIL";
+            }
+            std::printf("%s,%zu,%s,%.3f,%.3f,%s\n", type, n, row.pattern.c_str(), us[0], us[1], check.c_str());
+        }
+        std::fflush(stdout);
+    }
+    return failures;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return reduction::run_guarded([&]() -> int {
+        int max_log2 = 32;
+        for (int i = 1; i < argc; ++i) {
+            const std::string flag = argv[i];
+            if (flag == "--help" || flag == "-h") {
+                std::cout << "usage: " << argv[0] << " [--max-log2 K]   (K: 4..32, default 32)\n"
+                          << "Prints CSV: type,n,pattern,time_median_us,time_min_us,verified\n";
+                return reduction::exit_ok;
+            }
+            if (flag != "--max-log2" || i + 1 == argc) throw reduction::UsageError("unknown option '" + flag + "'; accepted: --max-log2 K, --help");
+            const std::string value = argv[++i];
+            if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || std::stoi(value) < 4 || std::stoi(value) > 32)
+                throw reduction::UsageError("--max-log2: '" + value + "' is not accepted; an integer from 4 to 32");
+            max_log2 = std::stoi(value);
+        }
+        const reduction::DeviceInfo device = reduction::open_device(0);
+        const std::size_t bytes = (std::size_t{4} << max_log2) + (std::size_t{8} << 20);
+        reduction::require_device_memory(bytes, "the read patterns over 2^" + std::to_string(max_log2) + " elements");
+        reduction::DeviceBuffer<unsigned char> buffer(std::size_t{4} << max_log2);
+        cudaStream_t stream = nullptr;
+        CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+        reduction::Gate gate;
+        std::cout << reduction::stamp_lines(reduction::device_stamp(device, argc, argv))
+                  << "type,n,pattern,time_median_us,time_min_us,verified\n" << std::flush;
+        int failures = measure_type<std::int32_t>("int32", max_log2, buffer.get(), stream, gate);
+        failures += measure_type<float>("float32", max_log2, buffer.get(), stream, gate);
+        return failures == 0 ? reduction::exit_ok : reduction::exit_wrong_result;
+    });
+}
