@@ -529,6 +529,51 @@ def shards_figure(evidence, relpath):
     return svg
 
 
+def bulk_copies_figure(evidence, relpath):
+    stages = evidence.number(relpath, "constexpr unsigned int stages = $n;")
+    chunk_bytes = evidence.number(relpath, "constexpr std::size_t chunk_bytes = $n;")
+    split = evidence.find(relpath, "const std::size_t share = $share, bigger = $bigger;", "the even split of the chunks")
+    first = evidence.find(relpath, "const std::size_t first = $first;")
+    count = evidence.find(relpath, "const std::size_t count = $count;")
+    phase = evidence.find(relpath, "wait_for_chunk(&ready[s], $phase);", "the wait on a buffer")
+    chunks, grid_size, context = 20, 3, f"{relpath}, bulk_thread_reduce"
+    runs = []
+    for b in range(grid_size):
+        names = {"chunks": chunks, "gridDim_x": grid_size, "blockIdx_x": b}
+        names.update(share=evaluate(split["share"], names, context), bigger=evaluate(split["bigger"], names, context))
+        runs.append((evaluate(first["first"], names, context), evaluate(count["count"], names, context)))
+    if [f for f, _ in runs] != [sum(c for _, c in runs[:b]) for b in range(grid_size)] or sum(c for _, c in runs) != chunks:
+        raise FigureError(f"{relpath}: the blocks' runs do not cut the chunks into consecutive runs")
+    owner = [b for b, (f, c) in enumerate(runs) for _ in range(c)]
+    mine = range(runs[0][0], runs[0][0] + runs[0][1])
+    buffers = {c: (c - runs[0][0]) % stages for c in mine}
+    phases = {c: evaluate(phase["phase"], {"c": c - runs[0][0], "stages": stages}, context) for c in mine}
+    cw, left, top = 46, 190, 120
+    svg = Svg(left + chunks * cw + 60, None, f"Step 13: each block's run of chunks, through a ring of {stages} buffers",
+              f"a toy input of {chunks} chunks ({chunk_bytes} bytes each) and a grid of {grid_size} blocks; "
+              f"block 0's run shown below")
+    grid = Grid(svg, left, top, cw, 26, gap=70, size=11)
+    row = grid.row([(f"c{c}", f"b{owner[c]}") for c in range(chunks)], label="input, in chunks")
+    for b, (f, c) in enumerate(runs):
+        grid.span(row, f, c, f"block {b}'s run", f"b{b}")
+    ring = grid.row([(f"buf {buffers[c]}", "b0") if c in buffers else None for c in range(chunks)],
+                    label="block 0's ring buffer", gap=10)
+    grid.row([("start" if c - runs[0][0] < stages else f"after c{c - stages}") if c in buffers else None
+              for c in range(chunks)], label="copy asked for", gap=10)
+    grid.row([(phases[c], "white") if c in phases else None for c in range(chunks)], label="mbarrier phase awaited",
+             gap=24)
+    for c in mine:
+        grid.join((row, c), (ring, c), colour=STRONG["b0"])
+    svg.caption(grid.y + 16, f"Thread 0 asks the copy engine for block 0's first {stages} chunks (cp.async.bulk), "
+                             f"one into each buffer; each buffer's mbarrier completes a phase when its chunk's bytes "
+                             f"have landed. Every thread waits on that phase, adds its vectors of the chunk from "
+                             f"shared memory, and after a barrier thread 0 refills the buffer with the chunk "
+                             f"{stages} ahead ('after c0': asked once chunk c0 was added): chunk c goes to buffer c % {stages}, its phase is (c / {stages}) % 2, "
+                             f"c counted from the start of the block's run. No thread loads the input itself.",
+                width=112)
+    return svg
+
+
 # CUB's DeviceReduce for int32 on sm_90 (CUDA 13.0, cub/device/dispatch/tuning/tuning_reduce.cuh): Policy600
 # applies below sm_100, 256 threads x 16 items per thread (MemBoundScaling keeps both for 4-byte items), so
 # a tile is 4,096 elements. dispatch_reduce.cuh: n <= one tile runs the single-tile kernel, one block;
@@ -593,7 +638,7 @@ LESSON_FIGURES = [
     ("step06_template", "unrolled", unrolled_figure), ("step07_multi_level", "grid_stride", grid_stride_figure),
     ("step08_warp_shuffle", "shuffle", shuffle_figure), ("step09_vector_loads", "vector_loads", vector_loads_figure),
     ("step10_single_pass", "slots", slots_figure), ("step11_any_operator", "identity", identity_figure),
-    ("step13_multi_gpu", "shards", shards_figure),
+    ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step13_multi_gpu", "shards", shards_figure),
 ]
 
 

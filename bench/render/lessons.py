@@ -6,7 +6,8 @@ from pathlib import Path
 import steps
 from .blocks import ncu_values
 from .tables import (CUB_STEP, Results, ResultsError, Sweep, describe, distinct, gpu_label, markdown_table,
-                     parse_selector, read_table, rows_where, select_row, size_text, stamped_table, tie_rule, versus_text)
+                     parse_selector, read_table, rows_where, select_row, short_stamp, size_text, stamped_table, tie_rule,
+                     versus_text)
 
 # Steps 01 and 06: the issue floor, profiler counters (ncu.csv) turned into the least time issuing takes
 
@@ -174,6 +175,32 @@ def render_sweep_table(results, *args, context):
                                + [f"{us(t, CUB_STEP, n) / us(t, shown[0], n):.3f}"]]
              for n in sorted({n for (_, _, n) in sweep.times if upto is None or n <= int(upto)})]
     return stamped_table(sweep.table.stamp, headers, "l" + "r" * (len(headers) - 1), cells)
+
+
+# Step 13 (bulk copies): its Result, at the sizes of its path, on every GPU measured
+
+def render_bulk_result(results, step, from_log2, context):
+    """STEP's median time per call at every size of sweep.csv from 2^FROM_LOG2, int32, on this GPU
+    and those beside it, over the previous step's, CUB's and the read probe's (its faster pattern)."""
+    previous = steps.previous(steps.find(step)).folder
+    cells, stamps = [], []
+    for gpu in [results] + [other for other in results.beside if other.has("sweep.csv")]:
+        sweep = Sweep(gpu.compare("sweep.csv"))
+        for n in sweep.sizes.get("int32", []):
+            if n < 1 << int(from_log2):
+                continue
+            times = {s: sweep.times.get(("int32", s, n)) for s in (step, previous, CUB_STEP, "read_probe")}
+            missing = [s for s, t in times.items() if t is None]
+            if missing:
+                raise ResultsError(f"{context}: {gpu_label(gpu)} sweep.csv has no int32 row at n = {n} for {', '.join(missing)}")
+            cells.append([gpu_label(gpu), size_text(n), f"{times[step] * 1000:.1f}"]
+                         + [f"{times[s] / times[step]:.3f}" for s in (previous, CUB_STEP, "read_probe")])
+        stamps.append(f"{gpu_label(gpu)}: {short_stamp(sweep.table.stamp)}")
+    return (markdown_table(["GPU", "n", "median µs", "× previous step", "× CUB", "× read probe"], "llrrrr", cells)
+            + "\nint32, L2 warm (these inputs are far larger than the L2), per-call median. × previous step, × CUB, "
+              "× read probe: their time over this step's (above 1: this step is faster; the probe, its faster "
+              "pattern at each size, reads and adds nothing).\n"
+            + "".join(f"\n{stamp}\n" for stamp in stamps))
 
 
 # Step 13: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
