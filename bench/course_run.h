@@ -9,7 +9,6 @@
 #include "step_api.h"
 
 #include <cstddef>
-#include <string>
 #include <vector>
 
 namespace reduction::bench {
@@ -23,23 +22,10 @@ struct ComparePlan {
 };
 ComparePlan plan_compare(const Options& options);
 
-// --steps resolved with find_step, in course order with CUB last whatever order they were named
-// in, so that "x previous" always compares a step with the one before it. Default: every step
-// and CUB. An unknown key is a UsageError listing the valid ones.
-std::vector<const StepApi*> selected_steps(const Options& options);
-
-// --type all: int32 and float32. --sweep without --type: the same two. Otherwise the one type.
-std::vector<ElementType> selected_types(const Options& options);
-
-// Device memory for one (type, size): the input, the largest step's scratch and output, and the
-// L2 flush buffer (twice the L2, as L2Flusher allocates) when --flush-l2 is on.
-std::size_t compare_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
-                                 const Options& options, const DeviceInfo& device);
-
-// Uploads the input the options describe once, after checking device memory, and measures every
-// step on that buffer; the rows come back rated (course_table.h). A failed verification is
-// reported on stderr and shows as a FAIL row; it does not stop the others.
-std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps, ElementType type,
-                                       const Options& options, const DeviceInfo& device);
+// Uploads the input once, after checking device memory, and measures every step on that buffer;
+// the rows come back rated (course_table.h). A failed verification is reported on stderr and
+// shows as a FAIL row; it does not stop the others.
+std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps, ElementType type, const InputSpec& input,
+                                       OpKind op, const MeasureSettings& settings, const DeviceInfo& device);
 
 }  // namespace reduction::bench

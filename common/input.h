@@ -1,15 +1,17 @@
 // The values to sum: generated from a seed or read from a raw file, then put on the device with
 // their reference. Every problem with --input is found before any GPU is looked for.
 //
-// Host memory does not grow with n: generated input is written by the GPU (fill.h) while the CPU
-// regenerates it block by block for the reference, from the same formula (input_formula.h); a
+// Host memory does not grow with n: generated input is written by the GPU (fill_input) while the
+// CPU regenerates it block by block for the reference, from the same formula (input_formula.h); a
 // file is read in chunks, each summed and copied to the device while the next is read.
 #pragma once
 
 #include "device_buffer.h"
 #include "element_type.h"
-#include "pattern.h"
+#include "input_formula.h"
 #include "reference.h"
+
+#include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
@@ -20,12 +22,36 @@
 
 namespace reduction {
 
-struct Options;
+// What to reduce: n generated values (pattern, seed), or the values of a raw file.
+struct InputSpec {
+    std::size_t n = std::size_t{1} << 24;
+    Pattern pattern = Pattern::random;
+    std::optional<std::uint64_t> seed;  // unset: draw_seed() picks a fresh one, printed for replay
+    std::string path;                   // set: read values from this file, whose size gives n
+};
+
+std::uint64_t fresh_seed();  // from std::random_device: a new input every run, printed for replay
+void draw_seed(InputSpec& input);  // generated input without --seed gets a fresh_seed()
+
+// The element count: n, or the file's from its size alone (checked as input_file_count does).
+std::size_t input_count(const InputSpec& input, ElementType type);
+
+// "pattern random, seed 42" or "file 'data.bin'".
+std::string input_description(const InputSpec& input);
+
+// "2^24" for a power of two, the decimal number otherwise: a count as a student would type it.
+std::string size_text(std::size_t n);
 
 // Element i depends only on (seed, i), so chunks are generated in parallel and any element can be
 // recomputed on its own. The whole input in a host vector: for tests and small inputs.
 template <class T>
 std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed);
+
+// out[k] = element first + k of the input (pattern, seed), for k in [0, count), written by the GPU
+// (fill.cu): the same values as generate_input. `first` places a small window anywhere in a virtual
+// index space, so a window past 2^32 needs no buffer of that size. Asynchronous on `stream`.
+template <class T>
+void fill_input(T* out, std::size_t first, std::size_t count, Pattern pattern, std::uint64_t seed, cudaStream_t stream);
 
 // The reference of generate_input<T>(n, pattern, seed), identical to compute_reference of that
 // vector, with the values regenerated block by block on every core instead of stored.
@@ -52,14 +78,6 @@ template <class T>
 Reference stream_input_file(const std::string& path, OpKind op, T* const buffers[2], std::size_t chunk,
                             const ChunkConsumer<T>& consume);
 
-std::uint64_t fresh_seed();  // from std::random_device: a new input every run, printed for replay
-
-// The element count the options ask for: --n, or the --input file's (checked as above).
-std::size_t input_count(const Options& options, ElementType type);
-
-// "pattern random, seed 42" or "file 'data.bin'". Generated input needs options.seed set.
-std::string input_description(const Options& options);
-
 template <class T>
 struct DeviceInput {
     std::size_t n = 0;
@@ -67,10 +85,9 @@ struct DeviceInput {
     DeviceBuffer<T> values;
 };
 
-// Puts the values the options ask for on the device and computes their reference: generated
-// input is written by the GPU, a file is streamed through two pinned chunks. Host memory stays
-// small whatever n is. Check device memory first.
+// The input on the current device, with its reference for `op`: generated input written by the
+// GPU, a file streamed through two pinned chunks. Check device memory first.
 template <class T>
-DeviceInput<T> upload_input(const Options& options);
+DeviceInput<T> upload_input(const InputSpec& input, OpKind op);
 
 }  // namespace reduction

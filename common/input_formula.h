@@ -1,14 +1,12 @@
-// The generated input's values, as one formula that the host (generate_input, the reference) and
-// the device (fill.cu) both compile: element i is a function of (pattern, seed, i) alone, so the
-// GPU can write the input while the CPU regenerates it chunk by chunk for the reference, and the
-// two cannot drift apart.
+// The generated input: its patterns (--pattern), and their values as one formula that the host
+// (generate_input, the reference) and the device (fill.cu) both compile. Element i is a function
+// of (pattern, seed, i) alone, so the GPU can write the input while the CPU regenerates it chunk
+// by chunk for the reference, and the two cannot drift apart.
 //
 // Every operation is exact on both sides: 64-bit integer arithmetic, a conversion of an integer
 // below 2^digits to T, and scalings by powers of two. A fused multiply-add on the device gives
 // the same bits as the host's separate multiply and subtract, because the product is exact.
 #pragma once
-
-#include "pattern.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,7 +18,23 @@
 #define REDUCTION_FORMULA_HD
 #endif
 
-namespace reduction::formula {
+namespace reduction {
+
+enum class Pattern {
+    random,       // signed uniform values: int32 in [-1000, 1000], floats in [-1, 1)
+    ones,         // 1 everywhere: the sum is n (hides indexing bugs; for reading, not for testing)
+    index,        // x[i] = i mod 1000: position-dependent, so a dropped or doubled element shows
+    alternating,  // +1, -1, +1, ...: the sum is n mod 2, large cancellations
+};
+inline constexpr Pattern all_patterns[] = {Pattern::random, Pattern::ones, Pattern::index, Pattern::alternating};
+inline constexpr const char* accepted_patterns = "random, ones, index, alternating";
+
+inline const char* pattern_name(Pattern pattern) {
+    constexpr const char* names[] = {"random", "ones", "index", "alternating"};
+    return names[static_cast<int>(pattern)];
+}
+
+namespace formula {
 
 // splitmix64's finaliser: a strong 64-bit mix, so mix(seed ^ mix(i)) is a counter-based generator.
 REDUCTION_FORMULA_HD inline std::uint64_t mix(std::uint64_t x) {
@@ -55,4 +69,5 @@ REDUCTION_FORMULA_HD T pattern_value(Pattern pattern, std::uint64_t seed, std::s
     return T(0);
 }
 
-}  // namespace reduction::formula
+}  // namespace formula
+}  // namespace reduction

@@ -33,14 +33,33 @@
 #include "element_type.h"
 #include "operators.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace reduction {
+
+// One contiguous chunk of [0, n) per hardware thread: generating and summing 2^31 elements on one
+// core takes seconds, and the GPU tests do it for every step. Not worth a thread below ~1M elements.
+inline unsigned host_threads_for(std::size_t n) {
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    return static_cast<unsigned>(std::min<std::size_t>(hardware, n / (std::size_t{1} << 20) + 1));
+}
+
+// Calls body(chunk, begin, end) for each of `chunks` chunks of [0, n), concurrently; returns once all are done.
+template <class Body>
+void for_each_chunk(std::size_t n, unsigned chunks, Body body) {
+    if (chunks <= 1) return body(0u, std::size_t{0}, n);
+    std::vector<std::thread> threads;
+    for (unsigned c = 0; c < chunks; ++c) threads.emplace_back(body, c, n * c / chunks, n * (c + 1) / chunks);
+    for (auto& t : threads) t.join();
+}
 
 struct Reference {
     ElementType type = ElementType::int32;
@@ -104,7 +123,10 @@ struct Verdict {
     std::string note;           // why it failed, or how it was compared; empty when nothing to say
 };
 
-// gamma_d for T's unit roundoff; infinity when d*u >= 1 (the bound says nothing).
+// u: 2^-24 for float32, 2^-53 for float64 (half the distance from 1 to the next value).
+inline double unit_roundoff(ElementType type) { return std::ldexp(1.0, type == ElementType::float32 ? -24 : -53); }
+
+// gamma_d for the type's unit roundoff; infinity when d*u >= 1 (the bound says nothing).
 double gamma_bound(ElementType type, std::size_t depth);
 
 // gamma_d * abs_sum plus the reference's own error bound; 0 for integers.

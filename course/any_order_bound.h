@@ -23,9 +23,9 @@
 
 #include "reference.h"
 
-#include <cfloat>
+#include "report.h"
+
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
@@ -34,8 +34,7 @@ namespace reduction {
 
 // (n - 1) u: the relative bound for any order; >= 1 means it says nothing.
 inline double any_order_relative_bound(ElementType type, std::size_t n) {
-    const double u = type == ElementType::float32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
-    return n > 0 ? static_cast<double>(n - 1) * u : 0.0;
+    return n > 0 ? static_cast<double>(n - 1) * unit_roundoff(type) : 0.0;
 }
 
 // (n - 1) u * sum|x_i| plus the reference's own error (tolerance_for at depth 0 is exactly that).
@@ -60,10 +59,8 @@ std::optional<Verdict> verify_any_order(T result, const Reference& reference) {
     Verdict v = verify(result, reference, 0);  // the texts and the error; depth 0: tolerance decided here
     v.tolerance = any_order_tolerance(reference);
     v.pass = std::isfinite(result) && v.error <= v.tolerance;
-    char bound[64];
-    std::snprintf(bound, sizeof bound, "%.3g", relative);
     v.note = std::string(v.pass ? "" : "outside the tolerance; ") + "order unknown: any-order bound (n-1)u * sum|x| = " +
-             bound + " * sum|x|";
+             format_number("%.3g", relative) + " * sum|x|";
     return v;
 }
 
