@@ -3,7 +3,6 @@
 //   ./build/bin/compare --type all
 //   ./build/bin/compare --type all --csv > results/h100/headline.csv
 //   ./build/bin/compare --sweep > results/h100/sweep.csv
-#include "course_run.h"
 #include "course_table.h"
 
 #include "cuda_check.h"

@@ -1,5 +1,4 @@
-#include "course_run.h"
-
+// What compare measures (course_table.h): the plan of steps and types, and the steps measured on one input.
 #include "any_order_bound.h"
 #include "course_steps.h"
 #include "course_table.h"

@@ -1,30 +1,18 @@
 // Timing of device work with CUDA events, three ways, so that the figures mean what they say.
 //
-// per call (the headline: median and min)
-//   Before the timed repetitions each stream is held by a tiny "gate" kernel that spins until the
-//   host releases it. Every repetition (its own pair of events around the whole reduction, every
-//   launch until one value is on the device) is queued behind the gate, then the gate is opened.
-//   So the GPU runs the repetitions back to back from a full queue: no repetition waits for the
-//   host, at any n. What a repetition's interval still holds: the GPU's own gap between launches
-//   of one reduction, and the event at each end. With --flush-l2 the flush sits between the stop
-//   event of one repetition and the start event of the next, outside every interval.
-// batch
-//   `iters` calls back to back, in chunks of at most gate_chunk queued behind a gate, one pair of
-//   events around each chunk; the total divided by the count: throughput when nothing separates
-//   the calls, not even an event. A flush between the calls would be inside the interval, so with
-//   --flush-l2 there is no batch.
-// idle
-//   The streams are synchronised before each repetition, so the GPU is idle when the call is made:
-//   what one isolated call costs a program that waits for its result. It includes the launch
-//   latency (the host enqueues the first kernel while the GPU waits), so it is the largest figure
-//   at small n and the three agree once the GPU's work dwarfs a few microseconds.
+// per call (the headline: median and min): the calls are queued behind a "gate" kernel that spins
+//   until the host opens it, each call (every launch of one reduction) between its own pair of
+//   events; so the GPU runs them back to back from a full queue and no call waits for the host,
+//   at any n. An L2 flush (--flush-l2) sits between one call's stop event and the next's start.
+// batch: the calls back to back behind the gate with one event pair per chunk, total / count:
+//   throughput when nothing separates the calls. A flush would be inside it: none with --flush-l2.
+// idle: every stream synchronised before each call, so the GPU is idle when it is made: what one
+//   isolated call costs, launch latency included (the largest figure at small n).
 //
-// Work that spans several GPUs (common/multi_gpu) is timed the same way on every stream at once:
-// an event pair per stream, the slowest stream's time, and with MPI the slowest rank's.
-//
-// Queue the gate, then at most gate_chunk repetitions: CUDA's launch queue is finite, and a host
-// blocked on a full queue while the GPU waits for the host would deadlock. The gate also gives up
-// after gate_timeout_ns; the host then reports the timing as failed instead of hanging.
+// Work on several GPUs (common/multi_gpu) is timed on every stream at once: the slowest stream's
+// time, and with MPI the slowest rank's. At most gate_chunk calls are queued behind one gate:
+// CUDA's launch queue is finite, and a host blocked on a full queue while the GPU waits for the
+// host would deadlock. The gate opens itself after gate_timeout_ns, and the timing then fails.
 #pragma once
 
 #include "cuda_check.h"
@@ -43,15 +31,9 @@ namespace reduction {
 inline constexpr int gate_chunk = 64;                                    // repetitions queued behind one gate
 inline constexpr unsigned long long gate_timeout_ns = 5'000'000'000ull;  // the gate opens itself after 5 s
 
-// The host's side of the gate: two ints in pinned host memory, mapped into every device
-// (portable), that the gate kernels read and write directly; one write of the host opens every
-// gate queued since close().
-//
-//   gate.close();                          // the next gate kernels wait
-//   gate.hold(stream);                     // on each stream (each GPU current in turn), then the work
-//   gate.open();                           // every held stream starts at once
-//   cudaStreamSynchronize(stream);         // every held one
-//   gate.check_not_timed_out("queueing 64 repetitions");
+// The host's side of the gate: two ints in pinned host memory mapped into every device, which the
+// gate kernels read and write; one write of the host opens every gate queued since close():
+//   close(); hold(stream) on each stream, then the work; open(); synchronise; check_not_timed_out(what)
 class Gate {
 public:
     Gate();
@@ -62,9 +44,7 @@ public:
     void close();
     void hold(cudaStream_t stream);  // queues one gate kernel on `stream` of the current device
     void open();
-    // After every held stream was synchronised: the gate must have been opened by the host, not by
-    // the timeout. Otherwise CudaError: "timing: <what> took more than 5 s, so the times would
-    // include host work".
+    // CudaError "timing: <what> took more than 5 s ..." if the timeout, not the host, opened it.
     void check_not_timed_out(const std::string& what) const;
 
 private:
@@ -114,9 +94,8 @@ struct AcrossRanks {
     std::function<void(std::vector<double>&)> max;    // element-wise over the ranks, in place
 };
 
-// work() enqueues one call on every stream. Runs it `warmup` times untimed, then measures it
-// `iters` times in each of the three ways above. With a flusher (one stream only) the L2 is
-// flushed before every timed call, outside the events.
+// work() enqueues one call on every stream: `warmup` times untimed, then `iters` times each of the
+// three ways above. A flusher (one stream only) flushes the L2 before every timed call.
 Timing time_on_device(const std::function<void()>& work, int warmup, int iters, const std::vector<TimedStream>& streams,
                       L2Flusher* flusher = nullptr, const AcrossRanks& ranks = {});
 

@@ -1,24 +1,13 @@
 // The check of a float sum whose order of additions is not ours to know: CUB's.
 //
-// The steps report their addition depth d, and verify() allows gamma_d * sum|x_i|. CUB's tree is
-// internal to CUB, so its rows need a bound that holds for EVERY order of the additions. Take any
-// binary tree of n - 1 additions over x_1..x_n (recursive summation in any order, pairwise, any
-// mix). Each addition rounds once: fl(a + b) = (a + b)(1 + e), |e| <= u, u the unit roundoff
-// (2^-24 for float, 2^-53 for double). Input x_i passes through at most n - 1 of them, so
-//
-//     computed = sum_i x_i * prod_{k <= n-1} (1 + e_ik)   =>   |computed - exact| <= gamma_{n-1} * sum|x_i|,
-//
-// with gamma_k = k u / (1 - k u) (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd
-// ed., §4.2: the chain can be as long as n - 1 whatever the order). Jeannerod and Rump (SIAM J.
-// Matrix Anal. Appl. 34(2), 2013) sharpen it, for any evaluation order and with no condition on
-// n, to
-//
-//     |computed - exact| <= (n - 1) u * sum|x_i|,
-//
-// which is what any_order_tolerance allows (plus the reference's own rounding, as verify() adds).
-// It is much wider than a step's gamma_d with d in the hundreds: a check that catches a wrong,
-// lost or doubled block of terms, NaN and garbage, not the last bits. Once (n - 1) u >= 1 (float
-// beyond 2^24 elements) it allows any result near zero, so the row stays "timed, not verified".
+// The steps report their addition depth d and verify() allows gamma_d * sum|x_i|. CUB's tree is
+// internal, so its rows need a bound that holds for EVERY order. Any binary tree of n - 1
+// additions, each rounding once, passes an input through at most n - 1 of them: gamma_{n-1}
+// (Higham, 2nd ed., §4.2). Jeannerod and Rump (SIAM J. Matrix Anal. Appl. 34(2), 2013) sharpen it,
+// for any order and any n, to  |computed - exact| <= (n - 1) u * sum|x_i|,  which
+// any_order_tolerance allows (plus the reference's own rounding, as verify() adds). It catches a
+// wrong, lost or doubled block of terms, NaN and garbage, not the last bits. Once (n - 1) u >= 1
+// (float beyond 2^24 elements) it allows any result near zero: the row stays "timed, not verified".
 #pragma once
 
 #include "reference.h"

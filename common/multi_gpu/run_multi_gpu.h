@@ -1,13 +1,8 @@
-// Everything a multi-GPU step's main() does, as common/run_step.h does it for one GPU: the command
-// line (the steps' options plus --gpus K and --from-one-gpu), the Team (one process driving K GPUs,
-// or one MPI rank per GPU), the input and its reference made once on rank 0 (GPU 0), every other
-// GPU sent its shard, one call verified on every GPU, the timing of calls on every GPU at once
-// (team.h), the report on rank 0. Started either way:
-//   mpirun -np K step13_multi_gpu --n 2^32        one process per GPU
-//   step13_multi_gpu --gpus K --n 2^32             one process driving K GPUs
-// The step passes its entry points: run_multi_gpu(argc, argv, REDUCTION_MULTI_GPU_STEP(step13)).
-//
-// A multi-GPU step's reduce.cuh provides, in its namespace (step13/reduce.cuh):
+// Everything a multi-GPU step's main() does, as common/run_step.h does for one GPU: the steps'
+// command line plus --gpus K and --from-one-gpu; the Team (one process driving K GPUs, or one MPI
+// rank per GPU: `mpirun -np K step13_multi_gpu`); the input and its reference made once on GPU 0,
+// every other GPU sent its shard; one call verified on every GPU; the calls timed on every GPU at
+// once (team.h); the report on rank 0. The step's reduce.cuh provides, in its namespace:
 //   name, change                                   as every step (common/step_api.h)
 //   const StepOps& previous_step()                 the single-GPU reduction each GPU runs
 //   Shard shard_of(n, gpus, rank)                  rank's elements: .begin, .count
@@ -18,6 +13,7 @@
 //   std::size_t addition_depth(step, n, gpus, block)         the longest chain of additions
 #pragma once
 
+#include "multi_gpu_verify.h"
 #include "team.h"
 
 #include "device_buffer.h"
@@ -28,8 +24,6 @@
 #include "options.h"
 #include "step_api.h"
 
-#include <cstddef>
-#include <cstring>
 #include <functional>
 #include <iostream>
 #include <string>
@@ -39,60 +33,23 @@
 namespace reduction::multi_gpu {
 
 struct MultiFlags {
-    int gpus = 0;                   // --gpus K; 0: not given (every visible GPU, or one per MPI rank)
-    bool from_one_gpu = false;      // --from-one-gpu: the input starts on GPU 0, sending it out is timed
+    int gpus = 0;               // --gpus K; 0: not given (every visible GPU, or one per MPI rank)
+    bool from_one_gpu = false;  // --from-one-gpu: the input starts on GPU 0, sending it out is timed
 };
 
 // One run on the GPUs of `team`; returns the exit code.
 using MultiGpuRun =
     std::function<int(Team& team, const Options& options, const MultiFlags& flags, int argc, const char* const* argv)>;
 
-// Parses and checks the command line (--help, and a bad one is exit 2 on every rank, before MPI
-// starts), then makes the Team and hands it to `run`. `name` and `change` are the step's.
+// Parses and checks the command line (a bad one is exit 2 on every rank, before MPI starts), then
+// makes the Team and hands it to `run`. `name` and `change` are the step's.
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run);
 
-// What the leading rank prints: the one-GPU steps' text block, CSV or JSON (common/report.h), with
-// the run's GPUs in the stamp, a line of their own in the text and three more CSV columns (gpus,
-// launch, from_one_gpu). `device` is GPU 0's: the text shows the K GPUs as one, their peaks added.
-// `largest_shard` is rank 0's: the others hold as many or one fewer.
+// What rank 0 prints: the steps' text, CSV or JSON (common/report.h), with the GPUs in the stamp, a
+// line of their own in the text and three more CSV columns (gpus, launch, from_one_gpu). `device`
+// is GPU 0's; `largest_shard` rank 0's (the others hold as many or one fewer).
 void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Options& options, const MultiFlags& flags,
                      const Team& team, std::size_t largest_shard, int argc, const char* const* argv);
-
-// Reads every local GPU's total (totals[i] on members()[i]'s device) and verifies each: every GPU
-// must hold the right total, and the same bits as rank 0's. The verdict of the first wrong one, or
-// rank 0's; the same on every rank.
-template <class T>
-Verdict verify_totals(const Team& team, const std::vector<const T*>& totals, const Reference& reference, std::size_t depth) {
-    const auto& members = team.members();
-    std::vector<T> values(members.size());
-    for (std::size_t i = 0; i < members.size(); ++i) {
-        CUDA_CHECK(cudaSetDevice(members[i].device));
-        CUDA_CHECK(cudaMemcpyAsync(&values[i], totals[i], sizeof(T), cudaMemcpyDeviceToHost, members[i].stream));
-        CUDA_CHECK(cudaStreamSynchronize(members[i].stream));
-    }
-    T first = values[0];
-    team.broadcast_from_leader(&first, sizeof first);  // rank 0's total, on every rank
-    Verdict verdict = verify(first, reference, depth);
-    for (std::size_t i = 0; i < members.size(); ++i) {
-        Verdict own = verify(values[i], reference, depth);
-        if (own.pass && std::memcmp(&values[i], &first, sizeof(T)) != 0) {
-            own.pass = false;
-            own.note = "GPU " + std::to_string(members[i].rank) + " holds " + own.result + ", GPU 0 " + verdict.result +
-                       ": the all-reduce must leave the same total on every GPU";
-        } else if (!own.pass) {
-            own.note = "on GPU " + std::to_string(members[i].rank) + ": " + own.note;
-        }
-        if (!own.pass && verdict.pass) verdict = own;
-    }
-    const bool everywhere = team.all_ranks(verdict.pass);
-    if (verdict.pass && !everywhere) {
-        verdict.pass = false;
-        verdict.note = "another rank's GPU holds a wrong total (its rank printed why)";
-    }
-    if (!verdict.pass && team.mpi() && !team.leads())
-        std::cerr << "rank " << team.members()[0].rank << ": " << verdict.note << "\n";
-    return verdict;
-}
 
 // A multi-GPU step's calls for element type T; Part is its Part<T>.
 template <class T, class PartType>

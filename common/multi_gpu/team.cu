@@ -114,26 +114,21 @@ Team::~Team() {
     }
 }
 
-void Team::broadcast_from_leader(void* bytes, std::size_t size) const {
+void Team::broadcast_from_leader([[maybe_unused]] void* bytes, [[maybe_unused]] std::size_t size) const {
 #if defined(REDUCTION_WITH_MPI)
     if (!mpi_) return;
     auto* at = static_cast<char*>(bytes);
     constexpr std::size_t chunk = 1 << 30;  // MPI counts are int
     for (std::size_t done = 0; done < size; done += chunk)
         MPI_CHECK(MPI_Bcast(at + done, static_cast<int>(std::min(chunk, size - done)), MPI_BYTE, 0, MPI_COMM_WORLD));
-#else
-    (void)bytes;
-    (void)size;
 #endif
 }
 
-void Team::max_over_ranks(std::vector<double>& values) const {
+void Team::max_over_ranks([[maybe_unused]] std::vector<double>& values) const {
 #if defined(REDUCTION_WITH_MPI)
     if (mpi_ && !values.empty())
         MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
                                 MPI_COMM_WORLD));
-#else
-    (void)values;
 #endif
 }
 
