@@ -13,7 +13,6 @@
 #include "report.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -70,7 +69,7 @@ int run_table(const ComparePlan& plan, const Options& options, const DeviceInfo&
     return all_pass(all) ? exit_ok : exit_wrong_result;
 }
 
-// Every size 2^4 .. 2^32 (sweep_first_log2 .. sweep_last_log2) that fits, for every selected type; CSV rows are written as each size
+// Every size 2^4 .. 2^32 that fits, for every selected type; CSV rows are written as each size
 // finishes, so an interrupted sweep keeps what it measured.
 int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo& device, int argc,
               const char* const* argv) {
@@ -82,13 +81,10 @@ int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo&
         const auto bytes_needed = [&](std::size_t n) { return device_bytes_needed(plan.steps, type, n, options.measure, device); };
         sweeps.push_back(plan_sweep(free_bytes, bytes_needed));
         total += sweeps.back().sizes.size();
-        for (std::size_t n : sweeps.back().skipped) {
-            char text[256];
-            std::snprintf(text, sizeof text, "sweep: skipping %s n=%s: needs %.2f GiB plus a 10%% margin, %.2f GiB free\n",
-                          type_name(type), size_text(n).c_str(), bytes_needed(n) / 1073741824.0,
-                          free_bytes / 1073741824.0);
-            std::cerr << text;
-        }
+        for (std::size_t n : sweeps.back().skipped)
+            std::cerr << "sweep: skipping " << type_name(type) << " n=" << size_text(n) << ": needs "
+                      << format_number("%.2f", bytes_needed(n) / 1073741824.0) << " GiB plus a 10% margin, "
+                      << format_number("%.2f", free_bytes / 1073741824.0) << " GiB free\n";
     }
     if (total == 0)
         throw EnvironmentError("the sweep needs room for at least 2^" + std::to_string(sweep_first_log2) +
