@@ -91,10 +91,8 @@ int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo&
                                " elements; the GPU has too little free memory");
 
     Stamp stamp = make_stamp(device, options.input, options.measure, argc, argv);
-    for (auto& [key, value] : stamp)
-        if (key == "timing")
-            value += "; sizes from 2^" + std::to_string(sweep_long_log2) + " on: " + std::to_string(sweep_long_iters) +
-                     " calls each (a call takes milliseconds there)";
+    stamp_value(stamp, "timing") += "; sizes from 2^" + std::to_string(sweep_long_log2) + " on: " +
+                                    std::to_string(sweep_long_iters) + " calls each (a call takes milliseconds there)";
     std::cout << stamp_lines(stamp) << csv_header() << "\n" << std::flush;
     bool pass = true;
     std::size_t done = 0;

@@ -2,6 +2,7 @@
 
 #include "cuda_check.h"
 #include "exit_codes.h"
+#include "launch_math.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -86,10 +87,7 @@ std::string input_description(const InputSpec& input) {
 }
 
 std::string size_text(std::size_t n) {
-    if (n == 0 || (n & (n - 1)) != 0) return std::to_string(n);
-    int log2 = 0;
-    while ((std::size_t{1} << log2) < n) ++log2;
-    return "2^" + std::to_string(log2);
+    return n == 0 || (n & (n - 1)) != 0 ? std::to_string(n) : "2^" + std::to_string(log2_exact(n));
 }
 
 template <class T>

@@ -147,6 +147,12 @@ std::string stamp_lines(const Stamp& stamp) {
     return out;
 }
 
+std::string& stamp_value(Stamp& stamp, const std::string& key) {
+    for (auto& [name, value] : stamp)
+        if (name == key) return value;
+    return stamp.emplace_back(key, "").second;
+}
+
 namespace {
 
 // One value of a result row, before it is written as a CSV cell or a JSON value.

@@ -42,6 +42,7 @@ Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv);
 Stamp make_stamp(const DeviceInfo& device, const InputSpec& input, const MeasureSettings& settings, int argc,
                  const char* const* argv);
 std::string stamp_lines(const Stamp& stamp);  // newlines inside a value become spaces
+std::string& stamp_value(Stamp& stamp, const std::string& key);  // the value of `key`, added empty if missing
 
 std::string csv_header();
 std::string csv_row(const Measurement& m);

@@ -96,14 +96,12 @@ void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Optio
                      const Team& team, std::size_t largest_shard, int argc, const char* const* argv) {
     const int gpus = team.size();
     Stamp stamp = make_stamp(device, options.input, options.measure, argc, argv);
-    for (auto& [key, value] : stamp)
-        if (key == "timing")
-            value = "per call: median and min of " + std::to_string(options.measure.iters) +
-                    " calls queued behind a gate kernel on every GPU, one event pair per GPU each, the slowest GPU's "
-                    "time; batch: chunks of at most " + std::to_string(gate_chunk) +
-                    " calls behind the gates, the slowest GPU's chunk time / count; idle: every GPU (and rank) "
-                    "synchronised before each call; " + std::to_string(options.measure.warmup) +
-                    " warm-up calls first; L2 warm";
+    stamp_value(stamp, "timing") =
+        "per call: median and min of " + std::to_string(options.measure.iters) +
+        " calls queued behind a gate kernel on every GPU, one event pair per GPU each, the slowest GPU's time; batch: "
+        "chunks of at most " + std::to_string(gate_chunk) +
+        " calls behind the gates, the slowest GPU's chunk time / count; idle: every GPU (and rank) synchronised before "
+        "each call; " + std::to_string(options.measure.warmup) + " warm-up calls first; L2 warm";
     const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
     stamp.push_back({"gpus", std::to_string(gpus)});
     stamp.push_back({"launch", team.mpi() ? "one MPI rank per GPU" : "one process driving every GPU"});

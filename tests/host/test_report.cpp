@@ -307,6 +307,13 @@ TEST_CASE("stamp lines: one '# key: value' line each, newlines flattened", "[rep
     CHECK(contains(keys.at("timing"), "gate kernel"));
 }
 
+TEST_CASE("stamp_value: a key's value, to change or extend; a missing key is added", "[report]") {
+    Stamp stamp = {{"gpu", "H100"}, {"timing", "per call"}};
+    stamp_value(stamp, "timing") += "; sizes";
+    stamp_value(stamp, "gpus") = "2";
+    CHECK(stamp_lines(stamp) == "# gpu: H100\n# timing: per call; sizes\n# gpus: 2\n");
+}
+
 TEST_CASE("JSON: one well-formed record with every field", "[report]") {
     const auto fields = parse_json(json_record(passing_int32()));
     for (const char* key : {"type", "op", "n", "block", "step", "change", "time_median_ms", "time_min_ms", "gbps",
