@@ -58,8 +58,6 @@ public:
         return value;
     }
 
-    std::size_t addition_depth() const { return step_.addition_depth(n_, block_); }
-
 private:
     const StepApi& step_;
     const T* input_;
@@ -167,7 +165,7 @@ Measurement measure_step(const StepApi& step, const RunInput<T>& run_input, cons
     m.type = element_type_of<T>();
     m.n = input.n;
     m.block = settings.block;
-    m.depth = run.addition_depth();
+    m.depth = step.addition_depth(input.n, settings.block);
     m.l2_flushed = run_input.flusher != nullptr;
     m.verified = check;
     const T first = run.run_once();

@@ -115,9 +115,8 @@ int run_typed(const Step& multi, Team& team, const Options& options, const Multi
 
     // The input, once, on GPU 0, with its reference; the reference goes to every rank.
     DeviceInput<T> whole;
-    for (const Member& m : members) {
-        if (m.rank != 0) continue;
-        CUDA_CHECK(cudaSetDevice(m.device));
+    if (team.leads()) {  // members[0] is rank 0
+        CUDA_CHECK(cudaSetDevice(members[0].device));
         whole = upload_input<T>(options.input, options.op);
     }
     Reference reference = whole.reference;
