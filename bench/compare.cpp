@@ -3,7 +3,6 @@
 //   ./build/bin/compare --type all
 //   ./build/bin/compare --type all --csv > results/h100/headline.csv
 //   ./build/bin/compare --sweep > results/h100/sweep.csv
-#include "course_run.h"
 #include "course_table.h"
 
 #include "cuda_check.h"
@@ -14,7 +13,6 @@
 #include "report.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -41,11 +39,11 @@ void print_text(const std::vector<std::vector<Measurement>>& tables, const Compa
               << "  device   " << describe(device) << "\n"
               << "  input    " << count_text(plan.n) << " elements of " << type_list << "; "
               << footprint_text(plan.n * widest, device.l2_bytes) << "\n"
-              << "  values   " << input_description(options) << "\n"
-              << "  block    " << options.block << " threads (CUB picks its own)\n"
-              << "  timing   " << timing_text(options) << "\n";
+              << "  values   " << input_description(options.input) << "\n"
+              << "  block    " << options.measure.block << " threads (CUB picks its own)\n"
+              << "  timing   " << timing_text(options.measure) << "\n";
     for (const auto& rows : tables)
-        std::cout << "\n" << type_name(rows.front().type) << ", " << l2_text(options.flush_l2) << "\n" << text_table(rows);
+        std::cout << "\n" << type_name(rows.front().type) << ", " << l2_text(options.measure.flush_l2) << "\n" << text_table(rows);
     std::cout << "\nms/call: per-call median; batch ms: per call with no event between calls;\n"
               << "x previous, x step01, x CUB: that row's per-call median / this row's (above 1: this row is faster)\n";
 }
@@ -56,21 +54,22 @@ int run_table(const ComparePlan& plan, const Options& options, const DeviceInfo&
     std::vector<std::vector<Measurement>> tables;
     std::vector<Measurement> all;
     for (ElementType type : plan.types) {
-        tables.push_back(measure_steps(plan.steps, type, options, device));
+        tables.push_back(measure_steps(plan.steps, type, options.input, options.op, options.measure, device));
         all.insert(all.end(), tables.back().begin(), tables.back().end());
     }
+    const Stamp stamp = make_stamp(device, options.input, options.measure, argc, argv);
     switch (options.format) {
         case OutputFormat::text: print_text(tables, plan, options, device); break;
         case OutputFormat::csv:
-            std::cout << stamp_lines(make_stamp(device, options, argc, argv)) << csv_header() << "\n";
+            std::cout << stamp_lines(stamp) << csv_header() << "\n";
             for (const Measurement& row : all) std::cout << csv_row(row) << "\n";
             break;
-        case OutputFormat::json: std::cout << json_document(make_stamp(device, options, argc, argv), all) << "\n"; break;
+        case OutputFormat::json: std::cout << json_document(stamp, all) << "\n"; break;
     }
     return all_pass(all) ? exit_ok : exit_wrong_result;
 }
 
-// Every size 2^4 .. 2^32 (sweep_first_log2 .. sweep_last_log2) that fits, for every selected type; CSV rows are written as each size
+// Every size 2^4 .. 2^32 that fits, for every selected type; CSV rows are written as each size
 // finishes, so an interrupted sweep keeps what it measured.
 int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo& device, int argc,
               const char* const* argv) {
@@ -79,26 +78,21 @@ int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo&
     std::vector<SweepPlan> sweeps;
     std::size_t total = 0;
     for (ElementType type : plan.types) {
-        const auto bytes_needed = [&](std::size_t n) { return compare_bytes_needed(plan.steps, type, n, options, device); };
+        const auto bytes_needed = [&](std::size_t n) { return device_bytes_needed(plan.steps, type, n, options.measure, device); };
         sweeps.push_back(plan_sweep(free_bytes, bytes_needed));
         total += sweeps.back().sizes.size();
-        for (std::size_t n : sweeps.back().skipped) {
-            char text[256];
-            std::snprintf(text, sizeof text, "sweep: skipping %s n=%s: needs %.2f GiB plus a 10%% margin, %.2f GiB free\n",
-                          type_name(type), size_text(n).c_str(), bytes_needed(n) / 1073741824.0,
-                          free_bytes / 1073741824.0);
-            std::cerr << text;
-        }
+        for (std::size_t n : sweeps.back().skipped)
+            std::cerr << "sweep: skipping " << type_name(type) << " n=" << size_text(n) << ": needs "
+                      << format_number("%.2f", bytes_needed(n) / 1073741824.0) << " GiB plus a 10% margin, "
+                      << format_number("%.2f", free_bytes / 1073741824.0) << " GiB free\n";
     }
     if (total == 0)
         throw EnvironmentError("the sweep needs room for at least 2^" + std::to_string(sweep_first_log2) +
                                " elements; the GPU has too little free memory");
 
-    Stamp stamp = make_stamp(device, options, argc, argv);
-    for (auto& [key, value] : stamp)
-        if (key == "timing")
-            value += "; sizes from 2^" + std::to_string(sweep_long_log2) + " on: " + std::to_string(sweep_long_iters) +
-                     " calls each (a call takes milliseconds there)";
+    Stamp stamp = make_stamp(device, options.input, options.measure, argc, argv);
+    stamp_value(stamp, "timing") += "; sizes from 2^" + std::to_string(sweep_long_log2) + " on: " +
+                                    std::to_string(sweep_long_iters) + " calls each (a call takes milliseconds there)";
     std::cout << stamp_lines(stamp) << csv_header() << "\n" << std::flush;
     bool pass = true;
     std::size_t done = 0;
@@ -106,10 +100,11 @@ int run_sweep(const ComparePlan& plan, const Options& options, const DeviceInfo&
         for (std::size_t n : sweeps[t].sizes) {
             std::cerr << "[" << ++done << "/" << total << "] " << type_name(plan.types[t]) << " n=" << size_text(n)
                       << " ...\n";
-            Options at = options;
-            at.n = n;
-            if (n >= (std::size_t{1} << sweep_long_log2)) at.iters = std::min(options.iters, sweep_long_iters);
-            const std::vector<Measurement> rows = measure_steps(plan.steps, plan.types[t], at, device);
+            InputSpec input = options.input;
+            input.n = n;
+            MeasureSettings settings = options.measure;
+            if (n >= (std::size_t{1} << sweep_long_log2)) settings.iters = std::min(settings.iters, sweep_long_iters);
+            const std::vector<Measurement> rows = measure_steps(plan.steps, plan.types[t], input, options.op, settings, device);
             for (const Measurement& row : rows) std::cout << csv_row(row) << "\n";
             std::cout << std::flush;
             pass = pass && all_pass(rows);
@@ -129,8 +124,7 @@ int compare_main(int argc, const char* const* argv) {
     }
     // Everything that is the user's mistake, --input included, is reported before the GPU is looked for.
     const ComparePlan plan = plan_compare(options);
-    // One seed for every type and size, so that the stamp can name it and a run can be replayed.
-    if (options.input_path.empty() && !options.seed) options.seed = fresh_seed();
+    draw_seed(options.input);  // one seed for every type and size, so that the stamp can name it and a run can be replayed
 
     const DeviceInfo device = open_device(options.device);
     return options.sweep ? run_sweep(plan, options, device, argc, argv) : run_table(plan, options, device, argc, argv);

@@ -1,5 +1,4 @@
-#include "course_run.h"
-
+// What compare measures (course_table.h): the plan of steps and types, and the steps measured on one input.
 #include "any_order_bound.h"
 #include "course_steps.h"
 #include "course_table.h"
@@ -7,7 +6,6 @@
 #include "input.h"
 
 #include <iostream>
-#include <memory>
 #include <optional>
 #include <type_traits>
 
@@ -22,7 +20,7 @@ std::string valid_step_keys() {
            course_steps().front().name + " works too)";
 }
 
-// The StepApi that runs `step` with the options' operator; nullptr when the step only sums.
+// The StepApi that runs `step` with the operator; nullptr when the step only sums.
 const StepApi* with_operator(const StepApi& step, OpKind op) {
     if (op == OpKind::sum || &step == &read_probe_step()) return &step;
     const StepOps* ops = step_ops(step);
@@ -33,12 +31,10 @@ const StepApi* with_operator(const StepApi& step, OpKind op) {
 // floats on; they are checked again, on one more run, against the any-order bound
 // (any_order_bound.h) wherever that one still says something. int32 stays exact.
 template <class T>
-void verify_cub_any_order(const StepApi& step, Measurement& m, const T* device_input, std::size_t n,
-                          const Reference& reference, int block) {
+void verify_cub_any_order(const StepApi& step, Measurement& m, const DeviceInput<T>& input, int block) {
     if (&step != &cub_step() || !std::is_floating_point_v<T>) return;
-    StepRun<T> run(step, device_input, n, block);
-    const T result = run.run_once(cudaStream_t{});
-    std::optional<Verdict> verdict = verify_any_order(result, reference);
+    StepRun<T> run(step, input.values.get(), input.n, block);
+    std::optional<Verdict> verdict = verify_any_order(run.run_once(), input.reference);
     if (!verdict) return;
     if (m.verified && !m.verdict.pass) return;  // gamma_{n-1} already failed it: keep that verdict
     m.verified = true;
@@ -46,23 +42,16 @@ void verify_cub_any_order(const StepApi& step, Measurement& m, const T* device_i
 }
 
 template <class T>
-std::vector<Measurement> measure_typed(const std::vector<const StepApi*>& steps, const Options& options,
-                                       const DeviceInfo& device) {
-    const ElementType type = element_type_of<T>();
-    const std::size_t n = input_count(options, type);
-    require_device_memory(compare_bytes_needed(steps, type, n, options, device),
-                          "the course table on " + std::to_string(n) + " " + type_name(type));
-
-    const DeviceInput<T> input = upload_input<T>(options);
-    const std::unique_ptr<L2Flusher> flusher = options.flush_l2 ? std::make_unique<L2Flusher>(device.l2_bytes) : nullptr;
+std::vector<Measurement> measure_typed(const std::vector<const StepApi*>& steps, const InputSpec& spec, OpKind op,
+                                       const MeasureSettings& settings, const DeviceInfo& device) {
+    const RunInput<T> run = prepare_run<T>(steps, spec, op, settings, device, "the course table");
     std::vector<Measurement> rows;
     for (const StepApi* step : steps) {
-        const MeasureSettings settings{options.block, options.warmup, options.iters, step != &read_probe_step()};
-        Measurement m = measure_step(*step, input.values.get(), n, input.reference, settings, device, flusher.get(),
-                                     cudaStream_t{});
-        if (settings.verify) verify_cub_any_order(*step, m, input.values.get(), n, input.reference, options.block);
+        const bool check = step != &read_probe_step();
+        Measurement m = measure_step(*step, run, settings, device, check);
+        if (check) verify_cub_any_order(*step, m, run.input, settings.block);
         if (m.verified && !m.verdict.pass)
-            std::cerr << step->name << ": verification FAILED on " << n << " " << type_name(m.type) << ": "
+            std::cerr << step->name << ": verification FAILED on " << m.n << " " << type_name(m.type) << ": "
                       << m.verdict.note << " (result " << m.verdict.result << ", expected " << m.verdict.expected
                       << ")\n";
         rows.push_back(std::move(m));
@@ -71,25 +60,15 @@ std::vector<Measurement> measure_typed(const std::vector<const StepApi*>& steps,
     return rows;
 }
 
-}  // namespace
-
-ComparePlan plan_compare(const Options& options) {
-    ComparePlan plan;
-    plan.steps = selected_steps(options);
-    plan.types = selected_types(options);
-    if (!options.input_path.empty() && plan.types.size() > 1)
-        throw UsageError("--input holds values of one type; name it with --type int32, float32 or float64, not all");
-    if (options.sweep && options.format == OutputFormat::json) throw UsageError("--sweep writes CSV; drop --json");
-    if (!options.sweep) plan.n = input_count(options, plan.types.front());  // reads the file's size, nothing more
-    return plan;
-}
-
-std::vector<const StepApi*> selected_steps(const Options& options) {
+// --steps resolved with find_step, in course order with CUB last whatever order they were named
+// in, so that "x previous" always compares a step with the one before it. Default: every step
+// and CUB. An unknown key is a UsageError listing the valid ones.
+std::vector<const StepApi*> selected_steps(const std::vector<std::string>& keys, OpKind op) {
     const std::vector<StepApi>& course = course_steps();
-    const bool all = options.steps.empty();
+    const bool all = keys.empty();
     std::vector<bool> wanted(course.size(), all);
     bool cub = all, probe = all;
-    for (const std::string& key : options.steps) {
+    for (const std::string& key : keys) {
         const StepApi* step = key == read_probe_step().name ? &read_probe_step() : find_step(key);
         if (!step)
             throw UsageError("--steps: '" + key + "' is not a step of the course; valid keys: " + valid_step_keys());
@@ -97,8 +76,8 @@ std::vector<const StepApi*> selected_steps(const Options& options) {
             cub = true;
         else if (step == &read_probe_step())
             probe = true;
-        else if (!with_operator(*step, options.op))
-            throw UsageError("--steps: " + std::string(step->name) + " computes sums only; --op " + op_name(options.op) +
+        else if (!with_operator(*step, op))
+            throw UsageError("--steps: " + std::string(step->name) + " computes sums only; --op " + op_name(op) +
                              " needs a step whose operator is a template parameter (step11_any_operator on)");
         else
             wanted[static_cast<std::size_t>(step - course.data())] = true;
@@ -107,25 +86,32 @@ std::vector<const StepApi*> selected_steps(const Options& options) {
     std::vector<const StepApi*> steps;
     for (std::size_t i = 0; i < course.size(); ++i)
         if (wanted[i])
-            if (const StepApi* step = with_operator(course[i], options.op)) steps.push_back(step);
-    if (cub) steps.push_back(with_operator(cub_step(), options.op));
+            if (const StepApi* step = with_operator(course[i], op)) steps.push_back(step);
+    if (cub) steps.push_back(with_operator(cub_step(), op));
     if (probe) steps.push_back(&read_probe_step());
     return steps;
 }
 
+// --type all: int32 and float32. --sweep without --type: the same two. Otherwise the one type.
 std::vector<ElementType> selected_types(const Options& options) {
     if (options.both_types || (options.sweep && !options.type_given)) return {ElementType::int32, ElementType::float32};
     return {options.type};
 }
 
-std::size_t compare_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
-                                 const Options& options, const DeviceInfo& device) {
-    return device_bytes_needed(steps, type, n, options.block, options.flush_l2 ? L2Flusher::bytes_for(device.l2_bytes) : 0);
+}  // namespace
+
+ComparePlan plan_compare(const Options& options) {
+    ComparePlan plan{selected_steps(options.steps, options.op), selected_types(options)};
+    if (!options.input.path.empty() && plan.types.size() > 1)
+        throw UsageError("--input holds values of one type; name it with --type int32, float32 or float64, not all");
+    if (options.sweep && options.format == OutputFormat::json) throw UsageError("--sweep writes CSV; drop --json");
+    if (!options.sweep) plan.n = input_count(options.input, plan.types.front());  // reads the file's size, nothing more
+    return plan;
 }
 
-std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps, ElementType type,
-                                       const Options& options, const DeviceInfo& device) {
-    return dispatch_type(type, [&](auto zero) { return measure_typed<decltype(zero)>(steps, options, device); });
+std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps, ElementType type, const InputSpec& input,
+                                       OpKind op, const MeasureSettings& settings, const DeviceInfo& device) {
+    return dispatch_type(type, [&](auto zero) { return measure_typed<decltype(zero)>(steps, input, op, settings, device); });
 }
 
 }  // namespace reduction::bench

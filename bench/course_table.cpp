@@ -18,11 +18,10 @@ std::optional<double> speedup(double other_ms, double mine_ms) {
 std::string ratio_cell(const std::optional<double>& ratio) { return ratio ? format_number("%.2f", *ratio) : "-"; }
 
 double median_of(const Measurement& row) { return row.time.per_call.median_ms; }
+bool is_cub(const Measurement& row) { return row.step == "cub"; }
+bool is_first_step(const Measurement& row) { return row.step.rfind("step01", 0) == 0; }  // "step01_interleaved"
 
 }  // namespace
-
-bool is_cub(const Measurement& row) { return row.step == cub_step_name; }
-bool is_first_step(const Measurement& row) { return row.step.rfind(first_step_prefix, 0) == 0; }
 
 void rate_table(std::vector<Measurement>& rows) {
     const auto find = [&](bool (*which)(const Measurement&)) -> const Measurement* {

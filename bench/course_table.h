@@ -1,9 +1,14 @@
-// compare's arithmetic on measured rows, without a GPU: the speed-up ratios, the readable text
-// table for the terminal, and the sizes of the sweep. CSV and JSON come from common/report.h;
-// Markdown tables for the README come from bench/render_results.py.
+// compare's library: what it measures (course_run.cpp: the plan of steps and types, each run on
+// one device buffer per type and size through the harness's measure_step), and its arithmetic on
+// measured rows, without a GPU (course_table.cpp: the speed-up ratios, the text table for the
+// terminal, the sizes of the sweep). CSV and JSON come from common/report.h; Markdown tables for
+// the README from bench/render_results.py.
 #pragma once
 
+#include "device_info.h"
 #include "measure.h"
+#include "options.h"
+#include "step_api.h"
 
 #include <cstddef>
 #include <functional>
@@ -12,11 +17,21 @@
 
 namespace reduction::bench {
 
-inline constexpr const char* cub_step_name = "cub";
-inline constexpr const char* first_step_prefix = "step01";  // "step01_interleaved"
+// What the command line asks compare to do, every user mistake already rejected (UsageError):
+// checked before any GPU is looked for, so that a bad --input file is exit 2 on any machine.
+// The steps come in course order with CUB last, whatever order --steps named them in.
+struct ComparePlan {
+    std::vector<const StepApi*> steps;
+    std::vector<ElementType> types;
+    std::size_t n = 0;  // --n, or the --input file's element count (0 for --sweep)
+};
+ComparePlan plan_compare(const Options& options);
 
-bool is_cub(const Measurement& row);
-bool is_first_step(const Measurement& row);
+// Uploads the input once, after checking device memory, and measures every step on that buffer;
+// the rows come back rated. A failed verification is reported on stderr and shows as a FAIL row;
+// it does not stop the others.
+std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps, ElementType type, const InputSpec& input,
+                                       OpKind op, const MeasureSettings& settings, const DeviceInfo& device);
 
 // Fills the ratios of the rows of one table (one type and size, in course order, CUB last):
 // x previous (none for the first row and for CUB, which is not the next step of the course),

@@ -3,8 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
-#include <string>
+#include <type_traits>
 
 namespace reduction {
 
@@ -29,22 +28,13 @@ decltype(auto) dispatch_type(ElementType type, F&& f) {
 }
 
 inline const char* type_name(ElementType type) {  // "int32", "float32", "float64"
-    switch (type) {
-        case ElementType::int32: return "int32";
-        case ElementType::float32: return "float32";
-        case ElementType::float64: return "float64";
-    }
-    return "?";
+    return dispatch_type(type, [](auto zero) {
+        return std::is_integral_v<decltype(zero)> ? "int32" : sizeof(zero) == 4 ? "float32" : "float64";
+    });
 }
 
 inline std::size_t type_size(ElementType type) {  // bytes per element
     return dispatch_type(type, [](auto zero) { return sizeof(zero); });
-}
-
-inline std::optional<ElementType> parse_type(const std::string& text) {
-    for (ElementType t : {ElementType::int32, ElementType::float32, ElementType::float64})
-        if (text == type_name(t)) return t;
-    return std::nullopt;
 }
 
 }  // namespace reduction

@@ -1,7 +1,7 @@
-#include "fill.h"
-
+// fill_input (input.h): the generated input written by the GPU, which makes a 32 GiB input in
+// milliseconds, where building it on the host and copying it took most of a large run's time.
 #include "cuda_check.h"
-#include "input_formula.h"
+#include "input.h"
 #include "launch_math.h"
 
 #include <algorithm>
@@ -18,13 +18,12 @@ __global__ void fill_kernel(T* out, std::size_t first, std::size_t count, std::u
         out[k] = formula::pattern_value<T>(P, seed, first + k);
 }
 
-constexpr int fill_block = 256;
-constexpr std::size_t max_fill_blocks = 32768;  // several waves on any GPU; the loop covers the rest
-
 template <class T, Pattern P>
 void launch_fill(T* out, std::size_t first, std::size_t count, std::uint64_t seed, cudaStream_t stream) {
-    const auto blocks = static_cast<unsigned>(std::min(ceil_div(count, fill_block), max_fill_blocks));
-    fill_kernel<T, P><<<blocks, fill_block, 0, stream>>>(out, first, count, seed);
+    constexpr int block = 256;
+    constexpr std::size_t max_blocks = 32768;  // several waves on any GPU; the loop covers the rest
+    const auto blocks = static_cast<unsigned>(std::min(ceil_div(count, block), max_blocks));
+    fill_kernel<T, P><<<blocks, block, 0, stream>>>(out, first, count, seed);
     CUDA_CHECK_LAUNCH();
 }
 

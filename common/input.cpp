@@ -2,15 +2,13 @@
 
 #include "cuda_check.h"
 #include "exit_codes.h"
-#include "fill.h"
-#include "input_formula.h"
-#include "options.h"
-#include "parallel.h"
+#include "launch_math.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <system_error>
@@ -21,75 +19,75 @@ namespace {
 // Pinned (page-locked) host memory: the GPU copies from it by DMA at full speed, and a copy from it
 // returns only once it is done, so the buffer can be refilled right after.
 template <class T>
-class PinnedBuffer {
-public:
-    explicit PinnedBuffer(std::size_t count) {
-        if (count > 0) CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&data_), count * sizeof(T), cudaHostAllocDefault));
-    }
-    ~PinnedBuffer() {
-        if (data_) cudaFreeHost(data_);  // never throw from a destructor
-    }
-    PinnedBuffer(const PinnedBuffer&) = delete;
-    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-    T* get() { return data_; }
-
-private:
-    T* data_ = nullptr;
-};
+std::unique_ptr<T, cudaError_t (*)(void*)> pinned_buffer(std::size_t count) {
+    T* data = nullptr;
+    if (count > 0) CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&data), count * sizeof(T), cudaHostAllocDefault));
+    return {data, &cudaFreeHost};
+}
 
 // Two of these are pinned while a file streams: large enough that each read is efficient, small
 // enough that host memory stays far below any input worth streaming.
 constexpr std::size_t file_chunk_bytes = std::size_t{64} << 20;
 
 template <class T>
-DeviceInput<T> upload_generated(const Options& options) {
-    const std::uint64_t seed = options.seed.value();
-    DeviceInput<T> input;
-    input.n = options.n;
-    input.values = DeviceBuffer<T>(input.n);
-    fill_input(input.values.get(), 0, input.n, options.pattern, seed, cudaStream_t{});
+DeviceInput<T> upload_generated(const InputSpec& spec, OpKind op) {
+    const std::uint64_t seed = spec.seed.value();
+    DeviceInput<T> input{spec.n, {}, DeviceBuffer<T>(spec.n)};
+    fill_input(input.values.get(), 0, input.n, spec.pattern, seed, cudaStream_t{});
     // the CPU regenerates the values for the reference while the GPU writes them
-    input.reference = generated_reference<T>(input.n, options.pattern, seed, options.op);
+    input.reference = generated_reference<T>(input.n, spec.pattern, seed, op);
     CUDA_CHECK(cudaStreamSynchronize(cudaStream_t{}));  // a failed fill surfaces here
     return input;
 }
 
 template <class T>
-DeviceInput<T> upload_file(const Options& options) {
-    DeviceInput<T> input;
-    input.n = input_file_count(options.input_path, element_type_of<T>());
-    input.values = DeviceBuffer<T>(input.n);
-    const std::size_t chunk = std::min(input.n, file_chunk_bytes / sizeof(T));
-    PinnedBuffer<T> first_buffer(chunk), second_buffer(chunk);
+DeviceInput<T> upload_file(const InputSpec& spec, OpKind op) {
+    const std::size_t n = input_file_count(spec.path, element_type_of<T>());
+    DeviceInput<T> input{n, {}, DeviceBuffer<T>(n)};
+    const std::size_t chunk = std::min(n, file_chunk_bytes / sizeof(T));
+    const auto first_buffer = pinned_buffer<T>(chunk), second_buffer = pinned_buffer<T>(chunk);
     T* const buffers[2] = {first_buffer.get(), second_buffer.get()};
     int device = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     T* const destination = input.values.get();
-    input.reference = stream_input_file<T>(options.input_path, options.op, buffers, chunk,
-                                           [device, destination](const T* values, std::size_t first, std::size_t count) {
-                                               CUDA_CHECK(cudaSetDevice(device));  // a new thread starts on device 0
-                                               CUDA_CHECK(cudaMemcpy(destination + first, values, count * sizeof(T),
-                                                                     cudaMemcpyHostToDevice));
-                                           });
+    input.reference = stream_input_file<T>(spec.path, op, buffers, chunk, [=](const T* values, std::size_t first, std::size_t count) {
+        CUDA_CHECK(cudaSetDevice(device));  // a new thread starts on device 0
+        CUDA_CHECK(cudaMemcpy(destination + first, values, count * sizeof(T), cudaMemcpyHostToDevice));
+    });
     return input;
+}
+
+// Reads the next `count` values of an --input file; a file that ends sooner (it shrank after its
+// size was checked) is the user's problem, as a wrong size is.
+template <class T>
+void read_values(std::ifstream& file, const std::string& path, T* into, std::size_t count) {
+    // the course's targets are little-endian (x86-64, AArch64), so the raw bytes are the values
+    if (!file.read(reinterpret_cast<char*>(into), static_cast<std::streamsize>(count * sizeof(T))))
+        throw UsageError("--input: reading '" + path + "' stopped early");
 }
 
 }  // namespace
 
-const char* pattern_name(Pattern pattern) {
-    switch (pattern) {
-        case Pattern::random: return "random";
-        case Pattern::ones: return "ones";
-        case Pattern::index: return "index";
-        case Pattern::alternating: return "alternating";
-    }
-    return "?";
+std::uint64_t fresh_seed() {
+    std::random_device device;
+    return (std::uint64_t{device()} << 32) ^ device();
 }
 
-std::optional<Pattern> parse_pattern(const std::string& text) {
-    for (Pattern p : {Pattern::random, Pattern::ones, Pattern::index, Pattern::alternating})
-        if (text == pattern_name(p)) return p;
-    return std::nullopt;
+void draw_seed(InputSpec& input) {
+    if (input.path.empty() && !input.seed) input.seed = fresh_seed();
+}
+
+std::size_t input_count(const InputSpec& input, ElementType type) {
+    return input.path.empty() ? input.n : input_file_count(input.path, type);
+}
+
+std::string input_description(const InputSpec& input) {
+    if (!input.path.empty()) return "file '" + input.path + "'";
+    return std::string("pattern ") + pattern_name(input.pattern) + ", seed " + std::to_string(input.seed.value_or(0));
+}
+
+std::string size_text(std::size_t n) {
+    return n == 0 || (n & (n - 1)) != 0 ? std::to_string(n) : "2^" + std::to_string(log2_exact(n));
 }
 
 template <class T>
@@ -126,19 +124,6 @@ std::size_t input_file_count(const std::string& path, ElementType type) {
                          std::to_string(element) + " (the size of one " + type_name(type) + " element of --type)");
     return static_cast<std::size_t>(bytes / element);
 }
-
-namespace {
-
-// Reads the next `count` values of an --input file; a file that ends sooner (it shrank after its
-// size was checked) is the user's problem, as a wrong size is.
-template <class T>
-void read_values(std::ifstream& file, const std::string& path, T* into, std::size_t count) {
-    // the course's targets are little-endian (x86-64, AArch64), so the raw bytes are the values
-    if (!file.read(reinterpret_cast<char*>(into), static_cast<std::streamsize>(count * sizeof(T))))
-        throw UsageError("--input: reading '" + path + "' stopped early");
-}
-
-}  // namespace
 
 template <class T>
 std::vector<T> read_input_file(const std::string& path) {
@@ -178,23 +163,9 @@ Reference stream_input_file(const std::string& path, OpKind op, T* const buffers
     return reference.result();
 }
 
-std::uint64_t fresh_seed() {
-    std::random_device device;
-    return (std::uint64_t{device()} << 32) ^ device();
-}
-
-std::size_t input_count(const Options& options, ElementType type) {
-    return options.input_path.empty() ? options.n : input_file_count(options.input_path, type);
-}
-
-std::string input_description(const Options& options) {
-    if (!options.input_path.empty()) return "file '" + options.input_path + "'";
-    return std::string("pattern ") + pattern_name(options.pattern) + ", seed " + std::to_string(options.seed.value_or(0));
-}
-
 template <class T>
-DeviceInput<T> upload_input(const Options& options) {
-    return options.input_path.empty() ? upload_generated<T>(options) : upload_file<T>(options);
+DeviceInput<T> upload_input(const InputSpec& input, OpKind op) {
+    return input.path.empty() ? upload_generated<T>(input, op) : upload_file<T>(input, op);
 }
 
 #define REDUCTION_INSTANTIATE_INPUT(T)                                                                            \
@@ -203,7 +174,7 @@ DeviceInput<T> upload_input(const Options& options) {
     template std::vector<T> read_input_file<T>(const std::string&);                                              \
     template Reference stream_input_file<T>(const std::string&, OpKind, T* const[2], std::size_t,                \
                                             const ChunkConsumer<T>&);                                            \
-    template DeviceInput<T> upload_input<T>(const Options&);
+    template DeviceInput<T> upload_input<T>(const InputSpec&, OpKind);
 REDUCTION_INSTANTIATE_INPUT(std::int32_t)
 REDUCTION_INSTANTIATE_INPUT(float)
 REDUCTION_INSTANTIATE_INPUT(double)

@@ -1,10 +1,11 @@
-// Running one step on a device buffer: once to verify, then timed (timer.h), then verified again.
-// The result is one Measurement, the record that every report (text, CSV, JSON) is written from.
+// Running steps on one device input: once to verify, then timed (timer.h), then verified again.
+// Each run is one Measurement, the record that every report (text, CSV, JSON) is written from.
 #pragma once
 
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "device_info.h"
+#include "input.h"
 #include "reference.h"
 #include "step_api.h"
 #include "timer.h"
@@ -13,13 +14,23 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace reduction {
 
-// A step bound to one input and block size, owning the scratch and output it needs.
+// How every step of a run is measured.
+struct MeasureSettings {
+    int block = 256;        // threads per block
+    int warmup = 5;         // untimed calls first
+    int iters = 100;        // timed calls, for each of the three timings
+    bool flush_l2 = false;  // write twice the L2 before every timed call (cold L2)
+};
+
+// A step bound to one input and block size, owning the scratch and output it needs; it runs on
+// the default stream of the current device.
 template <class T>
 class StepRun {
 public:
@@ -31,26 +42,21 @@ public:
     }
 
     // The whole reduction, every launch; what the timer measures.
-    void launch(cudaStream_t stream) {
-        reduce_fn<T>(step_)(input_, n_, output_.get(), reinterpret_cast<T*>(scratch_.get()), block_, stream);
-    }
+    void launch() { reduce_fn<T>(step_)(input_, n_, output_.get(), reinterpret_cast<T*>(scratch_.get()), block_, {}); }
 
     // Fills the output with 0xFF bytes (NaN for floats, -1 for int32), runs once, reads the result:
     // a step that never writes its output cannot pass by leaving an old right answer behind.
-    T run_once(cudaStream_t stream) {
-        CUDA_CHECK(cudaMemsetAsync(output_.get(), 0xFF, sizeof(T), stream));
-        launch(stream);
-        return read_result(stream);
+    T run_once() {
+        CUDA_CHECK(cudaMemset(output_.get(), 0xFF, sizeof(T)));
+        launch();
+        return read_result();
     }
 
-    T read_result(cudaStream_t stream) {
+    T read_result() {
         T value{};
-        CUDA_CHECK(cudaMemcpyAsync(&value, output_.get(), sizeof(T), cudaMemcpyDeviceToHost, stream));
-        CUDA_CHECK(cudaStreamSynchronize(stream));
+        CUDA_CHECK(cudaMemcpy(&value, output_.get(), sizeof(T), cudaMemcpyDeviceToHost));
         return value;
     }
-
-    std::size_t addition_depth() const { return step_.addition_depth(n_, block_); }
 
 private:
     const StepApi& step_;
@@ -59,13 +65,6 @@ private:
     int block_;
     DeviceBuffer<unsigned char> scratch_;
     DeviceBuffer<T> output_;
-};
-
-struct MeasureSettings {
-    int block = 256;
-    int warmup = 5;
-    int iters = 100;
-    bool verify = true;  // false: a probe that is timed like a step but computes no reduction
 };
 
 // Speed-ups as ratios of per-call medians (other's / this row's): above 1, this row is faster.
@@ -96,83 +95,90 @@ struct Measurement {
     Ratios ratios;
 };
 
-// Device bytes a step needs besides its input: scratch and the one output value.
-inline std::size_t step_working_bytes(const StepApi& step, ElementType type, std::size_t n, int block) {
-    return step.scratch_bytes(type, n, block) + type_size(type);
-}
-
 // Device bytes to measure `steps` one after another on one input of n elements: the input, the
-// largest step's scratch and output, and the L2 flush buffer (0 when the L2 stays warm).
+// largest step's scratch and one output value, and the L2 flush buffer when it is on.
 inline std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
-                                       int block, std::size_t flush_bytes) {
+                                       const MeasureSettings& settings, const DeviceInfo& device) {
     std::size_t working = 0;
     for (const StepApi* step : steps)
-        working = std::max(working, step_working_bytes(*step, type, n, block));
+        working = std::max(working, step->scratch_bytes(type, n, settings.block) + type_size(type));
+    if (settings.flush_l2) working += L2Flusher::bytes_for(device.l2_bytes);
     // saturate instead of wrapping: an --n near 2^62 must fail the memory check, not pass it
     const std::size_t limit = std::numeric_limits<std::size_t>::max();
-    if (n > (limit - working - flush_bytes) / type_size(type)) return limit;
-    return n * type_size(type) + working + flush_bytes;
+    if (n > (limit - working) / type_size(type)) return limit;
+    return n * type_size(type) + working;
 }
 
 // The verdict of a row checked twice: the first run's if it failed, else the last timed run's (a
-// race can hide in the first run), saying so when only the timed runs went wrong.
-inline Verdict verdict_of_both(const Verdict& first, const Verdict& after_timing) {
-    if (!first.pass) return first;
-    Verdict verdict = after_timing;
-    if (!after_timing.pass) verdict.note = "right on the first run, wrong after timing: " + after_timing.note;
-    return verdict;
-}
-
-// A float sum whose order is unknown gets the bound of the longest possible chain (CUB: n - 1).
-// Once gamma_d >= 1 that bound allows any finite result: such a PASS could not fail.
-inline bool bound_allows_anything(const Measurement& m, const Reference& reference) {
+// race can hide in the first run), saying so when only the timed runs went wrong. A float sum
+// whose bound has grown past 1 (gamma_d >= 1: CUB's n - 1 from 2^24 floats on) allows any finite
+// result, so such a PASS could not fail: the row is timed, not verified.
+inline void set_verdict(Measurement& m, const Verdict& first, const Verdict& after_timing, const Reference& reference) {
+    m.verdict = after_timing;
+    if (!first.pass) m.verdict = first;
+    else if (!after_timing.pass) m.verdict.note = "right on the first run, wrong after timing: " + after_timing.note;
     const bool float_sum = m.type != ElementType::int32 && reference.op == OpKind::sum &&
                            reference.first_non_finite == Reference::no_index;
-    return float_sum && gamma_bound(m.type, m.depth) >= 1.0;
+    if (m.verdict.pass && float_sum && gamma_bound(m.type, m.depth) >= 1.0) {
+        m.verified = false;
+        m.verdict.note = "timed, not verified: for an addition order this deep the error bound allows any result";
+    }
 }
 
 // GB/s and the share of the peak, from the per-call median and from the batch time.
 inline void add_bandwidth(Measurement& m, std::size_t bytes, double peak_gbps) {
+    m.peak_gbps = peak_gbps;
     m.gbps = bandwidth_gbps(bytes, m.time.per_call.median_ms);
     m.percent_of_peak = peak_gbps > 0 ? 100.0 * m.gbps / peak_gbps : 0.0;
     if (std::isfinite(m.time.batch_ms)) m.batch_gbps = bandwidth_gbps(bytes, m.time.batch_ms);
 }
 
+// The input every step of a run is measured on, and the L2 flusher (null: L2 warm).
 template <class T>
-Measurement measure_step(const StepApi& step, const T* device_input, std::size_t n, const Reference& reference,
-                         const MeasureSettings& settings, const DeviceInfo& device, L2Flusher* flusher,
-                         cudaStream_t stream) {
-    StepRun<T> run(step, device_input, n, settings.block);
+struct RunInput {
+    DeviceInput<T> input;
+    std::unique_ptr<L2Flusher> flusher;
+};
+
+// Checks that the device holds the input, the largest step's scratch and the flush buffer (else
+// EnvironmentError naming `what` and the size), then uploads the input with its reference for `op`.
+template <class T>
+RunInput<T> prepare_run(const std::vector<const StepApi*>& steps, const InputSpec& spec, OpKind op,
+                        const MeasureSettings& settings, const DeviceInfo& device, const std::string& what) {
+    const ElementType type = element_type_of<T>();
+    const std::size_t n = input_count(spec, type);
+    require_device_memory(device_bytes_needed(steps, type, n, settings, device),
+                          what + " on " + std::to_string(n) + " " + type_name(type));
+    return {upload_input<T>(spec, op), settings.flush_l2 ? std::make_unique<L2Flusher>(device.l2_bytes) : nullptr};
+}
+
+// `check` false: a probe that is timed like a step but computes no reduction (status "-").
+template <class T>
+Measurement measure_step(const StepApi& step, const RunInput<T>& run_input, const MeasureSettings& settings,
+                         const DeviceInfo& device, bool check = true) {
+    const DeviceInput<T>& input = run_input.input;
+    StepRun<T> run(step, input.values.get(), input.n, settings.block);
     Measurement m;
-    m.op = op_name(reference.op);
+    m.op = op_name(input.reference.op);
     m.step = step.name;
     m.change = step.change;
     m.type = element_type_of<T>();
-    m.n = n;
+    m.n = input.n;
     m.block = settings.block;
-    m.depth = run.addition_depth();
-    m.l2_flushed = flusher != nullptr;
-    m.peak_gbps = device.peak_gbps;
-    m.verified = settings.verify;
-    const auto timed = [&] {
-        return time_on_device([&](cudaStream_t s) { run.launch(s); }, settings.warmup, settings.iters, stream, flusher);
-    };
-
-    if (!m.verified) {
-        run.run_once(stream);
+    m.depth = step.addition_depth(input.n, settings.block);
+    m.l2_flushed = run_input.flusher != nullptr;
+    m.verified = check;
+    const T first = run.run_once();
+    m.time = time_on_device([&] { run.launch(); }, settings.warmup, settings.iters, {{device.index, cudaStream_t{}}},
+                            run_input.flusher.get());
+    if (check) {
+        const Verdict after_timing = verify(run.read_result(), input.reference, m.depth);
+        set_verdict(m, verify(first, input.reference, m.depth), after_timing, input.reference);
+    } else {
         m.verdict.pass = true;
         m.verdict.note = "not a reduction: timed, not verified";
-        m.time = timed();
-    } else {
-        const Verdict first = verify(run.run_once(stream), reference, m.depth);
-        m.time = timed();
-        m.verdict = verdict_of_both(first, verify(run.read_result(stream), reference, m.depth));
-        if (m.verdict.pass && bound_allows_anything(m, reference)) {
-            m.verified = false;
-            m.verdict.note = "timed, not verified: for an addition order this deep the error bound allows any result";
-        }
     }
-    add_bandwidth(m, n * sizeof(T), device.peak_gbps);
+    add_bandwidth(m, input.n * sizeof(T), device.peak_gbps);
     return m;
 }
 

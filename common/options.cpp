@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -36,43 +37,16 @@ int parse_int_in(const std::string& flag, const std::string& text, long long low
     return static_cast<int>(*value);
 }
 
-std::vector<std::string> split_commas(const std::string& text) {
-    std::vector<std::string> parts;
-    std::stringstream stream(text);
-    std::string part;
-    while (std::getline(stream, part, ','))
-        if (!part.empty()) parts.push_back(part);
-    return parts;
+// The value of `values` whose name is `text`, or a UsageError "--flag: 'text' <why>; accepted: <accepted>".
+template <class Value, std::size_t N>
+Value parse_name(const std::string& flag, const std::string& text, const Value (&values)[N], const char* (*name)(Value),
+                 const char* why, const std::string& accepted) {
+    for (Value value : values)
+        if (text == name(value)) return value;
+    throw UsageError(flag + ": '" + text + "' " + why + "; accepted: " + accepted);
 }
-
-// One command-line flag: what usage() prints for it and what the parser does with it.
-struct Flag {
-    const char* name;         // "--n"
-    const char* placeholder;  // the value's name in usage ("COUNT"), or nullptr for a switch
-    std::string help;         // what it does and accepts; text after a '\n' is a note on the next line
-    // The default that usage shows, read from a default-constructed Options so that each default is
-    // written once (in options.h); nullptr when there is none to show.
-    std::function<std::string(const Options& defaults)> shown_default;
-    // Sets the option from the value ("" for a switch); `flag` is the name, for messages.
-    std::function<void(Options& o, const std::string& flag, const std::string& value)> apply;
-    const char* alias = nullptr;  // another accepted spelling ("-h")
-};
-
-// "2^24" for a power of two, the decimal number otherwise: as a student would type the count.
-std::string count_spelling(std::size_t n) {
-    if (n == 0 || (n & (n - 1)) != 0) return std::to_string(n);
-    int log2 = 0;
-    while ((std::size_t{1} << log2) < n) ++log2;
-    return "2^" + std::to_string(log2);
-}
-
-// The parsed value, or a UsageError "--flag: 'text' <why>; accepted: <accepted>".
-template <class T>
-T or_reject(const std::optional<T>& value, const std::string& flag, const std::string& text, const char* why,
-            const std::string& accepted) {
-    if (!value) throw UsageError(flag + ": '" + text + "' " + why + "; accepted: " + accepted);
-    return *value;
-}
+constexpr ElementType all_types[] = {ElementType::int32, ElementType::float32, ElementType::float64};
+constexpr OpKind all_ops[] = {OpKind::sum, OpKind::max, OpKind::min};
 
 int parse_block(const std::string& text) {
     const auto block = parse_unsigned(text);
@@ -94,10 +68,26 @@ std::string nonempty_path(const std::string& text) {
 }
 
 std::vector<std::string> step_list(const std::string& text) {
-    std::vector<std::string> steps = split_commas(text);
+    std::vector<std::string> steps;
+    std::stringstream stream(text);
+    for (std::string part; std::getline(stream, part, ',');)
+        if (!part.empty()) steps.push_back(part);
     if (steps.empty()) throw UsageError("--steps needs a comma-separated list, e.g. 01,07,cub");
     return steps;
 }
+
+// One command-line flag: what usage() prints for it and what the parser does with it.
+struct Flag {
+    const char* name;         // "--n"
+    const char* placeholder;  // the value's name in usage ("COUNT"), or nullptr for a switch
+    std::string help;         // what it does and accepts; text after a '\n' is a note on the next line
+    // The default that usage shows, read from a default-constructed Options so that each default is
+    // written once (in its module's struct); nullptr when there is none to show.
+    std::function<std::string(const Options& defaults)> shown_default;
+    // Sets the option from the value ("" for a switch); `flag` is the name, for messages.
+    std::function<void(Options& o, const std::string& flag, const std::string& value)> apply;
+    const char* alias = nullptr;  // another accepted spelling ("-h")
+};
 
 std::string types_accepted(Tool tool) { return accepted_types + std::string(tool == Tool::compare ? ", all" : ""); }
 
@@ -108,42 +98,42 @@ std::vector<Flag> flag_table(Tool tool) {
     const auto text = [](const char* words) { return [words](const Options&) { return std::string(words); }; };
     std::vector<Flag> flags = {
         {"--n", "COUNT", "elements to reduce\n16777216, 2^24 or 16M: K, M, G, T are powers of 2^10",
-         [](const Options& d) { return count_spelling(d.n); },
-         [](Options& o, auto& flag, auto& v) { o.n = parse_count(flag, v); }},
+         [](const Options& d) { return size_text(d.input.n); },
+         [](Options& o, auto& flag, auto& v) { o.input.n = parse_count(flag, v); }},
         {"--type", "TYPE",
          types_accepted(tool) + (tool == Tool::compare ? "\nall runs int32 and float32 (not float64)" : ""),
          [](const Options& d) { return std::string(type_name(d.type)); },
          [tool](Options& o, auto& flag, auto& v) {
              o.type_given = true;
              if (tool == Tool::compare && v == "all") o.both_types = true;
-             else o.type = or_reject(parse_type(v), flag, v, "is not supported", types_accepted(tool));
+             else o.type = parse_name(flag, v, all_types, &type_name, "is not supported", types_accepted(tool));
          }},
         {"--block", "THREADS", std::string("threads per block: ") + accepted_blocks,
-         [](const Options& d) { return to_string(d.block); },
-         [](Options& o, auto&, auto& v) { o.block = parse_block(v); }},
+         [](const Options& d) { return to_string(d.measure.block); },
+         [](Options& o, auto&, auto& v) { o.measure.block = parse_block(v); }},
         {"--iters", "N", "timed repetitions, median and min reported",
-         [](const Options& d) { return to_string(d.iters); },
-         [](Options& o, auto& flag, auto& v) { o.iters = parse_int_in(flag, v, 1, 1000000); }},
-        {"--warmup", "N", "untimed repetitions first", [](const Options& d) { return to_string(d.warmup); },
-         [](Options& o, auto& flag, auto& v) { o.warmup = parse_int_in(flag, v, 0, 1000000); }},
+         [](const Options& d) { return to_string(d.measure.iters); },
+         [](Options& o, auto& flag, auto& v) { o.measure.iters = parse_int_in(flag, v, 1, 1000000); }},
+        {"--warmup", "N", "untimed repetitions first", [](const Options& d) { return to_string(d.measure.warmup); },
+         [](Options& o, auto& flag, auto& v) { o.measure.warmup = parse_int_in(flag, v, 0, 1000000); }},
         {"--seed", "S", "seed of the generated input", text("a fresh one, printed"),
-         [](Options& o, auto&, auto& v) { o.seed = parse_seed(v); }},
+         [](Options& o, auto&, auto& v) { o.input.seed = parse_seed(v); }},
         {"--pattern", "P", std::string(accepted_patterns) + "\nrandom: signed values",
-         [](const Options& d) { return std::string(pattern_name(d.pattern)); },
+         [](const Options& d) { return std::string(pattern_name(d.input.pattern)); },
          [](Options& o, auto& flag, auto& v) {
-             o.pattern = or_reject(parse_pattern(v), flag, v, "is not known", accepted_patterns);
+             o.input.pattern = parse_name(flag, v, all_patterns, &pattern_name, "is not known", accepted_patterns);
          }},
         {"--input", "FILE", "raw little-endian values of --type instead of generated ones", nullptr,
-         [](Options& o, auto&, auto& v) { o.input_path = nonempty_path(v); }},
+         [](Options& o, auto&, auto& v) { o.input.path = nonempty_path(v); }},
         {"--op", "OP", std::string(accepted_ops) + ": the operator\nmax and min from step11 on",
          [](const Options& d) { return std::string(op_name(d.op)); },
-         [](Options& o, auto& flag, auto& v) { o.op = or_reject(parse_op(v), flag, v, "is not known", accepted_ops); }},
+         [](Options& o, auto& flag, auto& v) { o.op = parse_name(flag, v, all_ops, &op_name, "is not known", accepted_ops); }},
         {"--device", "I", "CUDA device index", [](const Options& d) { return to_string(d.device); },
          [](Options& o, auto& flag, auto& v) {
              o.device = parse_int_in(flag, v, 0, 1023, "a device index from 0 (see nvidia-smi)");
          }},
         {"--flush-l2", nullptr, "write a buffer twice the L2's size before every timed repetition (cold L2)", nullptr,
-         [](Options& o, auto&, auto&) { o.flush_l2 = true; }},
+         [](Options& o, auto&, auto&) { o.measure.flush_l2 = true; }},
         {"--csv", nullptr, "CSV instead of the text block", nullptr,
          [](Options& o, auto&, auto&) { o.format = OutputFormat::csv; }},
         {"--json", nullptr, "JSON instead of the text block", nullptr,
@@ -159,12 +149,6 @@ std::vector<Flag> flag_table(Tool tool) {
     }
     flags.push_back({"--help", nullptr, "this text", nullptr, [](Options& o, auto&, auto&) { o.help = true; }, "-h"});
     return flags;
-}
-
-const Flag* find_flag(const std::vector<Flag>& flags, const std::string& word) {
-    for (const Flag& flag : flags)
-        if (word == flag.name || (flag.alias && word == flag.alias)) return &flag;
-    return nullptr;
 }
 
 // The rules between flags, once every flag has been read.
@@ -192,17 +176,9 @@ std::size_t parse_count(const std::string& flag, const std::string& text) {
         if (*exponent >= 63) return reject("is too large");
         value = std::size_t{1} << *exponent;
     } else {
-        std::size_t multiplier = 1;
-        std::string digits = text;
-        switch (text.back()) {
-            case 'K': multiplier = std::size_t{1} << 10; break;
-            case 'M': multiplier = std::size_t{1} << 20; break;
-            case 'G': multiplier = std::size_t{1} << 30; break;
-            case 'T': multiplier = std::size_t{1} << 40; break;
-            default: break;
-        }
-        if (multiplier != 1) digits.pop_back();
-        const auto base = parse_unsigned(digits);
+        const std::size_t suffix = std::string("KMGT").find(text.back());  // powers of 2^10
+        const std::size_t multiplier = suffix == std::string::npos ? 1 : std::size_t{1} << (10 * (suffix + 1));
+        const auto base = parse_unsigned(multiplier == 1 ? text : text.substr(0, text.size() - 1));
         if (!base) return reject("is not a count");
         if (*base > std::numeric_limits<std::size_t>::max() / multiplier) return reject("is too large");
         value = *base * multiplier;
@@ -211,21 +187,16 @@ std::size_t parse_count(const std::string& flag, const std::string& text) {
     return value;
 }
 
-std::optional<OpKind> parse_op(const std::string& text) {
-    if (text == Sum::name) return OpKind::sum;
-    if (text == Max::name) return OpKind::max;
-    if (text == Min::name) return OpKind::min;
-    return std::nullopt;
-}
-
 Options parse_options(int argc, const char* const* argv, Tool tool) {
     const std::vector<Flag> flags = flag_table(tool);
     Options options;
     std::set<std::string> given;
     for (int i = 1; i < argc; ++i) {
         const std::string word = argv[i];
-        const Flag* flag = find_flag(flags, word);
-        if (!flag) throw UsageError("unknown option '" + word + "'; see --help for the accepted options");
+        const auto flag = std::find_if(flags.begin(), flags.end(), [&](const Flag& f) {
+            return word == f.name || (f.alias && word == f.alias);
+        });
+        if (flag == flags.end()) throw UsageError("unknown option '" + word + "'; see --help for the accepted options");
         std::string value;
         if (flag->placeholder) {
             if (i + 1 >= argc) throw UsageError(word + " needs a value; see --help");

@@ -1,4 +1,6 @@
 // The command line shared by every step and by the comparison: one table of flags, one parser.
+// Options stops here: it holds the input's InputSpec and the MeasureSettings that the input and
+// measurement modules take, and the few choices that only main() acts on.
 //
 // Every malformed input throws UsageError with a one-line message that says what is accepted;
 // main() prints it on stderr and exits with exit_bad_input (2). Nothing falls back silently.
@@ -6,12 +8,11 @@
 
 #include "element_type.h"
 #include "exit_codes.h"
+#include "input.h"
+#include "measure.h"
 #include "operators.h"
-#include "pattern.h"
 
 #include <cstddef>
-#include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,24 +22,18 @@ enum class OutputFormat { text, csv, json };
 enum class Tool { step, compare };  // the comparison accepts a few more flags (--steps, --sweep)
 
 struct Options {
-    std::size_t n = std::size_t{1} << 24;
     ElementType type = ElementType::int32;
-    bool type_given = false;            // --type on the command line (the sweep measures two types otherwise)
-    int block = 256;
-    int iters = 100;
-    int warmup = 5;
-    std::optional<std::uint64_t> seed;  // unset: a fresh seed is drawn and printed
-    Pattern pattern = Pattern::random;
-    std::string input_path;             // set: read values from this file, --n is not allowed
+    bool type_given = false;  // --type on the command line (the sweep measures two types otherwise)
+    OpKind op = OpKind::sum;  // --op: the reduction's operator (max and min from step11 on)
+    InputSpec input;          // --n, --pattern, --seed, --input
+    MeasureSettings measure;  // --block, --warmup, --iters, --flush-l2
     int device = 0;
     OutputFormat format = OutputFormat::text;
-    bool flush_l2 = false;
-    OpKind op = OpKind::sum;            // --op: the reduction's operator (max and min from step11 on)
     bool help = false;
     // compare only
-    std::vector<std::string> steps;     // empty: all
+    std::vector<std::string> steps;  // empty: all
     bool sweep = false;
-    bool both_types = false;            // --type all
+    bool both_types = false;  // --type all
 };
 
 Options parse_options(int argc, const char* const* argv, Tool tool = Tool::step);
@@ -47,12 +42,8 @@ std::string usage(const char* program, Tool tool = Tool::step);
 // "16777216", "2^24", "16M" (binary suffixes K, M, G, T: 16M = 16 * 2^20). Throws UsageError.
 std::size_t parse_count(const std::string& flag, const std::string& text);
 
-std::optional<OpKind> parse_op(const std::string& text);
-inline constexpr const char* accepted_ops = "sum, max, min";
-
-inline bool is_valid_block(long long block) {
-    return block >= 32 && block <= 1024 && (block & (block - 1)) == 0;
-}
+inline bool is_valid_block(long long block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
 inline constexpr const char* accepted_blocks = "32, 64, 128, 256, 512 or 1024";
+inline constexpr const char* accepted_ops = "sum, max, min";
 
 }  // namespace reduction

@@ -1,7 +1,5 @@
 #include "reference.h"
 
-#include "parallel.h"
-
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -208,8 +206,7 @@ Reference StreamingReference<T>::result() const {
 }
 
 double gamma_bound(ElementType type, std::size_t depth) {
-    const double u = type == ElementType::float32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
-    const double du = static_cast<double>(depth) * u;
+    const double du = static_cast<double>(depth) * unit_roundoff(type);
     if (du >= 1.0) return std::numeric_limits<double>::infinity();
     return du / (1.0 - du);
 }

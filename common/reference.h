@@ -1,46 +1,52 @@
 // The CPU reference, the tolerance, and the verdict on one GPU result.
 //
-// Integers are summed exactly in 64 bits. Floating-point inputs are summed in long double with
-// Neumaier's compensation, which is far more accurate than any float or double GPU order; the
-// GPU's result may then differ from it by at most the error bound of the summation tree the step
-// actually used (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd ed., §4.2):
+// Integers are summed exactly in 64 bits; an int32 sum is expected modulo 2^32, since the kernels
+// add uint32, where wrapping is defined (step_api.h). Floats are summed in long double with
+// Neumaier's compensation, far more accurate than any GPU order; the GPU's result may differ from
+// it by the error bound of the summation tree the step used (Higham, "Accuracy and Stability of
+// Numerical Algorithms", 2nd ed., §4.2):  |computed - exact| <= gamma_d * sum |x_i|,
+// gamma_d = d*u / (1 - d*u), u the unit roundoff and d the longest chain of additions, which each
+// step reports (addition_depth): the tolerance follows from the algorithm, not from a constant
+// picked until the tests pass.
 //
-//     |computed - exact| <= gamma_d * sum |x_i|,   gamma_d = d*u / (1 - d*u),
-//
-// where u is the unit roundoff of T (2^-24 for float, 2^-53 for double) and d is the longest chain
-// of additions from any input to the result. Each step reports its d (addition_depth), so the
-// tolerance follows from the algorithm and not from a constant picked until the tests pass.
-//
-// int32 sums are computed modulo 2^32: the kernels add uint32 (step_api.h), where wrapping is
-// defined, so an exact sum outside the int32 range is expected as that sum modulo 2^32, read as
-// int32 (two's complement).
-//
-// Non-finite values. IEEE addition gives NaN when any term is NaN or when +inf meets -inf, and an
-// infinity otherwise if any term is one, whatever the order; so the expected result is exact:
-//   a NaN among the inputs, or both +inf and -inf      -> NaN
-//   +inf (or -inf) and otherwise finite inputs          -> +inf (or -inf)
-// Finite inputs whose sum leaves the type's range (|exact| > FLT_MAX or DBL_MAX): a partial sum
-// that rounds past the largest finite value becomes an infinity, and adding finite values cannot
-// bring it back, so an order-independent expectation is only possible from the terms' signs.
-// A partial sum can exceed max only if all the positive terms together (times 1 + gamma_d for
-// rounding) exceed it, and likewise below -max. So a result passes if it is
-//   finite and within the tolerance of the exact sum (rounding can keep a sum just past max finite),
-//   +inf and the positive terms can overflow, -inf and the negative terms can,
-//   NaN and both can (an order that overflows each way, then adds the two infinities).
-// For inputs whose exact sum overflows only one way, that is exactly "the infinity of its sign".
+// Non-finite values: IEEE addition gives NaN if a term is NaN or +inf meets -inf, else an infinity
+// if a term is one, in any order; that is the expected result. Finite inputs whose sum overflows:
+// a partial sum past the largest finite value becomes an infinity that finite terms cannot bring
+// back, which can happen only if the terms of one sign together (times 1 + gamma_d) exceed max.
+// So a result passes if it is finite and within the tolerance, +inf (-inf) if the positive
+// (negative) terms can overflow, NaN if both can.
 #pragma once
 
 #include "element_type.h"
 #include "operators.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace reduction {
+
+// One contiguous chunk of [0, n) per hardware thread: generating and summing 2^31 elements on one
+// core takes seconds, and the GPU tests do it for every step. Not worth a thread below ~1M elements.
+inline unsigned host_threads_for(std::size_t n) {
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    return static_cast<unsigned>(std::min<std::size_t>(hardware, n / (std::size_t{1} << 20) + 1));
+}
+
+// Calls body(chunk, begin, end) for each of `chunks` chunks of [0, n), concurrently; returns once all are done.
+template <class Body>
+void for_each_chunk(std::size_t n, unsigned chunks, Body body) {
+    if (chunks <= 1) return body(0u, std::size_t{0}, n);
+    std::vector<std::thread> threads;
+    for (unsigned c = 0; c < chunks; ++c) threads.emplace_back(body, c, n * c / chunks, n * (c + 1) / chunks);
+    for (auto& t : threads) t.join();
+}
 
 struct Reference {
     ElementType type = ElementType::int32;
@@ -58,26 +64,23 @@ struct Reference {
     static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
 };
 
-// For max and min the reference is the extreme value itself, compared exactly: every order of
-// comparisons picks the same element. NaN inputs are skipped, as the kernels' `b > a ? b : a` does.
+// For max and min the reference is the extreme element, compared exactly (every order of
+// comparisons picks it); NaN inputs are skipped, as the kernels' `b > a ? b : a` does.
 template <class T>
 Reference compute_reference(const std::vector<T>& values, OpKind op = OpKind::sum);
 
-// Writes elements [first, first + count) of an input that is never held whole into out[0..count).
-// Called from several threads at once, for disjoint ranges.
+// Writes elements [first, first + count) of an input never held whole; called from several threads.
 template <class T>
 using ElementSource = std::function<void(std::size_t first, std::size_t count, T* out)>;
 
-// The reference of the n elements that `source` regenerates, a block at a time on every core: the
-// same Reference, bit for bit, as compute_reference on the whole array (the same chunks, the same
-// order of additions), in host memory that does not grow with n.
+// The reference of the n elements `source` regenerates, a block at a time on every core: bit for
+// bit compute_reference of the whole array (the same chunks and order), in memory that does not grow with n.
 template <class T>
 Reference compute_reference(std::size_t n, const ElementSource<T>& source, OpKind op = OpKind::sum);
 
-// The reference of an input that arrives in pieces, in order (a file read chunk by chunk): each
-// piece is summed on every core as it comes and nothing of it is kept. The float sum may differ
-// from compute_reference's in the last bits of the long double (the pieces group the additions
-// differently); everything else is identical.
+// The reference of an input that arrives in pieces, in order (a file read in chunks), each summed
+// on every core as it comes. Only the long double sum may differ from compute_reference's, in its
+// last bits (the pieces group the additions differently).
 template <class T>
 class StreamingReference {
 public:
@@ -86,7 +89,6 @@ public:
     StreamingReference(const StreamingReference&) = delete;
     StreamingReference& operator=(const StreamingReference&) = delete;
 
-    // The next `count` elements of the input, after those added so far.
     void add(const T* values, std::size_t count);
     Reference result() const;
 
@@ -104,7 +106,10 @@ struct Verdict {
     std::string note;           // why it failed, or how it was compared; empty when nothing to say
 };
 
-// gamma_d for T's unit roundoff; infinity when d*u >= 1 (the bound says nothing).
+// u: 2^-24 for float32, 2^-53 for float64 (half the distance from 1 to the next value).
+inline double unit_roundoff(ElementType type) { return std::ldexp(1.0, type == ElementType::float32 ? -24 : -53); }
+
+// gamma_d for the type's unit roundoff; infinity when d*u >= 1 (the bound says nothing).
 double gamma_bound(ElementType type, std::size_t depth);
 
 // gamma_d * abs_sum plus the reference's own error bound; 0 for integers.

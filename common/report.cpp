@@ -1,7 +1,5 @@
 #include "report.h"
 
-#include "pattern.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -73,16 +71,9 @@ std::string csv_field(const std::string& text) {
     return out + "\"";
 }
 
-std::string size_text(std::size_t n) {
-    if (n == 0 || (n & (n - 1)) != 0) return std::to_string(n);
-    int log2 = 0;
-    while ((std::size_t{1} << log2) < n) ++log2;
-    return "2^" + std::to_string(log2);
-}
-
 std::string count_text(std::size_t n) {
     const std::string power = size_text(n);
-    return power[0] == '2' && power[1] == '^' ? std::to_string(n) + " (" + power + ")" : power;
+    return power.rfind("2^", 0) == 0 ? std::to_string(n) + " (" + power + ")" : power;
 }
 
 std::string footprint_text(std::size_t bytes, std::size_t l2_bytes) {
@@ -99,14 +90,14 @@ const char* status_text(const Measurement& m) {
 
 const char* l2_word(bool flushed) { return flushed ? "flushed" : "warm"; }
 
-std::string timing_text(const Options& options) {
-    const std::string iters = std::to_string(options.iters);
+std::string timing_text(const MeasureSettings& settings) {
+    const std::string iters = std::to_string(settings.iters);
     return "per call: median and min of " + iters + " calls queued behind a gate kernel, one event pair each; batch: " +
            iters + " calls in chunks of at most " + std::to_string(gate_chunk) +
            " queued behind the gate, one event pair per chunk, total time / count" +
-           (options.flush_l2 ? " (none with --flush-l2)" : "") +
-           "; idle: median with the stream synchronised before each call; " + std::to_string(options.warmup) +
-           " warm-up calls first; L2 " + (options.flush_l2 ? "flushed before each timed call" : "warm");
+           (settings.flush_l2 ? " (none with --flush-l2)" : "") +
+           "; idle: median with the stream synchronised before each call; " + std::to_string(settings.warmup) +
+           " warm-up calls first; L2 " + (settings.flush_l2 ? "flushed before each timed call" : "warm");
 }
 
 Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv) {
@@ -129,18 +120,19 @@ Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv) 
     return stamp;
 }
 
-Stamp make_stamp(const DeviceInfo& device, const Options& options, int argc, const char* const* argv) {
+Stamp make_stamp(const DeviceInfo& device, const InputSpec& input, const MeasureSettings& settings, int argc,
+                 const char* const* argv) {
     Stamp stamp = device_stamp(device, argc, argv);
-    stamp.push_back({"l2", l2_word(options.flush_l2)});
-    stamp.push_back({"timing", timing_text(options)});
-    if (options.input_path.empty()) {
-        stamp.push_back({"pattern", pattern_name(options.pattern)});
-        stamp.push_back({"seed", std::to_string(options.seed.value_or(0))});
+    stamp.push_back({"l2", l2_word(settings.flush_l2)});
+    stamp.push_back({"timing", timing_text(settings)});
+    if (input.path.empty()) {
+        stamp.push_back({"pattern", pattern_name(input.pattern)});
+        stamp.push_back({"seed", std::to_string(input.seed.value_or(0))});
     } else {
-        stamp.push_back({"input", options.input_path});
+        stamp.push_back({"input", input.path});
     }
-    stamp.push_back({"block", std::to_string(options.block)});
-    stamp.push_back({"iters", std::to_string(options.iters) + " timed, " + std::to_string(options.warmup) + " warm-up"});
+    stamp.push_back({"block", std::to_string(settings.block)});
+    stamp.push_back({"iters", std::to_string(settings.iters) + " timed, " + std::to_string(settings.warmup) + " warm-up"});
     return stamp;
 }
 
@@ -153,6 +145,12 @@ std::string stamp_lines(const Stamp& stamp) {
         out += "# " + key + ": " + flat + "\n";
     }
     return out;
+}
+
+std::string& stamp_value(Stamp& stamp, const std::string& key) {
+    for (auto& [name, value] : stamp)
+        if (name == key) return value;
+    return stamp.emplace_back(key, "").second;
 }
 
 namespace {

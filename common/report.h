@@ -4,8 +4,8 @@
 #pragma once
 
 #include "device_info.h"
+#include "input.h"
 #include "measure.h"
-#include "options.h"
 
 #include <cstddef>
 #include <iosfwd>
@@ -23,8 +23,6 @@ std::string json_string(const std::string& text);
 std::string json_number(double value, const char* fmt = "%.6g");
 // RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
 std::string csv_field(const std::string& text);
-// "2^12" for powers of two, the decimal number otherwise.
-std::string size_text(std::size_t n);
 // "16777216 (2^24)" for powers of two, "1000003" otherwise.
 std::string count_text(std::size_t n);
 // "64.0 MiB, larger than the 50 MiB L2": whether repetitions can be served from L2.
@@ -34,15 +32,17 @@ const char* status_text(const Measurement& m);  // "PASS", "FAIL", or "-" for a 
 const char* l2_word(bool flushed);               // "flushed" or "warm"
 
 // The timing method in one line, for the stamp and the text output.
-std::string timing_text(const Options& options);
+std::string timing_text(const MeasureSettings& settings);
 
 // Where, when and how: "# key: value" lines above a CSV header, read back by bench/render_results.py.
 using Stamp = std::vector<std::pair<std::string, std::string>>;
 // Where, when, what: GPU, versions, date, commit, command. For any program that prints results.
 Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv);
 // device_stamp plus how a reduction was run (L2, timing, input, block, repetitions).
-Stamp make_stamp(const DeviceInfo& device, const Options& options, int argc, const char* const* argv);
+Stamp make_stamp(const DeviceInfo& device, const InputSpec& input, const MeasureSettings& settings, int argc,
+                 const char* const* argv);
 std::string stamp_lines(const Stamp& stamp);  // newlines inside a value become spaces
+std::string& stamp_value(Stamp& stamp, const std::string& key);  // the value of `key`, added empty if missing
 
 std::string csv_header();
 std::string csv_row(const Measurement& m);

@@ -1,7 +1,5 @@
-// How the harness, the tests and the comparison see a step: its names and its entry points,
-// type-erased so that all steps fit in one table.
-//
-// Every step's reduce.cuh provides, in its own namespace (step01, step02, ...):
+// How the harness, the tests and the comparison see a step: its names and entry points, type-erased
+// so that all steps fit in one table. Every step's reduce.cuh provides, in its namespace (step01, ...):
 //   constexpr const char* name;      // the directory and target name, e.g. "step03_sequential"
 //   constexpr const char* change;    // the one idea it adds, for tables
 //   template <class T> std::size_t scratch_bytes(std::size_t n, int block);  // device scratch the caller provides
@@ -11,16 +9,14 @@
 // reduce() sums in[0..n) into *out on the device: any n >= 1, no allocation, no host
 // synchronisation, no copy, so that the caller can time it.
 //
-// Scratch: the caller allocates scratch_bytes<T>(n, block) bytes once and fills them with zero
-// bytes once, before the first call and outside any timing. A step may keep state in its
-// scratch that a call reads before writing (a single-pass step's slots for its partials) only if
-// every call leaves it at zero again when it returns; everything else is the step's to overwrite.
+// Scratch: the caller allocates scratch_bytes<T>(n, block) bytes and zero-fills them once, outside
+// any timing. A step may keep state there that a call reads before writing (a single-pass step's
+// slots for its partials) only if every call leaves it at zero again.
 //
-// int32: the table's int32 entry calls the step's reduce<std::uint32_t> on the same bytes. int32
-// and uint32 share their representation (two's complement, C++20 and every CUDA target), and
-// unsigned addition wraps modulo 2^32 by definition, whereas signed overflow is undefined
-// behaviour. So an int32 sum that leaves the int32 range is defined: the exact sum modulo 2^32,
-// read back as int32. The kernels stay templates on T and never see a signed type.
+// int32 runs the step's reduce<std::uint32_t> on the same bytes: the two share their
+// representation, and unsigned addition wraps modulo 2^32 by definition where signed overflow is
+// undefined. So an int32 sum past the int32 range is defined (the exact sum modulo 2^32), and the
+// kernels stay templates on T that never see a signed type.
 #pragma once
 
 #include "element_type.h"
@@ -38,9 +34,7 @@ template <class T>
 using ReduceFn = void (*)(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream);
 
 // The type a kernel adds for elements of type T: the same type, except int32 -> uint32 (above).
-template <class T> struct KernelType { using type = T; };
-template <> struct KernelType<std::int32_t> { using type = std::uint32_t; };
-template <class T> using kernel_type_t = typename KernelType<T>::type;
+template <class T> using kernel_type_t = std::conditional_t<std::is_same_v<T, std::int32_t>, std::uint32_t, T>;
 
 // ReduceFn<T> that runs `reduce` (a step's reduce<kernel_type_t<T>>) on the same bytes.
 template <class T, ReduceFn<kernel_type_t<T>> reduce>

@@ -1,100 +1,109 @@
 #include "timer.h"
 
-#include "gate.h"
-
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
-#include <string>
 
 namespace reduction {
 namespace {
 
-// What a gate that opened itself was waiting for, in its error message.
-const std::string queueing_what = "queueing " + std::to_string(gate_chunk) + " repetitions behind the gate kernel";
+__device__ unsigned long long global_time_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
+// One thread spins until the host writes 1 to *open, or until the timeout, which it reports. Both
+// point to the Gate's pinned host memory, as the current device's addresses of it.
+__global__ void gate_kernel(const volatile int* open, volatile int* timed_out, unsigned long long timeout_ns) {
+    const unsigned long long start = global_time_ns();
+    while (*open == 0) {
+        if (global_time_ns() - start > timeout_ns) {
+            *timed_out = 1;
+            return;
+        }
+    }
+}
+
+// `count` events on each stream, each created on its stream's device.
 class Events {
 public:
-    explicit Events(int count) : events_(static_cast<std::size_t>(count), nullptr) {
-        for (auto& e : events_) CUDA_CHECK(cudaEventCreate(&e));
+    Events(const std::vector<TimedStream>& streams, int count) : streams_(streams), count_(count) {
+        for (const TimedStream& s : streams) {
+            CUDA_CHECK(cudaSetDevice(s.device));
+            for (int i = 0; i < count; ++i) {
+                events_.push_back(nullptr);
+                CUDA_CHECK(cudaEventCreate(&events_.back()));
+            }
+        }
     }
     ~Events() {
-        for (auto e : events_)
+        for (cudaEvent_t e : events_)
             if (e) cudaEventDestroy(e);
     }
     Events(const Events&) = delete;
     Events& operator=(const Events&) = delete;
-    cudaEvent_t operator[](std::size_t i) const { return events_[i]; }
+
+    void record(int i) const {  // event i on every stream
+        for (std::size_t s = 0; s < streams_.size(); ++s) {
+            CUDA_CHECK(cudaSetDevice(streams_[s].device));
+            CUDA_CHECK(cudaEventRecord(events_[s * count_ + i], streams_[s].stream));
+        }
+    }
+    // The slowest stream's time from this event i to `stop`'s: the work is done when every GPU is.
+    double slowest_ms(const Events& stop, int i) const {
+        double slowest = 0;
+        for (std::size_t s = 0; s < streams_.size(); ++s) {
+            float ms = 0;
+            CUDA_CHECK(cudaEventElapsedTime(&ms, events_[s * count_ + i], stop.events_[s * count_ + i]));
+            slowest = std::max(slowest, static_cast<double>(ms));
+        }
+        return slowest;
+    }
 
 private:
+    const std::vector<TimedStream>& streams_;
+    std::size_t count_;
     std::vector<cudaEvent_t> events_;
 };
 
-float elapsed_ms(cudaEvent_t start, cudaEvent_t stop) {
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    return ms;
-}
-
-// Per call: each chunk of repetitions is queued behind a closed gate, then released at once.
-TimingStats time_per_call(const DeviceWork& work, int iters, cudaStream_t stream, L2Flusher* flusher, Gate& gate) {
-    Events starts(gate_chunk), stops(gate_chunk);
-    std::vector<double> samples;
-    for (int done = 0; done < iters;) {
-        const int count = std::min(gate_chunk, iters - done);
-        gate.close();
-        gate.hold(stream);
-        for (int i = 0; i < count; ++i) {
-            if (flusher) flusher->flush(stream);
-            CUDA_CHECK(cudaEventRecord(starts[i], stream));
-            work(stream);
-            CUDA_CHECK(cudaEventRecord(stops[i], stream));
-        }
-        gate.open();
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        gate.check_not_timed_out(queueing_what);
-        for (int i = 0; i < count; ++i) samples.push_back(elapsed_ms(starts[i], stops[i]));
-        done += count;
-    }
-    return summarize(std::move(samples));
-}
-
-// Batch: chunks of calls with nothing between them, one event pair around each chunk.
-double time_batch(const DeviceWork& work, int iters, cudaStream_t stream, Gate& gate) {
-    Events pair(2);
-    double total_ms = 0;
-    for (int done = 0; done < iters;) {
-        const int count = std::min(gate_chunk, iters - done);
-        gate.close();
-        gate.hold(stream);
-        CUDA_CHECK(cudaEventRecord(pair[0], stream));
-        for (int i = 0; i < count; ++i) work(stream);
-        CUDA_CHECK(cudaEventRecord(pair[1], stream));
-        gate.open();
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        gate.check_not_timed_out(queueing_what);
-        total_ms += elapsed_ms(pair[0], pair[1]);
-        done += count;
-    }
-    return total_ms / iters;
-}
-
-// Idle: the GPU has nothing to do when each call is made.
-TimingStats time_idle(const DeviceWork& work, int iters, cudaStream_t stream, L2Flusher* flusher) {
-    Events pair(2);
-    std::vector<double> samples;
-    for (int i = 0; i < iters; ++i) {
-        if (flusher) flusher->flush(stream);
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        CUDA_CHECK(cudaEventRecord(pair[0], stream));
-        work(stream);
-        CUDA_CHECK(cudaEventRecord(pair[1], stream));
-        CUDA_CHECK(cudaStreamSynchronize(stream));
-        samples.push_back(elapsed_ms(pair[0], pair[1]));
-    }
-    return summarize(std::move(samples));
-}
-
 }  // namespace
+
+Gate::Gate() {
+    CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&flags_), 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
+    flags_[0] = flags_[1] = 0;
+}
+
+Gate::~Gate() {
+    open();
+    cudaFreeHost(flags_);
+}
+
+void Gate::close() {
+    flags_[0] = flags_[1] = 0;
+    closed_ = true;
+}
+
+void Gate::hold(cudaStream_t stream) {
+    int* device_flags = nullptr;  // the current device's address of the flags
+    CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags), flags_, 0));
+    gate_kernel<<<1, 1, 0, stream>>>(device_flags, device_flags + 1, gate_timeout_ns);
+    CUDA_CHECK_LAUNCH();
+}
+
+void Gate::open() {
+    if (!closed_) return;
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    reinterpret_cast<volatile int*>(flags_)[0] = 1;
+    closed_ = false;
+}
+
+void Gate::check_not_timed_out(const std::string& what) const {
+    if (reinterpret_cast<volatile int*>(flags_)[1] != 0)
+        throw CudaError(cudaErrorLaunchTimeout, "timing: " + what + " took more than " +
+                                                    std::to_string(gate_timeout_ns / 1'000'000'000ull) +
+                                                    " s, so the times would include host work");
+}
 
 TimingStats summarize(std::vector<double> samples_ms) {
     if (samples_ms.empty()) throw std::invalid_argument("summarize: no timing samples");
@@ -103,22 +112,81 @@ TimingStats summarize(std::vector<double> samples_ms) {
     TimingStats stats;
     stats.count = static_cast<int>(count);
     stats.min_ms = samples_ms.front();
-    stats.median_ms = count % 2 == 1 ? samples_ms[count / 2]
-                                     : (samples_ms[count / 2 - 1] + samples_ms[count / 2]) / 2;
+    stats.median_ms = count % 2 == 1 ? samples_ms[count / 2] : (samples_ms[count / 2 - 1] + samples_ms[count / 2]) / 2;
     return stats;
 }
 
-Timing time_on_device(const DeviceWork& work, int warmup, int iters, cudaStream_t stream, L2Flusher* flusher) {
+Timing time_on_device(const std::function<void()>& work, int warmup, int iters, const std::vector<TimedStream>& streams,
+                      L2Flusher* flusher, const AcrossRanks& ranks) {
+    const auto flush = [&] {
+        if (flusher) flusher->flush(streams.front().stream);
+    };
+    const auto synchronize = [&] {
+        for (const TimedStream& s : streams) {
+            CUDA_CHECK(cudaSetDevice(s.device));
+            CUDA_CHECK(cudaStreamSynchronize(s.stream));
+        }
+        if (ranks.barrier) ranks.barrier();
+    };
+    const auto slowest_rank = [&](std::vector<double> samples) {
+        if (ranks.max) ranks.max(samples);
+        return samples;
+    };
     for (int i = 0; i < warmup; ++i) {
-        if (flusher) flusher->flush(stream);
-        work(stream);
+        flush();
+        work();
     }
-    CUDA_CHECK(cudaStreamSynchronize(stream));
+    synchronize();
     Gate gate;
+    const Events starts(streams, gate_chunk), stops(streams, gate_chunk);
+    // Chunks of calls queued behind the closed gate on every stream, then released at once: an
+    // event pair around each call (per call), or around each chunk (batch). The slowest GPU's times.
+    const auto behind_gate = [&](bool pair_per_call) {
+        std::vector<double> samples;
+        for (int done = 0; done < iters;) {
+            const int count = std::min(gate_chunk, iters - done);
+            gate.close();
+            for (const TimedStream& s : streams) {
+                CUDA_CHECK(cudaSetDevice(s.device));
+                gate.hold(s.stream);
+            }
+            if (!pair_per_call) starts.record(0);
+            for (int i = 0; i < count; ++i) {
+                if (pair_per_call) {
+                    flush();
+                    starts.record(i);
+                }
+                work();
+                if (pair_per_call) stops.record(i);
+            }
+            if (!pair_per_call) stops.record(0);
+            if (ranks.barrier) ranks.barrier();
+            gate.open();
+            synchronize();
+            gate.check_not_timed_out("queueing " + std::to_string(gate_chunk) + " repetitions behind the gate kernel");
+            for (int i = 0; i < (pair_per_call ? count : 1); ++i) samples.push_back(starts.slowest_ms(stops, i));
+            done += count;
+        }
+        return slowest_rank(std::move(samples));
+    };
     Timing timing;
-    timing.per_call = time_per_call(work, iters, stream, flusher, gate);
-    if (!flusher) timing.batch_ms = time_batch(work, iters, stream, gate);
-    timing.idle = time_idle(work, iters, stream, flusher);
+    timing.per_call = summarize(behind_gate(true));
+    if (!flusher) {
+        double total_ms = 0;
+        for (double ms : behind_gate(false)) total_ms += ms;
+        timing.batch_ms = total_ms / iters;
+    }
+    std::vector<double> idle;
+    for (int i = 0; i < iters; ++i) {
+        flush();
+        synchronize();
+        starts.record(0);
+        work();
+        stops.record(0);
+        synchronize();
+        idle.push_back(starts.slowest_ms(stops, 0));
+    }
+    timing.idle = summarize(slowest_rank(std::move(idle)));
     return timing;
 }
 

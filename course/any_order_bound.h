@@ -1,31 +1,20 @@
 // The check of a float sum whose order of additions is not ours to know: CUB's.
 //
-// The steps report their addition depth d, and verify() allows gamma_d * sum|x_i|. CUB's tree is
-// internal to CUB, so its rows need a bound that holds for EVERY order of the additions. Take any
-// binary tree of n - 1 additions over x_1..x_n (recursive summation in any order, pairwise, any
-// mix). Each addition rounds once: fl(a + b) = (a + b)(1 + e), |e| <= u, u the unit roundoff
-// (2^-24 for float, 2^-53 for double). Input x_i passes through at most n - 1 of them, so
-//
-//     computed = sum_i x_i * prod_{k <= n-1} (1 + e_ik)   =>   |computed - exact| <= gamma_{n-1} * sum|x_i|,
-//
-// with gamma_k = k u / (1 - k u) (Higham, "Accuracy and Stability of Numerical Algorithms", 2nd
-// ed., §4.2: the chain can be as long as n - 1 whatever the order). Jeannerod and Rump (SIAM J.
-// Matrix Anal. Appl. 34(2), 2013) sharpen it, for any evaluation order and with no condition on
-// n, to
-//
-//     |computed - exact| <= (n - 1) u * sum|x_i|,
-//
-// which is what any_order_tolerance allows (plus the reference's own rounding, as verify() adds).
-// It is much wider than a step's gamma_d with d in the hundreds: a check that catches a wrong,
-// lost or doubled block of terms, NaN and garbage, not the last bits. Once (n - 1) u >= 1 (float
-// beyond 2^24 elements) it allows any result near zero, so the row stays "timed, not verified".
+// The steps report their addition depth d and verify() allows gamma_d * sum|x_i|. CUB's tree is
+// internal, so its rows need a bound that holds for EVERY order. Any binary tree of n - 1
+// additions, each rounding once, passes an input through at most n - 1 of them: gamma_{n-1}
+// (Higham, 2nd ed., §4.2). Jeannerod and Rump (SIAM J. Matrix Anal. Appl. 34(2), 2013) sharpen it,
+// for any order and any n, to  |computed - exact| <= (n - 1) u * sum|x_i|,  which
+// any_order_tolerance allows (plus the reference's own rounding, as verify() adds). It catches a
+// wrong, lost or doubled block of terms, NaN and garbage, not the last bits. Once (n - 1) u >= 1
+// (float beyond 2^24 elements) it allows any result near zero: the row stays "timed, not verified".
 #pragma once
 
 #include "reference.h"
 
-#include <cfloat>
+#include "report.h"
+
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <optional>
 #include <string>
@@ -34,8 +23,7 @@ namespace reduction {
 
 // (n - 1) u: the relative bound for any order; >= 1 means it says nothing.
 inline double any_order_relative_bound(ElementType type, std::size_t n) {
-    const double u = type == ElementType::float32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
-    return n > 0 ? static_cast<double>(n - 1) * u : 0.0;
+    return n > 0 ? static_cast<double>(n - 1) * unit_roundoff(type) : 0.0;
 }
 
 // (n - 1) u * sum|x_i| plus the reference's own error (tolerance_for at depth 0 is exactly that).
@@ -60,10 +48,8 @@ std::optional<Verdict> verify_any_order(T result, const Reference& reference) {
     Verdict v = verify(result, reference, 0);  // the texts and the error; depth 0: tolerance decided here
     v.tolerance = any_order_tolerance(reference);
     v.pass = std::isfinite(result) && v.error <= v.tolerance;
-    char bound[64];
-    std::snprintf(bound, sizeof bound, "%.3g", relative);
     v.note = std::string(v.pass ? "" : "outside the tolerance; ") + "order unknown: any-order bound (n-1)u * sum|x| = " +
-             bound + " * sum|x|";
+             format_number("%.3g", relative) + " * sum|x|";
     return v;
 }
 

@@ -1,10 +1,8 @@
-// CUB's device-wide sum (and max and min, for --op) behind the course's StepApi, so it is timed
-// exactly like the steps.
-//
-// CUB asks for its temporary storage in two calls: a size query, then the reduction. The query is
-// host work (it reads the device's properties), so it belongs to scratch_bytes, which the harness
-// calls once when it allocates the scratch, outside the timed region. reduce is then the single
-// cub::DeviceReduce::Sum call, given the capacity that scratch_bytes reported for this n.
+// CUB's device-wide sum (and max and min, for --op) behind the course's StepApi, timed exactly like
+// the steps. CUB asks for its temporary storage in two calls: a size query, then the reduction.
+// The query is host work (it reads the device's properties), so it belongs to scratch_bytes, which
+// the harness calls once, outside the timed region; reduce is then the single CUB call, given the
+// capacity that scratch_bytes reported for this n.
 #include "course_steps.h"
 
 #include "cuda_check.h"
@@ -14,6 +12,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <type_traits>
 #include <tuple>
@@ -21,29 +20,16 @@
 namespace reduction {
 namespace {
 
-// What scratch_bytes reported, by (operator, type, n): reduce looks it up instead of asking CUB again.
-class TempCapacities {
-public:
-    void remember(OpKind op, ElementType type, std::size_t n, std::size_t bytes) {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        bytes_[{op, type, n}] = bytes;
-    }
-    std::size_t recall(OpKind op, ElementType type, std::size_t n) const {
-        const std::lock_guard<std::mutex> lock(mutex_);
-        const auto it = bytes_.find({op, type, n});
-        if (it == bytes_.end())
-            throw std::logic_error("cub: reduce was called for an n whose scratch_bytes was never asked for");
-        return it->second;
-    }
-
-private:
-    mutable std::mutex mutex_;
-    std::map<std::tuple<OpKind, ElementType, std::size_t>, std::size_t> bytes_;
-};
-
-TempCapacities& capacities() {
-    static TempCapacities instance;
-    return instance;
+// What scratch_bytes reported, by (operator, type, n): reduce looks it up instead of asking CUB
+// again. `bytes` given: remembered; absent: recalled.
+std::size_t temp_capacity(OpKind op, ElementType type, std::size_t n, std::optional<std::size_t> bytes = std::nullopt) {
+    static std::mutex mutex;
+    static std::map<std::tuple<OpKind, ElementType, std::size_t>, std::size_t> capacities;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (bytes) return capacities[{op, type, n}] = *bytes;
+    const auto it = capacities.find({op, type, n});
+    if (it == capacities.end()) throw std::logic_error("cub: reduce was called for an n whose scratch_bytes was never asked for");
+    return it->second;
 }
 
 // One CUB call: a size query when temp is null, the reduction otherwise. Max and min go through
@@ -70,14 +56,12 @@ std::size_t cub_scratch_bytes(ElementType type, std::size_t n, int /*block: CUB 
         CUDA_CHECK((cub_device_reduce<Op, K>(nullptr, query, nullptr, nullptr, n, nullptr)));
         return std::max<std::size_t>(query, 1);  // a null temp pointer would make the next call a query
     });
-    capacities().remember(Op::kind, type, n, bytes);
-    return bytes;
+    return temp_capacity(Op::kind, type, n, bytes);
 }
 
-// CUB's summation order is internal and undocumented. Any order of n terms has a chain of at most
-// n - 1 additions, so gamma_{n-1} bounds every order; it is the honest bound for a black box.
-// compare checks CUB's float sums against the sharper any-order bound (n - 1) u * sum|x|, which
-// still says something where gamma_{n-1} no longer does: any_order_bound.h derives it.
+// CUB's summation order is internal. Any order of n terms has a chain of at most n - 1 additions,
+// so gamma_{n-1} bounds every order: the honest bound for a black box. compare also checks CUB's
+// float sums against the sharper any-order bound of any_order_bound.h.
 std::size_t cub_addition_depth(std::size_t n, int) { return n - 1; }
 
 // The element type whose kernel type is K (uint32 is how int32 is summed).
@@ -90,7 +74,7 @@ constexpr ElementType element_type_of_kernel_type() {
 // K is the type CUB runs on (cub_type_t): int32 arrives as uint32 for a sum, as for the steps.
 template <class Op, class K>
 void cub_reduce(const K* in, std::size_t n, K* out, K* scratch, int, cudaStream_t stream) {
-    std::size_t capacity = capacities().recall(Op::kind, element_type_of_kernel_type<K>(), n);
+    std::size_t capacity = temp_capacity(Op::kind, element_type_of_kernel_type<K>(), n);
     CUDA_CHECK((cub_device_reduce<Op, K>(scratch, capacity, in, out, n, stream)));
 }
 

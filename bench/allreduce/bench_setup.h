@@ -10,6 +10,7 @@
 #include "cuda_check.h"
 #include "device_info.h"
 #include "exit_codes.h"
+#include "options.h"
 #include "report.h"
 
 #include <cmath>

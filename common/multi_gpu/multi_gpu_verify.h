@@ -13,11 +13,10 @@
 
 namespace reduction::multi_gpu {
 
-// Reads every local GPU's total (totals[i] on members()[i]'s device) and verifies each. The verdict
-// of the first wrong one, or rank 0's; the same on every rank.
+// Every local GPU's total (totals[i] on members()[i]'s device) must be right, and the same bits as
+// rank 0's. The verdict of the first wrong one, or rank 0's; the same on every rank.
 template <class T>
-reduction::Verdict verify_totals(const Team& team, const std::vector<const T*>& totals, const reduction::Reference& reference,
-                                 std::size_t depth) {
+Verdict verify_totals(const Team& team, const std::vector<const T*>& totals, const Reference& reference, std::size_t depth) {
     const auto& members = team.members();
     std::vector<T> values(members.size());
     for (std::size_t i = 0; i < members.size(); ++i) {
@@ -27,9 +26,9 @@ reduction::Verdict verify_totals(const Team& team, const std::vector<const T*>& 
     }
     T first = values[0];
     team.broadcast_from_leader(&first, sizeof first);  // rank 0's total, on every rank
-    reduction::Verdict verdict = reduction::verify(first, reference, depth);
+    Verdict verdict = verify(first, reference, depth);
     for (std::size_t i = 0; i < members.size(); ++i) {
-        reduction::Verdict own = reduction::verify(values[i], reference, depth);
+        Verdict own = verify(values[i], reference, depth);
         if (own.pass && std::memcmp(&values[i], &first, sizeof(T)) != 0) {
             own.pass = false;
             own.note = "GPU " + std::to_string(members[i].rank) + " holds " + own.result + ", GPU 0 " + verdict.result +

@@ -1,11 +1,8 @@
-// Everything a multi-GPU step's main() does, as common/run_step.h does it for one GPU: the command
-// line (multi_gpu_cli.h), the input and its reference made once on rank 0 (GPU 0), every other GPU
-// sent its shard, one call verified on every GPU (multi_gpu_verify.h), the timing of calls on every
-// GPU at once (team.h), the report on rank 0 (multi_gpu_report.h). The step passes its entry points:
-//
-//   int main(int argc, char** argv) { return reduction::multi_gpu::run_multi_gpu(argc, argv, REDUCTION_MULTI_GPU_STEP(step13)); }
-//
-// A multi-GPU step's reduce.cuh provides, in its namespace (step13/reduce.cuh):
+// Everything a multi-GPU step's main() does, as common/run_step.h does for one GPU: the steps'
+// command line plus --gpus K and --from-one-gpu; the Team (one process driving K GPUs, or one MPI
+// rank per GPU: `mpirun -np K step13_multi_gpu`); the input and its reference made once on GPU 0,
+// every other GPU sent its shard; one call verified on every GPU; the calls timed on every GPU at
+// once (team.h); the report on rank 0. The step's reduce.cuh provides, in its namespace:
 //   name, change                                   as every step (common/step_api.h)
 //   const StepOps& previous_step()                 the single-GPU reduction each GPU runs
 //   Shard shard_of(n, gpus, rank)                  rank's elements: .begin, .count
@@ -16,8 +13,6 @@
 //   std::size_t addition_depth(step, n, gpus, block)         the longest chain of additions
 #pragma once
 
-#include "multi_gpu_cli.h"
-#include "multi_gpu_report.h"
 #include "multi_gpu_verify.h"
 #include "team.h"
 
@@ -26,10 +21,10 @@
 #include "exit_codes.h"
 #include "input.h"
 #include "measure.h"
+#include "options.h"
 #include "step_api.h"
 
-#include <cmath>
-#include <cstddef>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <type_traits>
@@ -37,41 +32,50 @@
 
 namespace reduction::multi_gpu {
 
+struct MultiFlags {
+    int gpus = 0;               // --gpus K; 0: not given (every visible GPU, or one per MPI rank)
+    bool from_one_gpu = false;  // --from-one-gpu: the input starts on GPU 0, sending it out is timed
+};
+
+// One run on the GPUs of `team`; returns the exit code.
+using MultiGpuRun =
+    std::function<int(Team& team, const Options& options, const MultiFlags& flags, int argc, const char* const* argv)>;
+
+// Parses and checks the command line (a bad one is exit 2 on every rank, before MPI starts), then
+// makes the Team and hands it to `run`. `name` and `change` are the step's.
+int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run);
+
+// What rank 0 prints: the steps' text, CSV or JSON (common/report.h), with the GPUs in the stamp, a
+// line of their own in the text and three more CSV columns (gpus, launch, from_one_gpu). `device`
+// is GPU 0's; `largest_shard` rank 0's (the others hold as many or one fewer).
+void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Options& options, const MultiFlags& flags,
+                     const Team& team, std::size_t largest_shard, int argc, const char* const* argv);
+
 // A multi-GPU step's calls for element type T; Part is its Part<T>.
 template <class T, class PartType>
 struct TypedCalls {
     using Part = PartType;
-    T (*identity)(reduction::OpKind op);
+    T (*identity)(OpKind op);
     void (*send_shards_from_first)(const Team& team, const T* whole, std::size_t n, const std::vector<Part>& parts);
-    void (*reduce_and_combine)(const reduction::StepApi& step, const Team& team, const std::vector<Part>& parts,
-                               int block, reduction::OpKind op);
+    void (*reduce_and_combine)(const StepApi& step, const Team& team, const std::vector<Part>& parts, int block, OpKind op);
 };
-
-template <class T, class Part>
-TypedCalls<T, Part> typed_calls(T (*identity)(reduction::OpKind),
-                                void (*send)(const Team&, const T*, std::size_t, const std::vector<Part>&),
-                                void (*combine)(const reduction::StepApi&, const Team&, const std::vector<Part>&, int,
-                                                reduction::OpKind)) {
-    return TypedCalls<T, Part>{identity, send, combine};
-}
 
 // A multi-GPU step as the harness sees it; `typed(T{})` gives its TypedCalls for T.
 template <class Typed>
 struct MultiGpuStep {
     const char* name;
     const char* change;
-    const reduction::StepOps& previous;
+    const StepOps& previous;
     std::size_t (*shard_count)(std::size_t n, int gpus, int rank);
-    std::size_t (*addition_depth)(const reduction::StepApi& step, std::size_t n, int gpus, int block);
+    std::size_t (*addition_depth)(const StepApi& step, std::size_t n, int gpus, int block);
     Typed typed;
 };
 
 template <class Typed>
-MultiGpuStep<Typed> multi_gpu_step(const char* name, const char* change, const reduction::StepOps& previous,
+MultiGpuStep<Typed> multi_gpu_step(const char* name, const char* change, const StepOps& previous,
                                    std::size_t (*shard_count)(std::size_t, int, int),
-                                   std::size_t (*addition_depth)(const reduction::StepApi&, std::size_t, int, int),
-                                   Typed typed) {
-    return MultiGpuStep<Typed>{name, change, previous, shard_count, addition_depth, typed};
+                                   std::size_t (*addition_depth)(const StepApi&, std::size_t, int, int), Typed typed) {
+    return {name, change, previous, shard_count, addition_depth, typed};
 }
 
 namespace detail {
@@ -79,24 +83,23 @@ namespace detail {
 // Per GPU, on its own device: the buffers behind its Part.
 template <class T>
 struct GpuBuffers {
-    reduction::DeviceBuffer<T> shard;                  // its shard, sent by GPU 0 (empty on GPU 0)
-    reduction::DeviceBuffer<unsigned char> scratch;    // the previous step's, zero-filled once (step_api.h)
-    reduction::DeviceBuffer<T> partial{1}, total{1};
+    DeviceBuffer<T> shard;                  // its shard, sent by GPU 0 (empty on GPU 0)
+    DeviceBuffer<unsigned char> scratch;    // the previous step's, zero-filled once (step_api.h)
+    DeviceBuffer<T> partial{1}, total{1};
 };
 
 template <class T, class Step>
-int run_typed(const Step& multi, Team& team, const reduction::Options& options, const MultiFlags& flags, int argc,
+int run_typed(const Step& multi, Team& team, const Options& options, const MultiFlags& flags, int argc,
               const char* const* argv) {
-    using namespace reduction;
     const auto calls = multi.typed(T{});
     using Part = typename decltype(calls)::Part;
     const ElementType type = element_type_of<T>();
     const StepApi& step = multi.previous.for_op(options.op);
-    const int gpus = team.size();
+    const int gpus = team.size(), block = options.measure.block;
     auto& members = team.members();
     const auto shard_count = [&](std::size_t n, int rank) { return multi.shard_count(n, gpus, rank); };
 
-    std::size_t n = team.leads() ? input_count(options, type) : 0;  // a bad --input: exit 2 on rank 0
+    std::size_t n = team.leads() ? input_count(options.input, type) : 0;  // a bad --input: exit 2 on rank 0
     team.broadcast_from_leader(&n, sizeof n);
 
     // Memory first, on every GPU: rank 0 holds the whole input, the others their shards.
@@ -105,20 +108,18 @@ int run_typed(const Step& multi, Team& team, const reduction::Options& options, 
         const std::size_t count = shard_count(n, m.rank);
         CUDA_CHECK(cudaSetDevice(m.device));
         const std::size_t held = m.rank == 0 ? n : count;
-        require_device_memory(held * sizeof(T) + (count ? step.scratch_bytes(type, count, options.block) : 0) + 2 * sizeof(T),
+        require_device_memory(held * sizeof(T) + (count ? step.scratch_bytes(type, count, block) : 0) + 2 * sizeof(T),
                               std::string(multi.name) + " GPU " + std::to_string(m.rank) + " (device " +
                                   std::to_string(m.device) + "): " + std::to_string(count) + " " + type_name(type));
     }
 
     // The input, once, on GPU 0, with its reference; the reference goes to every rank.
     DeviceInput<T> whole;
-    Reference reference;
-    for (const Member& m : members) {
-        if (m.rank != 0) continue;
-        CUDA_CHECK(cudaSetDevice(m.device));
-        whole = upload_input<T>(options);
-        reference = whole.reference;
+    if (team.leads()) {  // members[0] is rank 0
+        CUDA_CHECK(cudaSetDevice(members[0].device));
+        whole = upload_input<T>(options.input, options.op);
     }
+    Reference reference = whole.reference;
     static_assert(std::is_trivially_copyable_v<Reference>, "the reference is sent to the other ranks as bytes");
     team.broadcast_from_leader(&reference, sizeof reference);
 
@@ -130,7 +131,7 @@ int run_typed(const Step& multi, Team& team, const reduction::Options& options, 
         const std::size_t count = shard_count(n, m.rank);
         GpuBuffers<T> b;
         if (m.rank != 0) b.shard = DeviceBuffer<T>(count);
-        b.scratch = DeviceBuffer<unsigned char>(count ? step.scratch_bytes(type, count, options.block) : 0);
+        b.scratch = DeviceBuffer<unsigned char>(count ? step.scratch_bytes(type, count, block) : 0);
         if (b.scratch.bytes() > 0) CUDA_CHECK(cudaMemset(b.scratch.get(), 0, b.scratch.bytes()));
         // an empty shard's partial: the identity, written once and never again
         const T identity = calls.identity(options.op);
@@ -152,13 +153,12 @@ int run_typed(const Step& multi, Team& team, const reduction::Options& options, 
 
     // The depth of the tolerance, the same on every rank: the largest any rank computes.
     CUDA_CHECK(cudaSetDevice(members[0].device));
-    std::vector<double> depth_value{static_cast<double>(multi.addition_depth(step, n, gpus, options.block))};
+    std::vector<double> depth_value{static_cast<double>(multi.addition_depth(step, n, gpus, block))};
     team.max_over_ranks(depth_value);
-    const auto depth = static_cast<std::size_t>(depth_value[0]);
 
     const auto call = [&] {
         if (flags.from_one_gpu) calls.send_shards_from_first(team, whole_input, n, parts);
-        calls.reduce_and_combine(step, team, parts, options.block, options.op);
+        calls.reduce_and_combine(step, team, parts, block, options.op);
     };
 
     // Once to verify, with every total (and every partial that will be written) set to 0xFF
@@ -170,7 +170,6 @@ int run_typed(const Step& multi, Team& team, const reduction::Options& options, 
     }
     call();
     team.synchronize();
-    const Verdict first = verify_totals(team, totals, reference, depth);
 
     Measurement m;
     m.op = op_name(options.op);
@@ -179,26 +178,16 @@ int run_typed(const Step& multi, Team& team, const reduction::Options& options, 
                ": a shard each, one NCCL all-reduce";
     m.type = type;
     m.n = n;
-    m.block = options.block;
-    m.depth = depth;
-    m.time = team.time(call, options.warmup, options.iters);
-    const Verdict after_timing = verify_totals(team, totals, reference, depth);
-    m.verdict = first.pass ? after_timing : first;
-    if (first.pass && !after_timing.pass) m.verdict.note = "right on the first run, wrong after timing: " + after_timing.note;
-    const bool float_sum = type != ElementType::int32 && options.op == OpKind::sum &&
-                           reference.first_non_finite == Reference::no_index;
-    if (m.verdict.pass && float_sum && gamma_bound(type, depth) >= 1.0) {
-        m.verified = false;
-        m.verdict.note = "timed, not verified: for an addition order this deep the error bound allows any result";
-    }
+    m.block = block;
+    m.depth = static_cast<std::size_t>(depth_value[0]);
+    const Verdict first = verify_totals(team, totals, reference, m.depth);
+    m.time = team.time(call, options.measure.warmup, options.measure.iters);
+    set_verdict(m, first, verify_totals(team, totals, reference, m.depth), reference);
     // Bandwidth of the whole: n elements over the slowest GPU's time, against K GPUs' peak.
-    m.peak_gbps = gpus * device.peak_gbps;
-    m.gbps = bandwidth_gbps(n * sizeof(T), m.time.per_call.median_ms);
-    m.percent_of_peak = 100.0 * m.gbps / m.peak_gbps;
-    if (std::isfinite(m.time.batch_ms)) m.batch_gbps = bandwidth_gbps(n * sizeof(T), m.time.batch_ms);
+    add_bandwidth(m, n * sizeof(T), gpus * device.peak_gbps);
 
     if (team.leads()) {
-        print_multi_gpu(m, device, options, team, MultiGpuRunShape{n, shard_count(n, 0), flags.from_one_gpu}, argc, argv);
+        print_multi_gpu(m, device, options, flags, team, shard_count(n, 0), argc, argv);
         if (!m.verdict.pass) std::cerr << multi.name << ": verification FAILED: " << m.verdict.note << "\n";
     }
     return m.verdict.pass ? exit_ok : exit_wrong_result;
@@ -209,11 +198,10 @@ int run_typed(const Step& multi, Team& team, const reduction::Options& options, 
 template <class Typed>
 int run_multi_gpu(int argc, char** argv, const MultiGpuStep<Typed>& multi) {
     return run_multi_gpu_main(argc, argv, multi.name, multi.change,
-                              [&](Team& team, const reduction::Options& options, const MultiFlags& flags, int run_argc,
+                              [&](Team& team, const Options& options, const MultiFlags& flags, int run_argc,
                                   const char* const* run_argv) {
-                                  return reduction::dispatch_type(options.type, [&](auto zero) {
-                                      return detail::run_typed<decltype(zero)>(multi, team, options, flags, run_argc,
-                                                                               run_argv);
+                                  return dispatch_type(options.type, [&](auto zero) {
+                                      return detail::run_typed<decltype(zero)>(multi, team, options, flags, run_argc, run_argv);
                                   });
                               });
 }
@@ -222,11 +210,11 @@ int run_multi_gpu(int argc, char** argv, const MultiGpuStep<Typed>& multi) {
 
 // The MultiGpuStep of the multi-GPU step in namespace `ns`, e.g. REDUCTION_MULTI_GPU_STEP(step13).
 #define REDUCTION_MULTI_GPU_STEP(ns)                                                                           \
-    ::reduction::multi_gpu::multi_gpu_step(                                                                                  \
+    ::reduction::multi_gpu::multi_gpu_step(                                                                    \
         ns::name, ns::change, ns::previous_step(),                                                             \
         [](std::size_t n, int gpus, int rank) { return ns::shard_of(n, gpus, rank).count; }, &ns::addition_depth, \
         [](auto zero) {                                                                                        \
             using T = decltype(zero);                                                                          \
-            return ::reduction::multi_gpu::typed_calls(&ns::identity<T>, &ns::send_shards_from_first<T>,                     \
-                                         &ns::reduce_and_combine<T>);                                          \
+            return ::reduction::multi_gpu::TypedCalls<T, ns::Part<T>>{&ns::identity<T>, &ns::send_shards_from_first<T>, \
+                                                                      &ns::reduce_and_combine<T>};             \
         })

@@ -2,7 +2,6 @@
 
 #include "cuda_check.h"
 #include "device_info.h"
-#include "gate.h"
 #include "exit_codes.h"
 
 #include <algorithm>
@@ -11,61 +10,6 @@
 #include <unistd.h>
 
 namespace reduction::multi_gpu {
-namespace {
-
-// count events per member, each created on its member's device.
-class TeamEvents {
-public:
-    TeamEvents(const std::vector<Member>& members, int count) : count_(count) {
-        for (const Member& m : members) {
-            CUDA_CHECK(cudaSetDevice(m.device));
-            for (int i = 0; i < count; ++i) {
-                cudaEvent_t e = nullptr;
-                CUDA_CHECK(cudaEventCreate(&e));
-                events_.push_back(e);
-            }
-        }
-    }
-    ~TeamEvents() {
-        for (cudaEvent_t e : events_) cudaEventDestroy(e);
-    }
-    TeamEvents(const TeamEvents&) = delete;
-    TeamEvents& operator=(const TeamEvents&) = delete;
-    cudaEvent_t at(std::size_t member, int i) const { return events_[member * count_ + i]; }
-
-private:
-    int count_;
-    std::vector<cudaEvent_t> events_;
-};
-
-// Closes the gate and holds every member's stream behind it.
-void close_on_every_gpu(reduction::Gate& gate, const std::vector<Member>& members) {
-    gate.close();
-    for (const Member& m : members) {
-        CUDA_CHECK(cudaSetDevice(m.device));
-        gate.hold(m.stream);
-    }
-}
-
-void record(const std::vector<Member>& members, const TeamEvents& events, int i) {
-    for (std::size_t m = 0; m < members.size(); ++m) {
-        CUDA_CHECK(cudaSetDevice(members[m].device));
-        CUDA_CHECK(cudaEventRecord(events.at(m, i), members[m].stream));
-    }
-}
-
-// The slowest member's time between starts[i] and stops[i].
-double slowest_ms(const std::vector<Member>& members, const TeamEvents& starts, const TeamEvents& stops, int i) {
-    double slowest = 0;
-    for (std::size_t m = 0; m < members.size(); ++m) {
-        float ms = 0;
-        CUDA_CHECK(cudaEventElapsedTime(&ms, starts.at(m, i), stops.at(m, i)));
-        slowest = std::max(slowest, static_cast<double>(ms));
-    }
-    return slowest;
-}
-
-}  // namespace
 
 int visible_gpus() {
     int count = 0;
@@ -170,26 +114,21 @@ Team::~Team() {
     }
 }
 
-void Team::broadcast_from_leader(void* bytes, std::size_t size) const {
+void Team::broadcast_from_leader([[maybe_unused]] void* bytes, [[maybe_unused]] std::size_t size) const {
 #if defined(REDUCTION_WITH_MPI)
     if (!mpi_) return;
     auto* at = static_cast<char*>(bytes);
     constexpr std::size_t chunk = 1 << 30;  // MPI counts are int
     for (std::size_t done = 0; done < size; done += chunk)
         MPI_CHECK(MPI_Bcast(at + done, static_cast<int>(std::min(chunk, size - done)), MPI_BYTE, 0, MPI_COMM_WORLD));
-#else
-    (void)bytes;
-    (void)size;
 #endif
 }
 
-void Team::max_over_ranks(std::vector<double>& values) const {
+void Team::max_over_ranks([[maybe_unused]] std::vector<double>& values) const {
 #if defined(REDUCTION_WITH_MPI)
     if (mpi_ && !values.empty())
         MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
                                 MPI_COMM_WORLD));
-#else
-    (void)values;
 #endif
 }
 
@@ -218,70 +157,11 @@ void Team::synchronize() const {
 }
 
 reduction::Timing Team::time(const std::function<void()>& work, int warmup, int iters) {
-    for (int i = 0; i < warmup; ++i) work();
-    synchronize();
-    barrier();
-    using reduction::gate_chunk;
-    reduction::Timing timing;
-    const std::string queueing_what = "queueing a chunk of repetitions on every GPU";  // if the gate times out
-    reduction::Gate gate;  // one for every GPU of this process: its flags are mapped into each
-    TeamEvents starts(members_, gate_chunk), stops(members_, gate_chunk);
-
-    // per call: a chunk queued behind the gates on every GPU (and, with MPI, on every rank: the
-    // barrier), released at once; an event pair per repetition and GPU
-    std::vector<double> samples;
-    for (int done = 0; done < iters;) {
-        const int count = std::min(gate_chunk, iters - done);
-        close_on_every_gpu(gate, members_);
-        for (int i = 0; i < count; ++i) {
-            record(members_, starts, i);
-            work();
-            record(members_, stops, i);
-        }
-        barrier();
-        gate.open();
-        synchronize();
-        gate.check_not_timed_out(queueing_what);
-        for (int i = 0; i < count; ++i) samples.push_back(slowest_ms(members_, starts, stops, i));
-        done += count;
-    }
-    max_over_ranks(samples);
-    timing.per_call = reduction::summarize(samples);
-
-    // batch: calls back to back, one event pair per chunk and GPU
-    std::vector<double> chunks;
-    for (int done = 0; done < iters;) {
-        const int count = std::min(gate_chunk, iters - done);
-        close_on_every_gpu(gate, members_);
-        record(members_, starts, 0);
-        for (int i = 0; i < count; ++i) work();
-        record(members_, stops, 0);
-        barrier();
-        gate.open();
-        synchronize();
-        gate.check_not_timed_out(queueing_what);
-        chunks.push_back(slowest_ms(members_, starts, stops, 0));
-        done += count;
-    }
-    max_over_ranks(chunks);
-    double total_ms = 0;
-    for (double ms : chunks) total_ms += ms;
-    timing.batch_ms = total_ms / iters;
-
-    // idle: every GPU idle, every rank at the barrier, before each call
-    std::vector<double> idle;
-    for (int i = 0; i < iters; ++i) {
-        synchronize();
-        barrier();
-        record(members_, starts, 0);
-        work();
-        record(members_, stops, 0);
-        synchronize();
-        idle.push_back(slowest_ms(members_, starts, stops, 0));
-    }
-    max_over_ranks(idle);
-    timing.idle = reduction::summarize(idle);
-    return timing;
+    std::vector<reduction::TimedStream> streams;
+    for (const Member& m : members_) streams.push_back({m.device, m.stream});
+    reduction::AcrossRanks ranks;
+    if (mpi_) ranks = {[this] { barrier(); }, [this](std::vector<double>& values) { max_over_ranks(values); }};
+    return reduction::time_on_device(work, warmup, iters, streams, nullptr, ranks);
 }
 
 }  // namespace reduction::multi_gpu

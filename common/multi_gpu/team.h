@@ -3,12 +3,8 @@
 // spans every GPU. Built two ways (one process driving K GPUs, or one MPI process per GPU); used
 // one way, so that the reduction has one code path whichever way it was started.
 //
-// Timing, as common/timer.h does it for one GPU, with every GPU's stream at once: each repetition
-// has an event pair on each GPU's stream; the time of a repetition is the slowest GPU's (over every
-// process too), since the total is on every GPU only when the last one has it. Per call: chunks of
-// repetitions queued behind a gate kernel on every stream, opened together; batch: one event pair
-// per GPU around each chunk; idle: every stream synchronised (and the ranks at a barrier) before
-// each call. Median and minimum by reduction::summarize, as everywhere in the course.
+// Timing is common/timer.h's, on every GPU's stream at once: the time of a repetition is the
+// slowest GPU's, over every process too, since the total is on every GPU only when the last one has it.
 #pragma once
 
 #include "nccl_check.h"
@@ -72,8 +68,7 @@ public:
 
     void synchronize() const;  // waits for every member's stream
 
-    // `work` enqueues one call on every member's stream. Runs it `warmup` times, then times it as
-    // described at the top of this file.
+    // `work` enqueues one call on every member's stream; timed as reduction::time_on_device does.
     reduction::Timing time(const std::function<void()>& work, int warmup, int iters);
 
 private:

@@ -3,7 +3,6 @@
 #include "../catch.h"
 #include "../host/host_test_support.h"
 #include "any_order_bound.h"
-#include "course_run.h"
 #include "course_table.h"
 #include "report.h"
 

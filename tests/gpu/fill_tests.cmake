@@ -1,4 +1,4 @@
-# The generated input's GPU fill (common/fill.h) against the host formula, element by element:
+# The generated input's GPU fill (common/fill.cu) against the host formula, element by element:
 # gpu_fill, labels gpu;fill, Skipped (SKIP_RETURN_CODE 77) without a GPU. No step is compiled in.
 #
 # Needs, before the include: the target reduction::common and reduction_catch2 (step_tests.cmake).

@@ -1,4 +1,4 @@
-// The generated input written on the GPU (common/fill.h) against the host's formula, element by
+// The generated input written on the GPU (common/fill.cu) against the host's formula, element by
 // element and bit for bit: every pattern and type, windows at both ends of an index space past
 // 2^32 and across 2^31 and 2^32, random windows in between, and whole inputs against
 // generate_input. The host side is compiled by the host compiler, the kernel by nvcc, so this is
@@ -10,9 +10,7 @@
 #include "gpu_test_support.h"
 
 #include "device_buffer.h"
-#include "fill.h"
 #include "input.h"
-#include "input_formula.h"
 
 #include <cstdint>
 #include <cstring>

@@ -7,7 +7,6 @@
 #pragma once
 
 #include "device_buffer.h"
-#include "fill.h"
 #include "input.h"
 #include "measure.h"
 #include "reference.h"
@@ -82,10 +81,25 @@ struct TwoRuns {
 template <class T>
 TwoRuns<T> run_twice(const StepApi& step, const T* device_input, std::size_t n, int block) {
     StepRun<T> run(step, device_input, n, block);
-    const T first = run.run_once(cudaStream_t{});
-    const T second = run.run_once(cudaStream_t{});
+    const T first = run.run_once();
+    const T second = run.run_once();
     return {first, second};
 }
+
+// A stream of our own, created non-blocking: it does not wait for the legacy default stream, nor
+// it for this one, so a step that launches on stream 0 instead of the stream it is given runs
+// outside the order the caller asked for.
+class NonBlockingStream {
+public:
+    NonBlockingStream() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    ~NonBlockingStream() { cudaStreamDestroy(stream_); }
+    NonBlockingStream(const NonBlockingStream&) = delete;
+    NonBlockingStream& operator=(const NonBlockingStream&) = delete;
+    operator cudaStream_t() const { return stream_; }
+
+private:
+    cudaStream_t stream_ = nullptr;
+};
 
 // Scratch bytes of the step for n elements of T and this block size.
 template <class T>

@@ -27,8 +27,7 @@ Launch captured_launch(std::size_t n, int block) {
     DeviceBuffer<unsigned char> scratch(test::scratch_bytes<std::int32_t>(step, n, block));
     if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
     auto* scratch_t = reinterpret_cast<std::int32_t*>(scratch.get());
-    cudaStream_t stream = nullptr;
-    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const test::NonBlockingStream stream;
     reduce_fn<std::int32_t>(step)(in.get(), n, out.get(), scratch_t, block, stream);  // first-call set-up, uncaptured
     CUDA_CHECK(cudaStreamSynchronize(stream));
     cudaGraph_t graph = nullptr;
@@ -51,7 +50,6 @@ Launch captured_launch(std::size_t n, int block) {
         ++launch.kernels;
     }
     cudaGraphDestroy(graph);
-    cudaStreamDestroy(stream);
     return launch;
 }
 

@@ -9,7 +9,7 @@
 #include "gpu_test_support.h"
 #include "step_under_test.h"
 
-#include "gate.h"
+#include "timer.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -299,7 +299,7 @@ void check_scratch_reuse(std::uint64_t seed) {
             StepRun<T> run(step, device.get(), n, block);
             for (std::uint64_t input = 0; input < 2; ++input) {
                 const Reference reference = test::upload_generated(device, 0, n, Pattern::random, seed + input);
-                const T result = run.run_once(cudaStream_t{});
+                const T result = run.run_once();
                 const Verdict v = verify(result, reference, step.addition_depth(n, block));
                 log.count();
                 if (!v.pass)
@@ -311,21 +311,6 @@ void check_scratch_reuse(std::uint64_t seed) {
     }
     log.summarise(std::string(step_under_test().name) + " " + type_label<T>() + " scratch reuse");
 }
-
-// A stream of our own, created non-blocking: it does not wait for the legacy default stream, nor
-// it for this one, so a step that launches on stream 0 instead of the stream it is given runs
-// outside the order the caller asked for.
-class NonBlockingStream {
-public:
-    NonBlockingStream() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
-    ~NonBlockingStream() { cudaStreamDestroy(stream_); }
-    NonBlockingStream(const NonBlockingStream&) = delete;
-    NonBlockingStream& operator=(const NonBlockingStream&) = delete;
-    operator cudaStream_t() const { return stream_; }
-
-private:
-    cudaStream_t stream_ = nullptr;
-};
 
 // Two inputs alternating on one scratch, as an application calls a reduction: every call queued
 // behind a closed gate on a non-blocking stream, so that they run back to back with no
@@ -342,7 +327,7 @@ void check_alternating_inputs(std::uint64_t seed) {
     const std::size_t largest = alternating_sizes[std::size(alternating_sizes) - 1];
     DeviceBuffer<T> inputs[2] = {DeviceBuffer<T>(largest + poisoned_tail), DeviceBuffer<T>(largest + poisoned_tail)};
     DeviceBuffer<T> outputs(calls);
-    const NonBlockingStream stream;
+    const test::NonBlockingStream stream;
     FailureLog log;
     for (std::size_t n : alternating_sizes) {
         const Reference references[2] = {test::upload_generated(inputs[0], 0, n, Pattern::random, seed),
@@ -391,7 +376,7 @@ void check_given_stream(std::uint64_t seed) {
     const int block = 256;
     DeviceBuffer<T> device(stream_sizes[std::size(stream_sizes) - 1] + poisoned_tail);
     DeviceBuffer<T> out(1);
-    const NonBlockingStream stream;
+    const test::NonBlockingStream stream;
     FailureLog log;
     for (std::size_t n : stream_sizes) {
         const CaseInfo c{n, block, "random", seed, 0};

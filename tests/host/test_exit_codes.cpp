@@ -33,6 +33,12 @@ TEST_CASE("each failure maps to its documented exit code", "[exit_codes]") {
 
 TEST_CASE("device bytes needed saturate instead of wrapping", "[exit_codes]") {
     const std::size_t huge = std::size_t{1} << 62;  // --n 2^62 int32: 2^64 bytes, past size_t
-    CHECK(device_bytes_needed({}, ElementType::int32, huge, 256, 0) == std::numeric_limits<std::size_t>::max());
-    CHECK(device_bytes_needed({}, ElementType::int32, 1000, 256, 64) == 4000 + 64);
+    DeviceInfo device;
+    device.l2_bytes = 32;
+    MeasureSettings settings;
+    CHECK(device_bytes_needed({}, ElementType::int32, huge, settings, device) == std::numeric_limits<std::size_t>::max());
+    CHECK(device_bytes_needed({}, ElementType::int32, 1000, settings, device) == 4000);
+    settings.flush_l2 = true;  // the flush buffer: twice the L2
+    CHECK(device_bytes_needed({}, ElementType::int32, 1000, settings, device) == 4000 + 64);
+    CHECK(device_bytes_needed({}, ElementType::int32, huge, settings, device) == std::numeric_limits<std::size_t>::max());
 }

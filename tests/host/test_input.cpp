@@ -4,7 +4,6 @@
 #include "element_type.h"
 #include "host_test_support.h"
 #include "input.h"
-#include "parallel.h"
 #include "reference.h"
 
 #include <algorithm>
@@ -23,8 +22,6 @@ using namespace reduction;
 using reduction::test::contains;
 
 namespace {
-
-constexpr Pattern all_patterns[] = {Pattern::random, Pattern::ones, Pattern::index, Pattern::alternating};
 
 // An independent, serial copy of the generator (splitmix64's finaliser over seed ^ mix(i)).
 // It pins the values, so that a seed printed by one build replays the same input in another and
@@ -384,15 +381,4 @@ TEST_CASE("unusable input files are rejected with the reason", "[input]") {
         check_file_rejected<std::int32_t>(folder, {});
         check_file_rejected<double>(folder, {});
     }
-}
-
-TEST_CASE("pattern names round-trip", "[input]") {
-    for (Pattern p : all_patterns) {
-        INFO("pattern " << pattern_name(p));
-        CHECK(parse_pattern(pattern_name(p)) == p);
-        CHECK(contains(accepted_patterns, pattern_name(p)));  // the list in messages is complete
-    }
-    CHECK_FALSE(parse_pattern("zeros").has_value());
-    CHECK_FALSE(parse_pattern("").has_value());
-    CHECK_FALSE(parse_pattern("Ones").has_value());
 }

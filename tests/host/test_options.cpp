@@ -71,17 +71,17 @@ Args with_value(const FlagExample& example) {
 
 TEST_CASE("defaults match the documented ones", "[options]") {
     const Options o = parse({});
-    CHECK(o.n == (std::size_t{1} << 24));
+    CHECK(o.input.n == (std::size_t{1} << 24));
     CHECK(o.type == ElementType::int32);
-    CHECK(o.block == 256);
-    CHECK(o.iters == 100);
-    CHECK(o.warmup == 5);
-    CHECK_FALSE(o.seed.has_value());  // a fresh seed is drawn later
-    CHECK(o.pattern == Pattern::random);
-    CHECK(o.input_path.empty());
+    CHECK(o.measure.block == 256);
+    CHECK(o.measure.iters == 100);
+    CHECK(o.measure.warmup == 5);
+    CHECK_FALSE(o.input.seed.has_value());  // a fresh seed is drawn later
+    CHECK(o.input.pattern == Pattern::random);
+    CHECK(o.input.path.empty());
     CHECK(o.device == 0);
     CHECK(o.format == OutputFormat::text);
-    CHECK_FALSE(o.flush_l2);
+    CHECK_FALSE(o.measure.flush_l2);
     CHECK_FALSE(o.help);
     CHECK(o.steps.empty());
     CHECK_FALSE(o.sweep);
@@ -101,7 +101,7 @@ TEST_CASE("counts: decimal, power of two and binary suffixes", "[options]") {
     for (const auto& c : cases) {
         INFO("count: " << c.text);
         CHECK(parse_count("--n", c.text) == c.value);
-        CHECK(parse({"--n", c.text}).n == c.value);
+        CHECK(parse({"--n", c.text}).input.n == c.value);
     }
 }
 
@@ -142,7 +142,7 @@ TEST_CASE("unknown options and stray words are rejected", "[options]") {
 TEST_CASE("block sizes: the powers of two from 32 to 1024 and nothing else", "[options]") {
     for (int block = 32; block <= 1024; block *= 2) {
         INFO("block " << block);
-        CHECK(parse({"--block", std::to_string(block)}).block == block);
+        CHECK(parse({"--block", std::to_string(block)}).measure.block == block);
     }
     for (const char* text : {"100", "16", "2048", "0", "1", "31", "33", "96", "1023", "-256", "abc", "256.0", "",
                              "18446744073709551616", "9223372036854775808"})
@@ -177,10 +177,10 @@ TEST_CASE("element types, and 'all' only for the comparison", "[options]") {
 }
 
 TEST_CASE("repetitions, warm-up and device index are bounded integers", "[options]") {
-    CHECK(parse({"--iters", "1"}).iters == 1);
-    CHECK(parse({"--iters", "1000000"}).iters == 1000000);
-    CHECK(parse({"--warmup", "0"}).warmup == 0);
-    CHECK(parse({"--warmup", "1000000"}).warmup == 1000000);
+    CHECK(parse({"--iters", "1"}).measure.iters == 1);
+    CHECK(parse({"--iters", "1000000"}).measure.iters == 1000000);
+    CHECK(parse({"--warmup", "0"}).measure.warmup == 0);
+    CHECK(parse({"--warmup", "1000000"}).measure.warmup == 1000000);
     CHECK(parse({"--device", "3"}).device == 3);
     CHECK(parse({"--device", "1023"}).device == 1023);
 
@@ -194,26 +194,27 @@ TEST_CASE("repetitions, warm-up and device index are bounded integers", "[option
 
 TEST_CASE("seeds cover the whole 64-bit range", "[options]") {
     const Options zero = parse({"--seed", "0"});
-    REQUIRE(zero.seed.has_value());  // 0 is a seed, not "unset"
-    CHECK(*zero.seed == 0);
-    CHECK(parse({"--seed", "18446744073709551615"}).seed == std::numeric_limits<std::uint64_t>::max());
+    REQUIRE(zero.input.seed.has_value());  // 0 is a seed, not "unset"
+    CHECK(*zero.input.seed == 0);
+    CHECK(parse({"--seed", "18446744073709551615"}).input.seed == std::numeric_limits<std::uint64_t>::max());
     for (const char* text : {"abc", "-1", "18446744073709551616", "1e3", ""})
         check_rejected({"--seed", text}, {"--seed", std::string("'") + text + "'", "0 to 2^64-1"});
 }
 
-TEST_CASE("patterns", "[options]") {
-    for (Pattern p : {Pattern::random, Pattern::ones, Pattern::index, Pattern::alternating}) {
+TEST_CASE("patterns: every name round-trips, and the list in messages is complete", "[options]") {
+    for (Pattern p : all_patterns) {
         INFO("pattern " << pattern_name(p));
-        CHECK(parse({"--pattern", pattern_name(p)}).pattern == p);
+        CHECK(parse({"--pattern", pattern_name(p)}).input.pattern == p);
+        CHECK(contains(accepted_patterns, pattern_name(p)));
     }
-    check_rejected({"--pattern", "zeros"}, {"--pattern", "'zeros'", accepted_patterns});
-    check_rejected({"--pattern", "Random"}, {"--pattern", "'Random'", accepted_patterns});
+    for (const char* text : {"zeros", "Random", "Ones", ""})
+        check_rejected({"--pattern", text}, {"--pattern", std::string("'") + text + "'", accepted_patterns});
 }
 
 TEST_CASE("output format, L2 flushing and help are switches", "[options]") {
     CHECK(parse({"--csv"}).format == OutputFormat::csv);
     CHECK(parse({"--json"}).format == OutputFormat::json);
-    CHECK(parse({"--flush-l2"}).flush_l2);
+    CHECK(parse({"--flush-l2"}).measure.flush_l2);
     CHECK(parse({"--help"}).help);
     CHECK(parse({"-h"}).help);
     // a switch takes no value: what follows is parsed as the next flag
@@ -221,7 +222,7 @@ TEST_CASE("output format, L2 flushing and help are switches", "[options]") {
 }
 
 TEST_CASE("--input excludes --n, --pattern and --seed", "[options]") {
-    CHECK(parse({"--input", "values.bin"}).input_path == "values.bin");
+    CHECK(parse({"--input", "values.bin"}).input.path == "values.bin");
     CHECK(parse({"--input", "values.bin", "--type", "float64"}).type == ElementType::float64);
     check_rejected({"--input", ""}, {"--input", "file name"});
 
@@ -285,15 +286,15 @@ TEST_CASE("usage() shows each default as Options holds it, and what --type all r
     const Options defaults;
     const std::vector<std::string> shown = {
         "--n COUNT        elements to reduce (default 2^24)",
-        "(default " + std::to_string(defaults.block) + ")",
-        "(default " + std::to_string(defaults.iters) + ")",
-        "(default " + std::to_string(defaults.warmup) + ")",
+        "(default " + std::to_string(defaults.measure.block) + ")",
+        "(default " + std::to_string(defaults.measure.iters) + ")",
+        "(default " + std::to_string(defaults.measure.warmup) + ")",
         std::string("(default ") + type_name(defaults.type) + ")",
-        std::string("(default ") + pattern_name(defaults.pattern) + ")",
+        std::string("(default ") + pattern_name(defaults.input.pattern) + ")",
         std::string("(default ") + op_name(defaults.op) + ")",
     };
     for (const std::string& line : shown) CHECK(contains(text, line));
-    CHECK(defaults.n == (std::size_t{1} << 24));
+    CHECK(defaults.input.n == (std::size_t{1} << 24));
     // --type all measures int32 and float32, never float64: the help must not suggest otherwise
     CHECK(contains(text, "all runs int32 and float32 (not float64)"));
     CHECK_FALSE(contains(usage("step01_interleaved"), "all runs"));
@@ -302,16 +303,16 @@ TEST_CASE("usage() shows each default as Options holds it, and what --type all r
 TEST_CASE("a full command line sets every field", "[options]") {
     const Options o = parse({"--n", "1G", "--type", "float64", "--block", "1024", "--iters", "7", "--warmup", "0",
                              "--seed", "123", "--pattern", "alternating", "--device", "2", "--json", "--flush-l2"});
-    CHECK(o.n == (std::size_t{1} << 30));
+    CHECK(o.input.n == (std::size_t{1} << 30));
     CHECK(o.type == ElementType::float64);
-    CHECK(o.block == 1024);
-    CHECK(o.iters == 7);
-    CHECK(o.warmup == 0);
-    CHECK(o.seed == std::uint64_t{123});
-    CHECK(o.pattern == Pattern::alternating);
+    CHECK(o.measure.block == 1024);
+    CHECK(o.measure.iters == 7);
+    CHECK(o.measure.warmup == 0);
+    CHECK(o.input.seed == std::uint64_t{123});
+    CHECK(o.input.pattern == Pattern::alternating);
     CHECK(o.device == 2);
     CHECK(o.format == OutputFormat::json);
-    CHECK(o.flush_l2);
+    CHECK(o.measure.flush_l2);
     CHECK_FALSE(o.help);
 }
 

@@ -292,10 +292,10 @@ TEST_CASE("CSV: a change with a comma is quoted as one field", "[report]") {
 TEST_CASE("stamp lines: one '# key: value' line each, newlines flattened", "[report]") {
     const std::string lines = stamp_lines({{"gpu", "H100"}, {"command", "compare\n--csv"}});
     CHECK(lines == "# gpu: H100\n# command: compare --csv\n");
-    Options options;
-    options.seed = 7;
+    InputSpec input;
+    input.seed = 7;
     const char* argv[] = {"compare", "--csv"};
-    const Stamp stamp = make_stamp(sample_device(), options, 2, argv);
+    const Stamp stamp = make_stamp(sample_device(), input, MeasureSettings{}, 2, argv);
     std::map<std::string, std::string> keys(stamp.begin(), stamp.end());
     for (const char* key : {"gpu", "compute_capability", "sms", "l2_mib", "peak_gbps", "cuda_driver_api", "cuda_runtime",
                             "date_utc", "commit", "command", "l2", "timing", "seed"}) {
@@ -305,6 +305,13 @@ TEST_CASE("stamp lines: one '# key: value' line each, newlines flattened", "[rep
     CHECK(keys.at("seed") == "7");
     CHECK(keys.at("command") == "compare --csv");
     CHECK(contains(keys.at("timing"), "gate kernel"));
+}
+
+TEST_CASE("stamp_value: a key's value, to change or extend; a missing key is added", "[report]") {
+    Stamp stamp = {{"gpu", "H100"}, {"timing", "per call"}};
+    stamp_value(stamp, "timing") += "; sizes";
+    stamp_value(stamp, "gpus") = "2";
+    CHECK(stamp_lines(stamp) == "# gpu: H100\n# timing: per call; sizes\n# gpus: 2\n");
 }
 
 TEST_CASE("JSON: one well-formed record with every field", "[report]") {
