@@ -203,6 +203,76 @@ def render_bulk_result(results, step, from_log2, context):
             + "".join(f"\n{stamp}\n" for stamp in stamps))
 
 
+def read_patterns(results, context):
+    """{gpu label: ({(type, pattern, n): median µs}, table)} of read_patterns.csv here and beside."""
+    out = {}
+    for gpu in [results] + [other for other in results.beside if other.has("read_patterns.csv")]:
+        table = gpu.table("read_patterns.csv", ["type", "n", "pattern", "time_median_us", "verified"], "read_patterns")
+        bad = [r for r in table.rows if r["verified"] == "FAIL"]
+        if bad:
+            raise ResultsError(f"{context}: {table.name} holds a wrong sum: {describe(bad[0])}")
+        out[gpu_label(gpu)] = ({(r["type"], r["pattern"], int(r["n"])): table.number(r, "time_median_us")
+                                for r in table.rows}, table)
+    return out
+
+
+PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
+
+
+def render_read_patterns(results, type_name, from_log2, context):
+    """Per size from 2^FROM_LOG2 and GPU: the fastest of the probe patterns, and the fastest of the
+    two the course's probe uses (loop, bulk) over it (1: one of them is the fastest)."""
+    gpus = read_patterns(results, context)
+    headers, cells = ["n"], []
+    for label in gpus:
+        headers += [f"{label} fastest", f"{label} µs", f"{label} probe / fastest"]
+    sizes = sorted({n for times, _ in gpus.values() for (t, _, n) in times if t == type_name and n >= 1 << int(from_log2)})
+    for n in sizes:
+        row = [size_text(n)]
+        for times, table in gpus.values():
+            measured = {p: times[(type_name, p, n)] for p in PROBE_PATTERNS if (type_name, p, n) in times}
+            if "loop" not in measured:
+                raise ResultsError(f"{context}: {table.name} has no {type_name} loop row at n = {n}")
+            best = min(measured, key=measured.get)
+            probe = min(measured[p] for p in ("loop", "bulk") if p in measured)
+            row += [best, f"{measured[best]:.1f}", f"{probe / measured[best]:.3f}"]
+        cells.append(row)
+    stamps = "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, (_, table) in gpus.items())
+    return (markdown_table(headers, "l" + "lrr" * len(gpus), cells)
+            + f"\n{type_name}, L2 warm, per-call median of each pattern ({', '.join(PROBE_PATTERNS)}: "
+              "bench/ablation/read_patterns.cu says what each is). probe / fastest: the time of the faster of the "
+              "course probe's two patterns (loop, bulk) over the fastest pattern's (1.000: one of them is it).\n"
+            + stamps)
+
+
+def render_combine_cost(results, type_name, from_log2, to_log2, context):
+    """Per size and GPU: step 12's time, the same kernel whose last block does not wait (its wrong sum
+    bounds what the combine costs), and the cluster combines, from read_patterns.csv."""
+    gpus = read_patterns(results, context)
+    shown = ("step12", "step12_no_wait", "step12_cluster8", "step12_cluster16")
+    headers, cells = ["n"], []
+    for label in gpus:
+        headers += [f"{label} step 12 µs", f"{label} no wait", f"{label} clusters of 8", f"{label} clusters of 16"]
+    sizes = sorted({n for times, _ in gpus.values() for (t, _, n) in times
+                    if t == type_name and 1 << int(from_log2) <= n <= 1 << int(to_log2)})
+    for n in sizes:
+        row = [size_text(n)]
+        for times, table in gpus.values():
+            missing = [p for p in shown if (type_name, p, n) not in times]
+            if missing:
+                raise ResultsError(f"{context}: {table.name} has no {type_name} row at n = {n} for {', '.join(missing)}")
+            row += [f"{times[(type_name, 'step12', n)]:.2f}"] + [f"{times[(type_name, p, n)] - times[(type_name, 'step12', n)]:+.2f}"
+                                                                   for p in shown[1:]]
+        cells.append(row)
+    stamps = "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, (_, table) in gpus.items())
+    return (markdown_table(headers, "l" + "rrrr" * len(gpus), cells)
+            + f"\n{type_name}, L2 warm, per-call median. no wait, clusters of 8 and of 16: that kernel's time minus "
+              "step 12's, in µs (below 0: faster). no wait: step 12 whose last block posts its partial and leaves, "
+              "a wrong sum, the least any combine could cost; clusters: the partials added through distributed "
+              "shared memory, one slot per cluster.\n"
+            + stamps)
+
+
 # Step 13: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
 
 GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
