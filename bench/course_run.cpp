@@ -12,17 +12,21 @@
 namespace reduction::bench {
 namespace {
 
-// "01, 02, ..., 10, cub, read_probe", from the course itself so that a new step is listed without an edit.
+// "01, 02, ..., 10, cub, read_probe, read_probe_bulk", from the course itself so that a new step is
+// listed without an edit.
 std::string valid_step_keys() {
     std::string keys;
     for (const StepApi& step : course_steps()) keys += std::string(step.name).substr(4, 2) + ", ";
-    return keys + cub_step().name + ", " + read_probe_step().name + " (a full name such as " +
-           course_steps().front().name + " works too)";
+    return keys + cub_step().name + ", " + read_probe_step().name + ", " + read_probe_bulk_step().name +
+           " (a full name such as " + course_steps().front().name + " works too)";
 }
+
+// The read probe's patterns: not reductions, never verified, the same for every operator.
+bool is_probe(const StepApi& step) { return &step == &read_probe_step() || &step == &read_probe_bulk_step(); }
 
 // The StepApi that runs `step` with the operator; nullptr when the step only sums.
 const StepApi* with_operator(const StepApi& step, OpKind op) {
-    if (op == OpKind::sum || &step == &read_probe_step()) return &step;
+    if (op == OpKind::sum || is_probe(step)) return &step;
     const StepOps* ops = step_ops(step);
     return ops ? &ops->for_op(op) : nullptr;
 }
@@ -47,7 +51,7 @@ std::vector<Measurement> measure_typed(const std::vector<const StepApi*>& steps,
     const RunInput<T> run = prepare_run<T>(steps, spec, op, settings, device, "the course table");
     std::vector<Measurement> rows;
     for (const StepApi* step : steps) {
-        const bool check = step != &read_probe_step();
+        const bool check = !is_probe(*step);
         Measurement m = measure_step(*step, run, settings, device, check);
         if (check) verify_cub_any_order(*step, m, run.input, settings.block);
         if (m.verified && !m.verdict.pass)
@@ -67,15 +71,19 @@ std::vector<const StepApi*> selected_steps(const std::vector<std::string>& keys,
     const std::vector<StepApi>& course = course_steps();
     const bool all = keys.empty();
     std::vector<bool> wanted(course.size(), all);
-    bool cub = all, probe = all;
+    bool cub = all, probe = all, bulk_probe = all && bulk_copies_available();  // the bulk pattern: sm_90 builds and GPUs
     for (const std::string& key : keys) {
-        const StepApi* step = key == read_probe_step().name ? &read_probe_step() : find_step(key);
+        const StepApi* step = key == read_probe_step().name        ? &read_probe_step()
+                              : key == read_probe_bulk_step().name ? &read_probe_bulk_step()
+                                                                   : find_step(key);
         if (!step)
             throw UsageError("--steps: '" + key + "' is not a step of the course; valid keys: " + valid_step_keys());
         if (step == &cub_step())
             cub = true;
         else if (step == &read_probe_step())
             probe = true;
+        else if (step == &read_probe_bulk_step())
+            bulk_probe = true;
         else if (!with_operator(*step, op))
             throw UsageError("--steps: " + std::string(step->name) + " computes sums only; --op " + op_name(op) +
                              " needs a step whose operator is a template parameter (step11_any_operator on)");
@@ -89,6 +97,7 @@ std::vector<const StepApi*> selected_steps(const std::vector<std::string>& keys,
             if (const StepApi* step = with_operator(course[i], op)) steps.push_back(step);
     if (cub) steps.push_back(with_operator(cub_step(), op));
     if (probe) steps.push_back(&read_probe_step());
+    if (bulk_probe) steps.push_back(&read_probe_bulk_step());
     return steps;
 }
 

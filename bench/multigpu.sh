@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Measures the multi-GPU step and its benchmarks for results/h200x2/ (two GPUs of one host; on a
 # host of 4 or 8 GPUs, for results/h200x4/ or h200x8/):
-#   step13.csv     step13_multi_gpu at K = 1 and at each K of 2, 4, 8 the host has GPUs for,
+#   step14.csv     step14_multi_gpu at K = 1 and at each K of 2, 4, 8 the host has GPUs for,
 #                  n = 2^20, 2^22, ..., 2^32, int32 and float32:
 #                  one process (--gpus K), one MPI rank per GPU (when mpirun is there), and
 #                  --from-one-gpu; one stamp, then one row per run with its gpus, launch, from_one_gpu
@@ -18,7 +18,7 @@ usage="usage: bench/multigpu.sh OUTDIR [BUILD_DIR]"
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "$usage" >&2; exit 2; }
 out=$1
 bin=${2:-build-gpu}/bin
-for program in step13_multi_gpu combine_bench allreduce_bench; do
+for program in step14_multi_gpu combine_bench allreduce_bench; do
   [ -x "$bin/$program" ] || { echo "multigpu.sh: $bin/$program is missing; build the tree first (NCCL needed)" >&2; exit 2; }
 done
 mkdir -p "$out" && [ -w "$out" ] || { echo "multigpu.sh: cannot write to '$out'" >&2; exit 2; }
@@ -51,12 +51,12 @@ status=0
 rows=$(mktemp -d)
 trap 'rm -rf "$rows"' EXIT
 count=0
-# step RUN_NAME COMMAND...: one CSV run, kept for step13.csv
+# step RUN_NAME COMMAND...: one CSV run, kept for step14.csv
 step() {
   local name=$1
   shift
   count=$((count + 1))
-  echo "step13: $name" >&2
+  echo "step14: $name" >&2
   if ! "$@" --csv >"$rows/$(printf %03d $count).csv" 2>"$rows/err"; then
     echo "multigpu.sh: '$*' failed: $(tail -n 3 "$rows/err")" >&2
     rm -f "$rows/$(printf %03d $count).csv"
@@ -68,13 +68,13 @@ for type in int32 float32; do
     iters=100
     [ "$exponent" -ge 30 ] && iters=20
     args=(--type "$type" --n "2^$exponent" --iters "$iters" --seed 42)
-    step "K=1 $type 2^$exponent" "$bin/step13_multi_gpu" --gpus 1 "${args[@]}"
+    step "K=1 $type 2^$exponent" "$bin/step14_multi_gpu" --gpus 1 "${args[@]}"
     for k in 2 4 8; do  # every K this host has GPUs for
       [ "$gpus" -ge "$k" ] || continue
-      step "K=$k one process $type 2^$exponent" "$bin/step13_multi_gpu" --gpus "$k" "${args[@]}"
-      step "K=$k from GPU 0 $type 2^$exponent" "$bin/step13_multi_gpu" --gpus "$k" --from-one-gpu "${args[@]}"
+      step "K=$k one process $type 2^$exponent" "$bin/step14_multi_gpu" --gpus "$k" "${args[@]}"
+      step "K=$k from GPU 0 $type 2^$exponent" "$bin/step14_multi_gpu" --gpus "$k" --from-one-gpu "${args[@]}"
       command -v mpirun >/dev/null 2>&1 &&
-        step "K=$k MPI $type 2^$exponent" mpirun -np "$k" "${mpi_flags[@]}" "$bin/step13_multi_gpu" "${args[@]}"
+        step "K=$k MPI $type 2^$exponent" mpirun -np "$k" "${mpi_flags[@]}" "$bin/step14_multi_gpu" "${args[@]}"
     done
   done
 done
@@ -82,10 +82,10 @@ done
 first=$(ls "$rows"/[0-9]*.csv 2>/dev/null | head -n 1)
 if [ -n "$first" ]; then
   {
-    grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step13_multi_gpu at K = 1 .. '"$gpus"', each launch form)|'
+    grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step14_multi_gpu at K = 1 .. '"$gpus"', each launch form)|'
     grep -v '^#' "$first" | head -n 1
     for file in "$rows"/[0-9]*.csv; do grep -v '^#' "$file" | tail -n +2; done
-  } >"$out/step13.csv"
+  } >"$out/step14.csv"
 fi
 
 if [ "$gpus" -ge 2 ]; then

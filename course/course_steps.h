@@ -30,6 +30,10 @@ const StepApi& read_probe_step();
 // faster of the two.
 const StepApi& read_probe_bulk_step();
 
+// Whether this GPU and build have bulk copies (sm_90 code on an sm_90 GPU): step 13's test, which
+// read_probe_bulk needs.
+bool bulk_copies_available();
+
 // The step named `key`: "step03_sequential", "step03", "03" or "3"; "cub" for CUB. nullptr if none.
 const StepApi* find_step(const std::string& key);
 

@@ -14,6 +14,7 @@
 
 #include "block_sizes.h"
 #include "cuda_check.h"
+#include "exit_codes.h"
 #include "launch_math.h"
 
 #include <algorithm>
@@ -132,7 +133,7 @@ unsigned int bulk_probe_resident_grid(int block) {
 template <class T>
 void read_probe_bulk(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t stream) {
     if (!step13::bulk_copies_available())
-        throw std::runtime_error("read_probe_bulk: bulk copies need a GPU of sm_90 or later and code built for it");
+        throw EnvironmentError("read_probe_bulk: bulk copies need a GPU of sm_90 or later, and code built for it");
     const std::size_t count = n * sizeof(T);
     const unsigned int grid = static_cast<unsigned int>(
         std::max<std::size_t>(1, std::min<std::size_t>(bulk_probe_resident_grid(block), count / step13::chunk_bytes)));
@@ -153,6 +154,15 @@ const StepApi& read_probe_bulk_step() {
                                   &read_probe_bulk<float>,
                                   &read_probe_bulk<double>};
     return probe;
+}
+
+bool bulk_copies_available() {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {  // no GPU (compare says so later, once): no bulk copies either
+        cudaGetLastError();
+        return false;
+    }
+    return step13::bulk_copies_available();
 }
 
 const StepApi& read_probe_step() {

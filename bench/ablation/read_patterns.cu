@@ -29,9 +29,9 @@
 #include "device_buffer.h"
 #include "device_info.h"
 #include "exit_codes.h"
-#include "gate.h"
 #include "options.h"
 #include "report.h"
+#include "timer.h"
 
 #include <cooperative_groups.h>
 #include <cub/device/device_reduce.cuh>

@@ -1,5 +1,5 @@
 // The cross-GPU combine alone: K partials, one float on each GPU, added three ways.
-//   nccl_allreduce  one ncclAllReduce of one element: the total on every GPU (what step 13 does)
+//   nccl_allreduce  one ncclAllReduce of one element: the total on every GPU (what step 14 does)
 //   host_gather     cudaMemcpy of each partial to the host, added there, as cuda-samples'
 //                   simpleMultiGPU does: the total on the host only
 //   peer_to_gpu0    peer copies of the partials to GPU 0, added there by a one-thread kernel: the

@@ -273,7 +273,7 @@ def render_combine_cost(results, type_name, from_log2, to_log2, context):
             + stamps)
 
 
-# Step 13: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
+# Step 14: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
 
 GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 
@@ -282,10 +282,10 @@ def multigpu_table(results, folder, file_name):
     return Results(results.directory.parent / folder).table(file_name)
 
 
-def render_multigpu_step13(results, folder, context):
-    """step13.csv: per type and n, the time on 1 GPU and, for every K > 1 measured, on K GPUs (one
+def render_multigpu_step14(results, folder, context):
+    """step14.csv: per type and n, the time on 1 GPU and, for every K > 1 measured, on K GPUs (one
     process, one MPI rank per GPU, input from GPU 0), the scaling and mpi / process."""
-    table = multigpu_table(results, folder, "step13.csv")
+    table = multigpu_table(results, folder, "step14.csv")
     runs = {}
     for row in table.rows:
         k = int(row["gpus"])

@@ -73,7 +73,7 @@ def fold_probe_patterns(table):
 def readme_folders(results_dir):
     """(the folder whose results fill the READMEs, [folders of other GPUs shown beside it])."""
     primary = Path(results_dir)
-    several_gpus = (primary / "step13.csv").is_file() and not (primary / "headline.csv").is_file()
+    several_gpus = (primary / "step14.csv").is_file() and not (primary / "headline.csv").is_file()
     if (primary.name in BESIDE_GPUS or several_gpus) and (primary.parent / PRIMARY_GPU).is_dir():
         primary = primary.parent / PRIMARY_GPU
     if primary.name != PRIMARY_GPU:

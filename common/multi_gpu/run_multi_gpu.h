@@ -1,6 +1,6 @@
 // Everything a multi-GPU step's main() does, as common/run_step.h does for one GPU: the steps'
 // command line plus --gpus K and --from-one-gpu; the Team (one process driving K GPUs, or one MPI
-// rank per GPU: `mpirun -np K step13_multi_gpu`); the input and its reference made once on GPU 0,
+// rank per GPU: `mpirun -np K step14_multi_gpu`); the input and its reference made once on GPU 0,
 // every other GPU sent its shard; one call verified on every GPU; the calls timed on every GPU at
 // once (team.h); the report on rank 0. The step's reduce.cuh provides, in its namespace:
 //   name, change                                   as every step (common/step_api.h)
@@ -208,7 +208,7 @@ int run_multi_gpu(int argc, char** argv, const MultiGpuStep<Typed>& multi) {
 
 }  // namespace reduction::multi_gpu
 
-// The MultiGpuStep of the multi-GPU step in namespace `ns`, e.g. REDUCTION_MULTI_GPU_STEP(step13).
+// The MultiGpuStep of the multi-GPU step in namespace `ns`, e.g. REDUCTION_MULTI_GPU_STEP(step14).
 #define REDUCTION_MULTI_GPU_STEP(ns)                                                                           \
     ::reduction::multi_gpu::multi_gpu_step(                                                                    \
         ns::name, ns::change, ns::previous_step(),                                                             \

@@ -150,7 +150,7 @@ class Writing(unittest.TestCase):
         self.assertEqual(first, second)
         names = [path for path, _ in first]
         for expected in ("step01_interleaved/figures/tree.svg", "step02_nondivergent/figures/banks.svg",
-                         "step12_small_n/figures/small_n.svg", "step13_multi_gpu/figures/shards.svg",
+                         "step12_small_n/figures/small_n.svg", "step14_multi_gpu/figures/shards.svg",
                          "results/h100/sweep_int32.svg", "results/h100/headline.svg"):
             self.assertIn(expected, names)
         for path, text in first:

@@ -13,8 +13,8 @@ tests/mutants/CMakeLists.txt), built at once by Ninja. The tests are the current
 (tests/gpu/ and tools/speed_test.py), so running this in two checkouts compares two test suites.
 Per mutant, in this order, stopping at the first failure: compiled_code (tools/grade's host-part
 check of the step's instructions, tools/compiled_code.py, where tools/sass_checks.csv has a row for
-the step), gpu_stepNN (correctness), speed_stepNN, gpu_stepNN_large, sanitize_stepNN; step 13:
-step13_usage, _shards, _one, _single, _mpi. The
+the step), gpu_stepNN (correctness), speed_stepNN, gpu_stepNN_large, sanitize_stepNN; step 14:
+step14_usage, _shards, _one, _single, _mpi. The
 correctness and sanitizer tests of different mutants run --gpu-jobs at a time; the speed and
 large tests one at a time. A test still running after its time limit is stopped: the mutant is
 killed by that test, "timeout" in the note.
@@ -22,7 +22,7 @@ killed by that test, "timeout" in the note.
 Statuses: killed, survived, equivalent (survived, and the catalogue argues it cannot be killed),
 build-error (a catalogue bug: a mutant must compile, unless a static_assert of the step refuses
 it: then it is killed by the build, as grade's build check fails), untested (every test was skipped, e.g.
-step 13 with one GPU). A mutant marked needs_fix whose `find` text is not in the step is skipped
+step 14 with one GPU). A mutant marked needs_fix whose `find` text is not in the step is skipped
 with a message and no row. OUT ('-': stdout) is a stamped CSV like results/<gpu>/*.csv; with
 --update the rows already in OUT for mutants not run now are kept (the stamp is this run's).
 Exit: 0 done, 1 a build error or a killed equivalent mutant, 2 bad usage or catalogue.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The tests of step13_multi_gpu, run through the program itself: it verifies every GPU's total
+# The tests of step14_multi_gpu, run through the program itself: it verifies every GPU's total
 # against the harness's reference and exits 1 if one is wrong, so each case here checks an exit code.
 #
 #   usage    the command-line checks made before any GPU is touched (runs anywhere)
@@ -12,7 +12,7 @@
 # Exit 77 (ctest: Skipped), with the reason, when the machine cannot run the mode: no GPU (one),
 # fewer than two GPUs (single, mpi: the multi-GPU cases would prove nothing), or no MPI launcher. Never a pass for that.
 #
-# usage: step13_multi_gpu.sh MODE STEP13_EXECUTABLE [MPIEXEC]
+# usage: step14_multi_gpu.sh MODE STEP13_EXECUTABLE [MPIEXEC]
 set -uo pipefail
 mode=$1
 exe=$2
@@ -57,7 +57,7 @@ gpus=$(gpu_count)
 if [ "$mode" = one ]; then
   # K = 1 is a valid run (--gpus 1, or one MPI rank): the whole input is one shard
   if [ "$gpus" -lt 1 ]; then
-    echo "SKIPPED: step13_multi_gpu's one-GPU tests need a GPU; this machine has none"
+    echo "SKIPPED: step14_multi_gpu's one-GPU tests need a GPU; this machine has none"
     exit 77
   fi
   cases 1 "$exe" --gpus 1
@@ -70,7 +70,7 @@ if [ "$mode" = one ]; then
   exit $status
 fi
 if [ "$gpus" -lt 2 ]; then
-  echo "SKIPPED: step13_multi_gpu's $mode tests need at least 2 GPUs; this machine has $gpus" \
+  echo "SKIPPED: step14_multi_gpu's $mode tests need at least 2 GPUs; this machine has $gpus" \
        "(with one GPU the program itself runs with K = 1)"
   exit 77
 fi
@@ -114,7 +114,7 @@ case $mode in
     ;;
   mpi)
     if [ -z "$mpiexec" ] || [ ! -x "$mpiexec" ]; then
-      echo "SKIPPED: no MPI launcher (CMake found no MPI): step13_multi_gpu was built for one process only"
+      echo "SKIPPED: no MPI launcher (CMake found no MPI): step14_multi_gpu was built for one process only"
       exit 77
     fi
     launch=("$mpiexec")

@@ -1,4 +1,4 @@
-// The assignment's code for the marked regions of step13_multi_gpu/reduce.cuh: tools/make_exercise
+// The assignment's code for the marked regions of step14_multi_gpu/reduce.cuh: tools/make_exercise
 // puts each region below in place of the region of the step with the same solution-begin
 // text, indented like it. The TODO lines are the task the student reads.
 

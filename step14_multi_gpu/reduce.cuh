@@ -1,4 +1,4 @@
-// Step 13 — K GPUs: each sums its shard with the previous step's kernel, one NCCL all-reduce of
+// Step 14 — K GPUs: each sums its shard with the previous step's kernel, one NCCL all-reduce of
 // the K partials gives every GPU the total.
 //
 // What changed since the previous step: nothing inside a GPU. The input is cut into K shards, one
@@ -21,7 +21,7 @@
 // GPU); this file is the same for both.
 #pragma once
 
-#include "step12_small_n/reduce.cuh"
+#include "step13_bulk_copies/reduce.cuh"
 
 #include "nccl_check.h"
 #include "operators.h"
@@ -34,14 +34,14 @@
 #include <vector>
 
 // The single-GPU reduction every GPU runs on its shard: the course's previous step.
-namespace previous = step12;
+namespace previous = step13;
 
-namespace step13 {
+namespace step14 {
 
 using reduction::multi_gpu::Member;  // the harness (common/multi_gpu/team.h): one GPU of the team
 using reduction::multi_gpu::Team;    // every GPU of this run, its communicator and streams
 
-inline constexpr const char* name = "step13_multi_gpu";
+inline constexpr const char* name = "step14_multi_gpu";
 inline constexpr const char* change = "K GPUs: a shard each, one NCCL all-reduce of the partials";
 
 // Sum, max and min of the previous step, as the harness sees a step (common/step_api.h).
@@ -170,4 +170,4 @@ inline std::size_t addition_depth(const reduction::StepApi& step, std::size_t n,
     return local + static_cast<std::size_t>(gpus - 1);
 }
 
-}  // namespace step13
+}  // namespace step14
