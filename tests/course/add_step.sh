@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Adding a step is one folder and one row of course/steps.csv: in a temporary copy of the course,
-# step14_copy is step12_small_n under a new name (namespace step14), with the row
+# step15_copy is step12_small_n under a new name (namespace step15), with the row
 # "previous step12_small_n, api op". Checks that the copy configures; that the step's tests are
 # listed under its label and run (Skipped without a GPU); that compare lists it (its usage error
 # names every step it knows, without a GPU); and that make_exercise makes its assignment, whose
@@ -19,30 +19,30 @@ fail() { echo "add_step: FAIL: $*" >&2; exit 1; }
 copy="$work/course"
 mkdir -p "$copy"
 (cd "$tree" && cp -r CMakeLists.txt cmake common course bench tests tools step[0-9][0-9]_* "$copy/")
-rm -rf "$copy"/step14_copy
-cp -r "$tree/step12_small_n" "$copy/step14_copy"
-rm -rf "$copy/step14_copy/README.md" "$copy/step14_copy/NOTES.md" "$copy/step14_copy/figures"
-sed -i 's/\bstep12_small_n\b/step14_copy/g; s/\bstep12\b/step14/g' "$copy"/step14_copy/{CMakeLists.txt,main.cu,reduce.cuh}
-cp "$tree/tools/stubs/step12_small_n.cuh" "$copy/tools/stubs/step14_copy.cuh"
-echo 'step14_copy,single,step12_small_n,op,12,"step 12 under another name"' >>"$copy/course/steps.csv"
+rm -rf "$copy"/step15_copy
+cp -r "$tree/step12_small_n" "$copy/step15_copy"
+rm -rf "$copy/step15_copy/README.md" "$copy/step15_copy/NOTES.md" "$copy/step15_copy/figures"
+sed -i 's/\bstep12_small_n\b/step15_copy/g; s/\bstep12\b/step15/g' "$copy"/step15_copy/{CMakeLists.txt,main.cu,reduce.cuh}
+cp "$tree/tools/stubs/step12_small_n.cuh" "$copy/tools/stubs/step15_copy.cuh"
+echo 'step15_copy,single,step12_small_n,op,12,"step 12 under another name"' >>"$copy/course/steps.csv"
 
 build="$work/build"
 cmake -S "$copy" -B "$build" -G Ninja -DREDUCTION_CUDA_ARCHITECTURES=90 >"$work/configure.log" 2>&1 ||
-  { tail -n 30 "$work/configure.log"; fail "the course with step14_copy does not configure"; }
-listed="$(ctest --test-dir "$build" -N -L '^step14$')"
-for test in gpu_step14 gpu_step14_large sanitize_step14 speed_step14; do
-  grep -q " $test\$" <<<"$listed" || { echo "$listed"; fail "ctest -L step14 does not list $test"; }
+  { tail -n 30 "$work/configure.log"; fail "the course with step15_copy does not configure"; }
+listed="$(ctest --test-dir "$build" -N -L '^step15$')"
+for test in gpu_step15 gpu_step15_large sanitize_step15 speed_step15; do
+  grep -q " $test\$" <<<"$listed" || { echo "$listed"; fail "ctest -L step15 does not list $test"; }
 done
-ctest --test-dir "$build" -N -V -R '^speed_step14$' | grep -Eq 'bin/step14_copy[" ]+.*bin/step12_small_n' ||
-  fail "speed_step14 does not time step14_copy against step12_small_n, its row's previous"
-grep -q '#include "step14_copy/reduce.cuh"' "$build/course/course_step_list.h" &&
-  grep -q 'REDUCTION_STEP_OPS(step14)' "$build/course/course_step_list.h" ||
-  fail "the generated registry (course_step_list.h) does not hold step14 and its operators"
+ctest --test-dir "$build" -N -V -R '^speed_step15$' | grep -Eq 'bin/step15_copy[" ]+.*bin/step12_small_n' ||
+  fail "speed_step15 does not time step15_copy against step12_small_n, its row's previous"
+grep -q '#include "step15_copy/reduce.cuh"' "$build/course/course_step_list.h" &&
+  grep -q 'REDUCTION_STEP_OPS(step15)' "$build/course/course_step_list.h" ||
+  fail "the generated registry (course_step_list.h) does not hold step15 and its operators"
 
-cmake --build "$build" --target step14_copy gpu_tests_step14 step12_small_n compare reduction_gpu_probe \
-  >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; fail "step14_copy, its tests or compare do not build"; }
-ctest --test-dir "$build" -L '^step14$' -LE large --output-on-failure >"$work/ctest.log" 2>&1 ||
-  { cat "$work/ctest.log"; fail "a test of step14 failed"; }
+cmake --build "$build" --target step15_copy gpu_tests_step15 step12_small_n compare reduction_gpu_probe \
+  >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; fail "step15_copy, its tests or compare do not build"; }
+ctest --test-dir "$build" -L '^step15$' -LE large --output-on-failure >"$work/ctest.log" 2>&1 ||
+  { cat "$work/ctest.log"; fail "a test of step15 failed"; }
 
 set +e
 "$build/bin/compare" --steps 99 >/dev/null 2>"$work/compare.err"
@@ -51,10 +51,10 @@ set -e
 [ "$code" -eq 2 ] && grep -q "12, 14, cub" "$work/compare.err" ||
   { cat "$work/compare.err"; fail "compare's list of steps (its usage error) does not name 14 (exit $code)"; }
 
-"$copy/tools/make_exercise" --solution step14 "$work/assignment" >"$work/make_exercise.log" 2>&1 ||
-  { cat "$work/make_exercise.log"; fail "make_exercise step14 failed"; }
+"$copy/tools/make_exercise" --solution step15 "$work/assignment" >"$work/make_exercise.log" 2>&1 ||
+  { cat "$work/make_exercise.log"; fail "make_exercise step15 failed"; }
 grep -q "^previous=step12_small_n$" "$work/assignment/assignment.cfg" || fail "the assignment's previous is not step12_small_n"
 (cd "$work/assignment" && ./grade --host-only) >"$work/grade.log" 2>&1 ||
-  { cat "$work/grade.log"; fail "grade --host-only did not pass the solution of step14"; }
-echo "add_step: step14_copy configures, builds, is listed by ctest -L step14 and by compare, and its" \
+  { cat "$work/grade.log"; fail "grade --host-only did not pass the solution of step15"; }
+echo "add_step: step15_copy configures, builds, is listed by ctest -L step15 and by compare, and its" \
      "assignment's host part passes"

@@ -116,17 +116,17 @@ def write_tree(root, rows):
 class Steps(unittest.TestCase):
     ROWS = [("step01_a", "single", ""), ("step04_first_add", "single", "step01_a"),
             ("step12_small_n", "single", "step04_first_add"), ("step14_multi_gpu", "multi_gpu", "step12_small_n"),
-            ("step14_copy", "single", "step12_small_n")]
+            ("step15_copy", "single", "step12_small_n")]
 
     def test_names_and_the_previous_step_from_the_manifest(self):
         parser = classroom.Parser(prog="test")
         with tempfile.TemporaryDirectory() as work:
             write_tree(Path(work), self.ROWS)
-            found = {name: classroom.find_step(parser, name, work) for name in ("4", "step01_a", "step14", "14")}
+            found = {name: classroom.find_step(parser, name, work) for name in ("4", "step01_a", "step15", "15")}
             self.assertEqual(found["4"].previous, "step01_a")  # its row's, not the next-lower number
             self.assertEqual(found["step01_a"].previous, "")
-            self.assertEqual(found["14"], found["step14"])
-            self.assertEqual(found["14"].previous, "step12_small_n")  # not step14_multi_gpu
+            self.assertEqual(found["15"], found["step15"])
+            self.assertEqual(found["15"].previous, "step12_small_n")  # not step14_multi_gpu
             for bad in ("step04_wrong", "5", "banana", "step4x"):
                 with self.assertRaises(SystemExit) as exit, contextlib.redirect_stderr(io.StringIO()) as err:
                     classroom.find_step(parser, bad, work)
@@ -139,8 +139,8 @@ class Steps(unittest.TestCase):
             write_tree(tree, self.ROWS)
             saved, grade.HERE = grade.HERE, tree / "tools"
             try:
-                target = grade.find_target(argparse.Namespace(step="14"), classroom.Parser(prog="grade"))
-                self.assertEqual((target.step, target.previous, target.tag), ("step14_copy", "step12_small_n", "step14"))
+                target = grade.find_target(argparse.Namespace(step="15"), classroom.Parser(prog="grade"))
+                self.assertEqual((target.step, target.previous, target.tag), ("step15_copy", "step12_small_n", "step15"))
                 (tree / "assignment.cfg").write_text("step=step14_multi_gpu\nprevious=step12_small_n\n")
                 target = grade.find_target(argparse.Namespace(step=None), classroom.Parser(prog="grade"))
                 self.assertEqual((target.step, target.previous, target.assignment), ("step14_multi_gpu", "step12_small_n", True))
