@@ -48,8 +48,8 @@ set +e
 "$build/bin/compare" --steps 99 >/dev/null 2>"$work/compare.err"
 code=$?
 set -e
-[ "$code" -eq 2 ] && grep -q "12, 14, cub" "$work/compare.err" ||
-  { cat "$work/compare.err"; fail "compare's list of steps (its usage error) does not name 14 (exit $code)"; }
+[ "$code" -eq 2 ] && grep -q "13, 15, cub" "$work/compare.err" ||
+  { cat "$work/compare.err"; fail "compare's list of steps (its usage error) does not name 15 (exit $code)"; }
 
 "$copy/tools/make_exercise" --solution step15 "$work/assignment" >"$work/make_exercise.log" 2>&1 ||
   { cat "$work/make_exercise.log"; fail "make_exercise step15 failed"; }
