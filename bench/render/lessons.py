@@ -267,9 +267,9 @@ def render_combine_cost(results, type_name, from_log2, to_log2, context):
     stamps = "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, (_, table) in gpus.items())
     return (markdown_table(headers, "l" + "rrrr" * len(gpus), cells)
             + f"\n{type_name}, L2 warm, per-call median. no wait, clusters of 8 and of 16: that kernel's time minus "
-              "step 12's, in µs (below 0: faster). no wait: step 12 whose last block posts its partial and leaves, "
-              "a wrong sum, the least any combine could cost; clusters: the partials added through distributed "
-              "shared memory, one slot per cluster.\n"
+              "step 12's, in µs (below 0: faster). no wait: step 12 whose last block posts its partial and leaves "
+              "(a wrong sum): step 12 without its combine, so minus the no-wait figure is what the combine costs; "
+              "clusters: the partials added through distributed shared memory, one slot per cluster.\n"
             + stamps)
 
 
