@@ -492,6 +492,12 @@ def identity_figure(evidence, relpath):
     return svg
 
 
+def require_consecutive(spans, total, message):
+    """spans [(first, count)] must cut 0 .. total into consecutive pieces, in order."""
+    if [f for f, _ in spans] != [sum(c for _, c in spans[:i]) for i in range(len(spans))] or sum(c for _, c in spans) != total:
+        raise FigureError(message)
+
+
 def shards_figure(evidence, relpath):
     previous = evidence.find(relpath, "namespace previous = $step;")["step"]
     base = evidence.find(relpath, "const std::size_t base = $base, extra = $extra;")
@@ -503,8 +509,7 @@ def shards_figure(evidence, relpath):
         names = {"n": n, "k": k, "r": r}
         names.update(base=evaluate(base["base"], names, context), extra=evaluate(base["extra"], names, context))
         shards.append((evaluate(shard["begin"], names, context), evaluate(shard["count"], names, context)))
-    if [b for b, _ in shards] != [sum(c for _, c in shards[:r]) for r in range(k)] or sum(c for _, c in shards) != n:
-        raise FigureError(f"{relpath}: shard_of does not cut the input into consecutive shards")
+    require_consecutive(shards, n, f"{relpath}: shard_of does not cut the input into consecutive shards")
     partials = [sum(data[b:b + c]) for b, c in shards]
     cw, left, top = 36, 40, 92
     svg = Svg(left + n * cw + 40, None, f"Step 14: {k} GPUs each reduce a shard, then one all-reduce of {k} partials",
@@ -542,8 +547,7 @@ def bulk_copies_figure(evidence, relpath):
         names = {"chunks": chunks, "gridDim_x": grid_size, "blockIdx_x": b}
         names.update(share=evaluate(split["share"], names, context), bigger=evaluate(split["bigger"], names, context))
         runs.append((evaluate(first["first"], names, context), evaluate(count["count"], names, context)))
-    if [f for f, _ in runs] != [sum(c for _, c in runs[:b]) for b in range(grid_size)] or sum(c for _, c in runs) != chunks:
-        raise FigureError(f"{relpath}: the blocks' runs do not cut the chunks into consecutive runs")
+    require_consecutive(runs, chunks, f"{relpath}: the blocks' runs do not cut the chunks into consecutive runs")
     owner = [b for b, (f, c) in enumerate(runs) for _ in range(c)]
     mine = range(runs[0][0], runs[0][0] + runs[0][1])
     buffers = {c: (c - runs[0][0]) % stages for c in mine}

@@ -216,6 +216,10 @@ def read_patterns(results, context):
     return out
 
 
+def gpu_stamps(gpus):
+    return "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, (_, table) in gpus.items())
+
+
 PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
 
 
@@ -237,12 +241,11 @@ def render_read_patterns(results, type_name, from_log2, context):
             probe = min(measured[p] for p in ("loop", "bulk") if p in measured)
             row += [best, f"{measured[best]:.1f}", f"{probe / measured[best]:.3f}"]
         cells.append(row)
-    stamps = "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, (_, table) in gpus.items())
     return (markdown_table(headers, "l" + "lrr" * len(gpus), cells)
             + f"\n{type_name}, L2 warm, per-call median of each pattern ({', '.join(PROBE_PATTERNS)}: "
               "bench/ablation/read_patterns.cu says what each is). probe / fastest: the time of the faster of the "
               "course probe's two patterns (loop, bulk) over the fastest pattern's (1.000: one of them is it).\n"
-            + stamps)
+            + gpu_stamps(gpus))
 
 
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
@@ -264,13 +267,12 @@ def render_combine_cost(results, type_name, from_log2, to_log2, context):
             row += [f"{times[(type_name, 'step12', n)]:.2f}"] + [f"{times[(type_name, p, n)] - times[(type_name, 'step12', n)]:+.2f}"
                                                                    for p in shown[1:]]
         cells.append(row)
-    stamps = "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, (_, table) in gpus.items())
     return (markdown_table(headers, "l" + "rrrr" * len(gpus), cells)
             + f"\n{type_name}, L2 warm, per-call median. no wait, clusters of 8 and of 16: that kernel's time minus "
               "step 12's, in µs (below 0: faster). no wait: step 12 whose last block posts its partial and leaves "
               "(a wrong sum): step 12 without its combine, so minus the no-wait figure is what the combine costs; "
               "clusters: the partials added through distributed shared memory, one slot per cluster.\n"
-            + stamps)
+            + gpu_stamps(gpus))
 
 
 # Step 14: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
