@@ -4,7 +4,7 @@
 // elements) takes a path of its own, on GPUs of sm_90 and later. Each block reads one contiguous
 // run of 8 KiB chunks instead of the grid-stride loop's tiles spread over the whole input, and no
 // thread issues a load for them: thread 0 asks the Tensor Memory Accelerator (TMA, the copy
-// engine beside each SM) for a whole chunk with one cp.async.bulk instruction, into a ring of four
+// engine in each SM) for a whole chunk with one cp.async.bulk instruction, into a ring of four
 // buffers in shared memory. An mbarrier per buffer says when its bytes have arrived; the threads
 // add the chunk from shared memory, and thread 0 refills the buffer with the chunk four ahead.
 // Everything else, smaller inputs included, is step 12.
@@ -186,7 +186,7 @@ __device__ __forceinline__ T thread_reduce(const T* in, std::size_t n) {
 
 // Inputs of bulk_min_elements or more take a path of their own. Each block reads one contiguous
 // run of chunk_bytes chunks (the chunks split evenly over the grid, the first blocks taking one
-// more), and no thread loads them: thread 0 asks the copy engine beside the SM (the TMA, sm_90)
+// more), and no thread loads them: thread 0 asks the SM's copy engine (the TMA unit, sm_90)
 // for a whole chunk at a time with one instruction, cp.async.bulk, into a ring of `stages`
 // buffers in shared memory. Each buffer has an mbarrier that completes when its chunk's bytes have
 // landed; the threads wait on it, add the chunk out of shared memory, and once every thread is
