@@ -33,7 +33,8 @@ listed="$(ctest --test-dir "$build" -N -L '^step15$')"
 for test in gpu_step15 gpu_step15_large sanitize_step15 speed_step15; do
   grep -q " $test\$" <<<"$listed" || { echo "$listed"; fail "ctest -L step15 does not list $test"; }
 done
-ctest --test-dir "$build" -N -V -R '^speed_step15$' | grep -Eq 'bin/step15_copy[" ]+.*bin/step12_small_n' ||
+speed="$(ctest --test-dir "$build" -N -V -R '^speed_step15$')"  # whole, then grep: grep -q may stop reading early
+grep -Eq 'bin/step15_copy[" ]+.*bin/step12_small_n' <<<"$speed" ||
   fail "speed_step15 does not time step15_copy against step12_small_n, its row's previous"
 grep -q '#include "step15_copy/reduce.cuh"' "$build/course/course_step_list.h" &&
   grep -q 'REDUCTION_STEP_OPS(step15)' "$build/course/course_step_list.h" ||
