@@ -38,6 +38,22 @@ std::size_t free_device_bytes() {
     return free_bytes;
 }
 
+std::vector<cudaKernelNodeParams> kernel_nodes(cudaGraph_t graph) {
+    std::size_t count = 0;
+    CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+    std::vector<cudaGraphNode_t> nodes(count);
+    CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+    std::vector<cudaKernelNodeParams> kernels;
+    for (cudaGraphNode_t node : nodes) {
+        cudaGraphNodeType type{};
+        CUDA_CHECK(cudaGraphNodeGetType(node, &type));
+        if (type != cudaGraphNodeTypeKernel) continue;
+        CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &kernels.emplace_back()));
+    }
+    cudaGraphDestroy(graph);
+    return kernels;
+}
+
 bool finishes_within(double seconds) {
     cudaEvent_t done{};
     CUDA_CHECK(cudaEventCreateWithFlags(&done, cudaEventDisableTiming));

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace reduction::test {
 
@@ -44,6 +45,9 @@ void dirty_shared_memory(cudaStream_t stream);
 
 // The bytes of `value` in hex, e.g. "0x3f800000" for 1.0f: what "bit-identical" compares.
 std::string hex_bytes(const void* value, std::size_t size);
+
+// The parameters of each kernel node of a captured graph, which it then destroys.
+std::vector<cudaKernelNodeParams> kernel_nodes(cudaGraph_t graph);
 
 // A value printed exactly (every digit a float needs to round-trip) and with its bytes.
 template <class T>

@@ -34,22 +34,12 @@ Launch captured_launch(std::size_t n, int block) {
     CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     reduce_fn<std::int32_t>(step)(in.get(), n, out.get(), scratch_t, block, stream);
     CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    std::size_t count = 0;
-    CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
-    std::vector<cudaGraphNode_t> nodes(count);
-    CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
     Launch launch;
-    for (cudaGraphNode_t node : nodes) {
-        cudaGraphNodeType type{};
-        CUDA_CHECK(cudaGraphNodeGetType(node, &type));
-        if (type != cudaGraphNodeTypeKernel) continue;
-        cudaKernelNodeParams params{};
-        CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &params));
+    for (const cudaKernelNodeParams& params : test::kernel_nodes(graph)) {
         launch.grid = params.gridDim.x;
         launch.block = params.blockDim.x;
         ++launch.kernels;
     }
-    cudaGraphDestroy(graph);
     return launch;
 }
 

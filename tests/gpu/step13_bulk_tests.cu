@@ -9,6 +9,7 @@
 #include "../catch.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
+#include "gpu_test_support.h"
 #include "operators.h"
 
 #include REDUCTION_STEP_HEADER
@@ -94,22 +95,12 @@ Launch captured_launch(std::size_t n, int block) {
     CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     step::reduce_op<reduction::Sum>(in.get(), n, out.get(), reinterpret_cast<std::int32_t*>(scratch.get()), block, stream);
     CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
-    std::size_t count = 0;
-    CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
-    std::vector<cudaGraphNode_t> nodes(count);
-    CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
     Launch launch;
-    for (cudaGraphNode_t node : nodes) {
-        cudaGraphNodeType type{};
-        CUDA_CHECK(cudaGraphNodeGetType(node, &type));
-        if (type != cudaGraphNodeTypeKernel) continue;
-        cudaKernelNodeParams params{};
-        CUDA_CHECK(cudaGraphKernelNodeGetParams(node, &params));
+    for (const cudaKernelNodeParams& params : reduction::test::kernel_nodes(graph)) {
         launch.kernel = params.func;
         launch.grid = params.gridDim.x;
         ++launch.kernels;
     }
-    cudaGraphDestroy(graph);
     cudaStreamDestroy(stream);
     return launch;
 }
