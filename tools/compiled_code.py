@@ -1,13 +1,7 @@
 #!/usr/bin/env python3
 """The compiled-code check: the machine instructions a step's idea compiles to (tools/sass_checks.csv),
-looked for in the SASS of the step's own kernels (cuobjdump -sass -arch sm_90).
-
-    tools/compiled_code.py STEP EXECUTABLE [--cuobjdump PATH]
-
-tools/grade runs it as the host part's compiled-code check; tests/mutants/run_mutants.py runs it on
-each changed copy of a step. Exit codes: 0 every row found, 1 a row missing, 2 bad usage or no row
-for STEP, 77 cuobjdump not found or failed (not checked: never a pass).
-"""
+in the step's own kernels' SASS. usage: tools/compiled_code.py STEP EXECUTABLE [--cuobjdump PATH]
+Exit codes: 0 every row found, 1 a row missing, 2 bad usage or no row for STEP, 77 not checked (no cuobjdump)."""
 
 import argparse
 import collections
@@ -38,9 +32,8 @@ def find_cuobjdump(compiler=None):
 
 
 def kernel_opcodes(sass, tag, function=""):
-    """{function: Counter of opcodes (SHFL.DOWN, LDG.E.128.CONSTANT ...)} of the functions of
-    namespace `tag` in cuobjdump -sass output whose mangled name matches `function` (a regular
-    expression; empty: all): the step's own kernels, not the harness's."""
+    """{function: Counter of opcodes} of the kernels of namespace `tag` (not the harness's) in cuobjdump
+    -sass output whose mangled name matches the regular expression `function`."""
     found, current = {}, None
     for line in sass.splitlines():
         name = re.search(r"Function : (\S+)", line)
@@ -56,9 +49,8 @@ def kernel_opcodes(sass, tag, function=""):
 
 
 def check_rows(rows, sass, tag):
-    """(rows missing, one line per row). Without a `count`, a row holds when some kernel of the step
-    (whose mangled name matches the row's `function`) has an instruction matching its pattern; with
-    one, when there is such a kernel and each has exactly `count` of them."""
+    """(rows missing, one line per row): a row holds when a kernel has its pattern (with a `count`: when
+    each kernel has exactly `count` of them)."""
     lines, missing = [], 0
     for row in rows:
         functions = kernel_opcodes(sass, tag, row.get("function") or "")
@@ -78,7 +70,6 @@ def check_rows(rows, sass, tag):
 
 
 def run_check(step, exe, tool):
-    """(exit code, text) of the check of STEP's executable with cuobjdump `tool`."""
     rows = rows_of(step)
     if not rows:
         return 2, f"{TABLE.name} has no row for {step}"

@@ -1,18 +1,9 @@
 #!/usr/bin/env python3
-"""Writes tools/grade_thresholds.csv, the speed each step must reach over its previous step of
-course/steps.csv to pass tools/grade, at n = 2^speed_at of its row there, from the times measured in
-results/h100/headline.csv (n = 2^24) and sweep.csv beside it (other n).
-
+"""Writes tools/grade_thresholds.csv, the gain over its previous step each step needs to pass tools/grade,
+from results/h100/headline.csv and sweep.csv beside it (the rule: docs/teaching.md).
 usage: tools/grade_thresholds.py [HEADLINE_CSV] [OUT_CSV]      (defaults: the H100 results, tools/)
-       tools/grade_thresholds.py --check                        (exit 1 when the CSV is out of date)
+       tools/grade_thresholds.py --check                        (exit 1 when the CSV is out of date)"""
 
-The rule (docs/teaching.md says why), for a measured gain g = previous time / time (int32, L2 warm):
-1 + (g - 1) / 2 when g >= 1.15, else 0.97. A step without a speed_at or measured times gets no
-row: its speed test reports Skipped (step01 is only timed).
-"""
-
-import csv
-import io
 import sys
 from pathlib import Path
 
@@ -32,7 +23,6 @@ def threshold_for(gain):
 
 
 def int32_sum_times(table):
-    """{(step, n): time_median_ms} of the int32 sums of a compare CSV."""
     return {(r["step"], int(r["n"])): float(r["time_median_ms"]) for r in table.rows
             if r["type"] == "int32" and (r.get("op") or "sum") == "sum"}
 
@@ -40,21 +30,19 @@ def int32_sum_times(table):
 def render(headline_path):
     headline, sweep = stamped_csv.read(headline_path), stamped_csv.read(headline_path.parent / "sweep.csv")
     times = int32_sum_times(sweep) | int32_sum_times(headline)  # at 2^24: headline's
-    out = io.StringIO()
-    out.write("# Speed thresholds of tools/grade: a step passes when previous time / its time >= threshold.\n")
-    out.write(f"# Written by tools/grade_thresholds.py from results/h100/headline.csv (int32, n = 2^24, L2 "
-              f"{headline.stamp.get('l2', '?')}; {headline.stamp.get('gpu', '?')}, commit {headline.stamp.get('commit', '?')}),\n"
-              f"# and at another n from sweep.csv (commit {sweep.stamp.get('commit', '?')}).\n")
-    out.write(f"# Rule: measured gain g >= {SMALL_GAIN}: threshold = 1 + (g - 1) / 2; "
-              f"g < {SMALL_GAIN}: threshold = {FLOOR} (not slower than the previous step).\n")
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["step", "n", "measured_gain", "threshold"])
-    for step in steps.load():
+    stamp = headline.stamp
+    text = ("# Speed thresholds of tools/grade: a step passes when previous time / its time >= threshold.\n"
+            f"# Written by tools/grade_thresholds.py from results/h100/headline.csv (int32, n = 2^24, L2 "
+            f"{stamp.get('l2', '?')}; {stamp.get('gpu', '?')}, commit {stamp.get('commit', '?')}),\n"
+            f"# and at another n from sweep.csv (commit {sweep.stamp.get('commit', '?')}).\n"
+            f"# Rule: measured gain g >= {SMALL_GAIN}: threshold = 1 + (g - 1) / 2; "
+            f"g < {SMALL_GAIN}: threshold = {FLOOR} (not slower than the previous step).\nstep,n,measured_gain,threshold\n")
+    for step in steps.load():  # a step without a speed_at or measured times gets no row: its speed test is Skipped
         n = 1 << int(step.speed_at or 0)
         if step.speed_at and (step.previous, n) in times and (step.folder, n) in times:
             gain = times[(step.previous, n)] / times[(step.folder, n)]
-            writer.writerow([step.folder, f"2^{step.speed_at}", f"{gain:.4f}", f"{threshold_for(gain):.3f}"])
-    return out.getvalue()
+            text += f"{step.folder},2^{step.speed_at},{gain:.4f},{threshold_for(gain):.3f}\n"
+    return text
 
 
 def main(argv):

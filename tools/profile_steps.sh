@@ -1,28 +1,14 @@
 #!/usr/bin/env bash
-# Nsight Compute counters that explain each step, at n = 2^24 int32, block 256. Prints a CSV like
-# every other results file: '# key: value' stamp lines (the GPU and versions as the first step
-# reports them, this command, the profiler's version and clock setting), the header
-# step,metric,value, then one line per counter, one step after the other.
-# usage: tools/profile_steps.sh [BUILD_BIN_DIR]   (default build/bin; needs a GPU, ncu, and
-#                                                  permission to read the GPU's counters)
-#
-# Which executables: the one-GPU steps of course/steps.csv that are built in BUILD_BIN_DIR.
-# Which launch: the first whose kernel name matches PROFILE_KERNEL_REGEX (default "reduce": every
-# step names its kernels reduce_*), so the harness's own kernels are passed over. Steps that
-# launch twice per call (a grid, then one block over the partials) are profiled on the first, the
-# large one; steps that launch once, on that launch.
-# Exit: 0 every step profiled, 1 a step could not be profiled (the others are still printed),
-# 2 bad usage or no step executable, 3 ncu not found.
+# Nsight Compute counters that explain each step, at n = 2^24 int32, block 256, as a stamped CSV
+# (step,metric,value); tools/README.md says which launch of which step.
+# usage: tools/profile_steps.sh [BUILD_BIN_DIR]   (default build/bin; needs a GPU, ncu and counter access)
+# Exit: 0 every step profiled, 1 a step could not be profiled, 2 bad usage or no step executable, 3 no ncu.
 set -uo pipefail
-
 bin=${1:-build/bin}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-kernel_regex=${PROFILE_KERNEL_REGEX:-reduce}
-
-if ! command -v ncu >/dev/null 2>&1; then
-  echo "profile_steps.sh: ncu (Nsight Compute) not found on PATH; it comes with the CUDA Toolkit" >&2
-  exit 3
-fi
+kernel_regex=${PROFILE_KERNEL_REGEX:-reduce}  # passes over the harness's own kernels
+command -v ncu >/dev/null 2>&1 ||
+  { echo "profile_steps.sh: ncu (Nsight Compute) not found on PATH; it comes with the CUDA Toolkit" >&2; exit 3; }
 [[ -d $bin ]] || { echo "profile_steps.sh: '$bin' is not a directory; build first or name the bin directory" >&2; exit 2; }
 
 metrics=(
@@ -49,9 +35,7 @@ metrics=(
 )
 list=$(IFS=,; echo "${metrics[*]}")
 
-# The stamp: the GPU and versions as a step's own --csv prints them (a tiny run, not profiled),
-# without the lines that describe that run; then how these counters were taken.
-stamp_printed=0
+# The stamp: the GPU and versions as a tiny unprofiled run prints them; then how the counters were taken.
 print_stamp() {
   local exe=$1 output
   output=$("$exe" --csv --n 1024 --iters 1 --warmup 0 2>/dev/null) || return 1
@@ -63,19 +47,15 @@ print_stamp() {
   echo "step,metric,value"
 }
 
-status=0
-found=0
+status=0 found=0
 log=$(mktemp) || { echo "profile_steps.sh: cannot create a temporary file" >&2; exit 1; }
 trap 'rm -f "$log"' EXIT
 steps=$(python3 "$root/course/steps.py" single) || exit 2
 for step in $steps; do
   exe=$bin/$step
   [[ -x $exe ]] || continue
-  found=1
-  if (( ! stamp_printed )); then
-    print_stamp "$exe" || { echo "profile_steps.sh: $step --csv --n 1024 failed; no stamp to print" >&2; exit 1; }
-    stamp_printed=1
-  fi
+  (( found++ )) || print_stamp "$exe" ||
+    { echo "profile_steps.sh: $step --csv --n 1024 failed; no stamp to print" >&2; exit 1; }
   ncu --metrics "$list" --kernel-name "regex:$kernel_regex" --launch-count 1 --csv --print-units base \
       "$exe" --n 2^24 --seed 1 --iters 1 --warmup 0 >"$log" 2>&1
   rc=$?
@@ -88,8 +68,6 @@ for step in $steps; do
   fi
   [[ -n $rows ]] && echo "$rows"
 done
-if (( ! found )); then
-  echo "profile_steps.sh: no step executable (stepNN_name) in '$bin'; build first: cmake --build build" >&2
-  exit 2
-fi
+(( found )) ||
+  { echo "profile_steps.sh: no step executable (stepNN_name) in '$bin'; build first: cmake --build build" >&2; exit 2; }
 exit $status

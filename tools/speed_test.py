@@ -1,17 +1,9 @@
 #!/usr/bin/env python3
-"""The speed check of one step, run by ctest as speed_stepNN (tests/gpu/step_tests.cmake).
+"""The speed check of one step, run by ctest as speed_stepNN (tools/README.md says how it times).
 
 usage: speed_test.py THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]
 
-Times the step and the previous step alternately, REDUCTION_SPEED_ROUNDS times each (default 3),
-int32 at n = 2^speed_at of the step's row in course/steps.csv (2^24 without a previous step: then
-the times are only printed), and takes the median of the per-run median times. The step passes
-when previous time / its time reaches its threshold in THRESHOLDS_CSV (tools/grade_thresholds.py).
-REDUCTION_SPEED_REFERENCE, an executable of the step's reference solution, is timed too and its
-ratio printed (tools/grade --reference). Each program's line gives its median time and GB/s; the
-last line the verdict. Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77 (ctest: Skipped)
-no usable GPU, or no speed_at or threshold for the step.
-"""
+Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77 (Skipped) no GPU, no speed_at or no threshold."""
 
 import os
 import statistics
@@ -34,7 +26,7 @@ def verdict(code, text):
 
 
 def median_time(exe, args):
-    """(time_median_ms, gbps or None) of one verified run of `exe` with `args`."""
+    """(time_median_ms, gbps or None) of one verified run."""
     try:
         run = subprocess.run([exe, *args, "--csv"], capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -51,22 +43,6 @@ def median_time(exe, args):
         verdict(1, f"speed: FAIL: {Path(exe).name} printed no time_median_ms column")
 
 
-def threshold_and_n(thresholds_csv, step):
-    """The step's threshold, and the n of its row in course/steps.csv; Skipped (a setup problem, not
-    the student's: not graded rather than passed) where either is missing."""
-    row = steps.find(step)
-    if not row or not row.speed_at:
-        verdict(SKIPPED, f"SKIPPED: not checked: {step} has no speed_at in course/steps.csv")
-    try:
-        threshold = {r["step"]: float(r["threshold"]) for r in stamped_csv.read(thresholds_csv).rows}.get(step)
-    except (stamped_csv.ResultsError, KeyError, ValueError) as error:
-        verdict(1, f"speed: FAIL: cannot read the thresholds: {error}")
-    if threshold is None:
-        verdict(SKIPPED, f"SKIPPED: not checked: no threshold for {step} in {Path(thresholds_csv).name} "
-                "(run tools/grade_thresholds.py on measured results)")
-    return threshold, f"2^{row.speed_at}"
-
-
 def main(argv):
     if len(argv) not in (2, 3):
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
@@ -80,8 +56,19 @@ def main(argv):
     step, previous = Path(exes[0]).name, (Path(exes[1]).name if len(exes) > 1 else None)
     if os.environ.get("REDUCTION_SPEED_REFERENCE"):
         contestants["reference solution"] = os.environ["REDUCTION_SPEED_REFERENCE"]
-    threshold, n = threshold_and_n(argv[0], step) if previous else (None, UNCHECKED_N)
-
+    threshold, n = None, UNCHECKED_N
+    if previous:  # no speed_at or threshold: a setup problem, not the student's: Skipped, never passed
+        row = steps.find(step)
+        if not row or not row.speed_at:
+            verdict(SKIPPED, f"SKIPPED: not checked: {step} has no speed_at in course/steps.csv")
+        try:
+            threshold = {r["step"]: float(r["threshold"]) for r in stamped_csv.read(argv[0]).rows}.get(step)
+        except (stamped_csv.ResultsError, KeyError, ValueError) as error:
+            verdict(1, f"speed: FAIL: cannot read the thresholds: {error}")
+        if threshold is None:
+            verdict(SKIPPED, f"SKIPPED: not checked: no threshold for {step} in {Path(argv[0]).name} "
+                    "(run tools/grade_thresholds.py on measured results)")
+        n = f"2^{row.speed_at}"
     args = ["--n", n, "--type", "int32"]
     times = {label: [] for label in contestants}
     for _ in range(rounds):
@@ -97,8 +84,8 @@ def main(argv):
     if not previous:  # step01: nothing to be faster than, so nothing to check
         verdict(0, "speed: not checked: no previous step")
     gain = medians[previous] / medians[step]
-    verdict(0 if gain >= threshold else 1,
-            f"speed: gain over {previous} {gain:.3f}, threshold {threshold:.3f}: {'PASS' if gain >= threshold else 'FAIL'}")
+    verdict(int(gain < threshold), f"speed: gain over {previous} {gain:.3f}, threshold {threshold:.3f}: "
+            f"{'PASS' if gain >= threshold else 'FAIL'}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,3 @@
-// The assignment's code for the marked regions of step07_multi_level/reduce.cuh: tools/make_exercise
-// puts each region below in place of the region of the step with the same solution-begin
-// text, indented like it. The TODO lines are the task the student reads.
-
 // solution-begin: the grid-stride loop
 // TODO: a grid-stride loop: each thread adds many elements, several independent coalesced loads per iteration, then the tail up to n
 T sum = T(0);  // placeholder

@@ -1,7 +1,3 @@
-// The assignment's code for the marked regions of step11_any_operator/reduce.cuh: tools/make_exercise
-// puts each region below in place of the region of the step with the same solution-begin
-// text, indented like it. The TODO lines are the task the student reads.
-
 // solution-begin: the warp tree with Op
 // TODO: log2(Lanes) shuffle levels that combine with Op() instead of +
 // solution-end

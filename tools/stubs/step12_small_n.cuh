@@ -1,7 +1,3 @@
-// The assignment's code for the marked regions of step12_small_n/reduce.cuh: tools/make_exercise
-// puts each region below in place of the region of the step with the same solution-begin
-// text, indented like it. The TODO lines are the task the student reads.
-
 // solution-begin: the warp's tree as one instruction
 // TODO: one_instruction is true for a 32-bit integer when Lanes > 1, in code for sm_80 and later
 // TODO: (__CUDA_ARCH__ >= 800; sm_75 has no REDUX): warp_instruction then does the whole tree
