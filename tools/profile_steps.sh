@@ -11,29 +11,7 @@ command -v ncu >/dev/null 2>&1 ||
   { echo "profile_steps.sh: ncu (Nsight Compute) not found on PATH; it comes with the CUDA Toolkit" >&2; exit 3; }
 [[ -d $bin ]] || { echo "profile_steps.sh: '$bin' is not a directory; build first or name the bin directory" >&2; exit 2; }
 
-metrics=(
-  gpu__time_duration.sum                                               # kernel time under the profiler
-  dram__throughput.avg.pct_of_peak_sustained_elapsed                   # how busy DRAM was
-  dram__bytes_read.sum                                                 # bytes read from DRAM: at least the input, once
-  smsp__inst_executed.sum                                              # warp instructions executed
-  smsp__thread_inst_executed_per_inst_executed.ratio                   # active threads per instruction (divergence)
-  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum             # shared-memory load bank conflicts
-  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum             # shared-memory store bank conflicts
-  smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio     # warps waiting at __syncthreads(), per issued instruction
-  smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio  # warps waiting on global loads, per issued instruction
-  smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio # warps waiting on shared memory, per issued instruction
-  sm__warps_active.avg.pct_of_peak_sustained_active                    # achieved occupancy
-  sm__maximum_warps_per_active_cycle_pct                               # theoretical occupancy
-  launch__registers_per_thread                                         # one of the limits on occupancy
-  launch__occupancy_limit_registers                                    # blocks per SM the registers allow
-  launch__occupancy_limit_shared_mem                                   # blocks per SM the shared memory allows
-  launch__occupancy_limit_warps                                        # blocks per SM the warp slots allow
-  launch__occupancy_limit_blocks                                       # blocks per SM the block slots allow
-  launch__grid_size                                                    # blocks in the launch
-  launch__waves_per_multiprocessor                                     # grid size over what fits at once
-  sm__cycles_elapsed.avg.per_second                                    # the SM clock during the launch (Hz): issue floors use it
-)
-list=$(IFS=,; echo "${metrics[*]}")
+list=$(grep -v "^#" "$root/tools/ncu_metrics.csv" | tail -n +2 | cut -d, -f1 | paste -sd, -)  # what each shows: there
 
 # The stamp: the GPU and versions as a tiny unprofiled run prints them; then how the counters were taken.
 print_stamp() {
