@@ -12,19 +12,6 @@ command -v ncu >/dev/null 2>&1 ||
 [[ -d $bin ]] || { echo "profile_steps.sh: '$bin' is not a directory; build first or name the bin directory" >&2; exit 2; }
 
 list=$(grep -v "^#" "$root/tools/ncu_metrics.csv" | tail -n +2 | cut -d, -f1 | paste -sd, -)  # what each shows: there
-
-# The stamp: the GPU and versions as a tiny unprofiled run prints them; then how the counters were taken.
-print_stamp() {
-  local exe=$1 output
-  output=$("$exe" --csv --n 1024 --iters 1 --warmup 0 2>/dev/null) || return 1
-  grep -E '^# (gpu|compute_capability|sms|l2_mib|peak_gbps|cuda_driver_api|cuda_runtime|nvidia_driver|date_utc|commit):' <<<"$output"
-  echo "# command: tools/profile_steps.sh $bin"
-  echo "# profiler: $(ncu --version 2>/dev/null | tail -n 1)"
-  echo "# clocks: ncu's default --clock-control base (clocks locked to base); caches flushed before the launch"
-  echo "# launch: the first kernel matching '$kernel_regex' of --n 2^24 --seed 1 --iters 1 --warmup 0, int32, block 256"
-  echo "step,metric,value"
-}
-
 status=0 found=0
 log=$(mktemp) || { echo "profile_steps.sh: cannot create a temporary file" >&2; exit 1; }
 trap 'rm -f "$log"' EXIT
@@ -32,8 +19,16 @@ steps=$(python3 "$root/course/steps.py" single) || exit 2
 for step in $steps; do
   exe=$bin/$step
   [[ -x $exe ]] || continue
-  (( found++ )) || print_stamp "$exe" ||
-    { echo "profile_steps.sh: $step --csv --n 1024 failed; no stamp to print" >&2; exit 1; }
+  if (( ! found++ )); then  # the stamp: the GPU and versions as a tiny run prints them, then how counters were taken
+    output=$("$exe" --csv --n 1024 --iters 1 --warmup 0 2>/dev/null) ||
+      { echo "profile_steps.sh: $step --csv --n 1024 failed; no stamp to print" >&2; exit 1; }
+    grep -E '^# (gpu|compute_capability|sms|l2_mib|peak_gbps|cuda_driver_api|cuda_runtime|nvidia_driver|date_utc|commit):' <<<"$output"
+    echo "# command: tools/profile_steps.sh $bin"
+    echo "# profiler: $(ncu --version 2>/dev/null | tail -n 1)"
+    echo "# clocks: ncu's default --clock-control base (clocks locked to base); caches flushed before the launch"
+    echo "# launch: the first kernel matching '$kernel_regex' of --n 2^24 --seed 1 --iters 1 --warmup 0, int32, block 256"
+    echo "step,metric,value"
+  fi
   ncu --metrics "$list" --kernel-name "regex:$kernel_regex" --launch-count 1 --csv --print-units base \
       "$exe" --n 2^24 --seed 1 --iters 1 --warmup 0 >"$log" 2>&1
   rc=$?

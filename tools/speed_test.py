@@ -1,9 +1,7 @@
 #!/usr/bin/env python3
 """The speed check of one step, run by ctest as speed_stepNN (tools/README.md says how it times).
-
-usage: speed_test.py THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]
-
-Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77 (Skipped) no GPU, no speed_at or no threshold."""
+Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77 (Skipped) no GPU, no speed_at or no threshold.
+usage: speed_test.py THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]"""
 
 import os
 import statistics
@@ -45,15 +43,14 @@ def median_time(exe, args):
 
 def main(argv):
     if len(argv) not in (2, 3):
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        print(__doc__.splitlines()[2], file=sys.stderr)
         return 2
     rounds_text = os.environ.get("REDUCTION_SPEED_ROUNDS", "3")
     if not rounds_text.isdigit() or int(rounds_text) < 1:
         print(f"speed_test.py: REDUCTION_SPEED_ROUNDS={rounds_text} is not a count of at least 1", file=sys.stderr)
         return 2
-    rounds, exes = int(rounds_text), argv[1:]
-    contestants = {Path(exe).name: exe for exe in exes}
-    step, previous = Path(exes[0]).name, (Path(exes[1]).name if len(exes) > 1 else None)
+    rounds, contestants = int(rounds_text), {Path(exe).name: exe for exe in argv[1:]}
+    step, previous = Path(argv[1]).name, (Path(argv[2]).name if len(argv) > 2 else None)
     if os.environ.get("REDUCTION_SPEED_REFERENCE"):
         contestants["reference solution"] = os.environ["REDUCTION_SPEED_REFERENCE"]
     threshold, n = None, UNCHECKED_N
@@ -70,10 +67,8 @@ def main(argv):
                     "(run tools/grade_thresholds.py on measured results)")
         n = f"2^{row.speed_at}"
     args = ["--n", n, "--type", "int32"]
-    times = {label: [] for label in contestants}
-    for _ in range(rounds):
-        for label, exe in contestants.items():
-            times[label].append(median_time(exe, args))
+    runs = [(label, median_time(exe, args)) for _ in range(rounds) for label, exe in contestants.items()]  # alternating
+    times = {label: [run for of, run in runs if of == label] for label in contestants}
     medians = {label: statistics.median(t for t, _ in values) for label, values in times.items()}
     for label, value in medians.items():
         rates = [gbps for _, gbps in times[label] if gbps is not None]
