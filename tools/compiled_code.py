@@ -39,12 +39,10 @@ def kernel_opcodes(sass, tag, function=""):
         name = re.search(r"Function : (\S+)", line)
         if name:  # the mangled namespace: _ZN6step08...
             current = name[1] if f"{len(tag)}{tag}" in name[1] and re.search(function, name[1]) else None
-            if current:
-                found.setdefault(current, collections.Counter())
-            continue
-        instruction = re.search(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
-        if current and instruction:
+            found.setdefault(current, collections.Counter())
+        elif current and (instruction := re.search(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)):
             found[current][instruction[1]] += 1
+    found.pop(None, None)  # the functions of other namespaces
     return found
 
 
@@ -56,14 +54,12 @@ def check_rows(rows, sass, tag):
         functions = kernel_opcodes(sass, tag, row.get("function") or "")
         counts = [sum(n for op, n in ops.items() if re.search(row["pattern"], op)) for ops in functions.values()]
         ops = sorted({op for f in functions.values() for op in f if re.search(row["pattern"], op)})
-        if row.get("count"):
-            ok = bool(counts) and all(c == int(row["count"]) for c in counts)
-            detail = f"counted {'/'.join(map(str, sorted(set(counts)))) or 'in no kernel'}, expected exactly {row['count']}"
-        else:
-            ok, detail = any(counts), ""
+        exact = row.get("count")
+        ok = bool(counts) and all(c == int(exact) for c in counts) if exact else any(counts)
+        detail = f"counted {'/'.join(map(str, sorted(set(counts)))) or 'in no kernel'}, expected exactly {exact}"
         missing += not ok
         where = f" in {row['function']}" if row.get("function") else ""
-        shown = ", ".join(filter(None, [", ".join(ops), detail]))
+        shown = ", ".join(filter(None, [", ".join(ops), detail if exact else ""]))
         lines.append(f"{'found' if ok else 'MISSING'}: {row['pattern'].replace(chr(92), '')}{where}"
                      f"{' (' + shown + ')' if shown else ''}: {row['reason']}")
     return missing, lines

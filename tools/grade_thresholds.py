@@ -36,7 +36,8 @@ def render(headline_path):
             f"{stamp.get('l2', '?')}; {stamp.get('gpu', '?')}, commit {stamp.get('commit', '?')}),\n"
             f"# and at another n from sweep.csv (commit {sweep.stamp.get('commit', '?')}).\n"
             f"# Rule: measured gain g >= {SMALL_GAIN}: threshold = 1 + (g - 1) / 2; "
-            f"g < {SMALL_GAIN}: threshold = {FLOOR} (not slower than the previous step).\nstep,n,measured_gain,threshold\n")
+            f"g < {SMALL_GAIN}: threshold = {FLOOR} (not slower than the previous step).\n"
+            "step,n,measured_gain,threshold\n")
     for step in steps.load():  # a step without a speed_at or measured times gets no row: its speed test is Skipped
         n = 1 << int(step.speed_at or 0)
         if step.speed_at and (step.previous, n) in times and (step.folder, n) in times:
@@ -47,13 +48,11 @@ def render(headline_path):
 
 def main(argv):
     if argv[:1] == ["--check"]:
-        if DEFAULT_OUT.read_text() != render(DEFAULT_HEADLINE):
-            print(f"{DEFAULT_OUT} is out of date with {DEFAULT_HEADLINE}: run tools/grade_thresholds.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    headline = Path(argv[0]) if argv else DEFAULT_HEADLINE
-    out_path = Path(argv[1]) if len(argv) > 1 else DEFAULT_OUT
+        if DEFAULT_OUT.read_text() == render(DEFAULT_HEADLINE):
+            return 0
+        print(f"{DEFAULT_OUT} is out of date with {DEFAULT_HEADLINE}: run tools/grade_thresholds.py", file=sys.stderr)
+        return 1
+    headline, out_path = Path(argv[0]) if argv else DEFAULT_HEADLINE, Path(argv[1]) if len(argv) > 1 else DEFAULT_OUT
     try:
         text = render(headline)
     except (OSError, KeyError, ValueError, stamped_csv.ResultsError, steps.ManifestError) as error:

@@ -2,8 +2,7 @@
 """Counts the prose words of each core lesson (the README.md of each step of course/steps.csv) and
 prints a table: step, words.
 
-usage: python3 tools/lesson_words.py [--max 1000]   (exit 1 naming each lesson above it)
-tools/README.md says what counts as a word."""
+usage: python3 tools/lesson_words.py [--max 1000]   (exit 1 naming each lesson above it; a word: tools/README.md)"""
 
 import argparse
 import re

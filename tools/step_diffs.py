@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Lines added and removed from each step's previous (course/steps.csv) to the step, in reduce.cuh:
-the size of each step's one idea, as a Markdown table.      usage: python3 tools/step_diffs.py
+"""Lines added and removed from each step's previous (course/steps.csv) to the step, in reduce.cuh (as
+`diff -u` counts them): the size of each step's one idea, as a Markdown table.   usage: python3 tools/step_diffs.py
 """
 
 import difflib
@@ -11,19 +11,10 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "course"))
 import steps  # noqa: E402
 
-
-def step_diffs(root=REPO_ROOT):
-    """[(previous folder, folder, lines added, lines removed (as `diff -u` counts them), lines of the new one)]."""
-    rows = []
-    for step in steps.load(root / "course" / "steps.csv"):
-        if step.previous:
-            before, after = ((root / f / "reduce.cuh").read_text().splitlines() for f in (step.previous, step.folder))
-            diff = list(difflib.unified_diff(before, after, lineterm="", n=0))[2:]
-            rows.append((step.previous, step.folder, *(sum(line.startswith(c) for line in diff) for c in "+-"), len(after)))
-    return rows
-
-
 if __name__ == "__main__":
     print("| diff | lines added | lines removed | lines in the new reduce.cuh |\n| :--- | ---: | ---: | ---: |")
-    for a, b, added, removed, total in step_diffs():
-        print(f"| `{a}` → `{b}` | {added} | {removed} | {total} |")
+    for step in (step for step in steps.load(REPO_ROOT / "course" / "steps.csv") if step.previous):
+        before, after = ((REPO_ROOT / f / "reduce.cuh").read_text().splitlines() for f in (step.previous, step.folder))
+        diff = list(difflib.unified_diff(before, after, lineterm="", n=0))[2:]
+        added, removed = (sum(line.startswith(c) for line in diff) for c in "+-")
+        print(f"| `{step.previous}` → `{step.folder}` | {added} | {removed} | {len(after)} |")

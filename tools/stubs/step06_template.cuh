@@ -1,7 +1,6 @@
 // solution-begin: the tree with the compile-time block size
 // TODO: the tree written with the compile-time Block instead of blockDim.x, so that the compiler unrolls it completely
 // solution-end
-
 // solution-begin: the kernel for the block size
 // TODO: return the kernel instantiated for this block size (32 to 1024), and reject any other
 (void)block;

@@ -3,7 +3,6 @@
 // TODO: (__CUDA_ARCH__ >= 800; sm_75 has no REDUX): warp_instruction then does the whole tree
 constexpr bool one_instruction = false;
 // solution-end
-
 // solution-begin: thread 0's tree over the warps' results
 // TODO: thread 0 alone reads the warps' results and adds them with tree_reduce, a few additions in
 // TODO: registers, instead of warp 0's shuffles below
@@ -12,12 +11,10 @@ if (warp == 0) {
     value = warp_reduce<Op, warps>(value);
 }
 // solution-end
-
 // solution-begin: one tile: all loads at once, trees, straight to *out
 // TODO: with OneTile the grid is one block and the input one tile: combine one_tile_sum over the
 // TODO: block with block_reduce, let thread 0 write it to *out, and return: no loop, no slots
 // solution-end
-
 // solution-begin: one tile or less: small_block threads, the OneTile kernel
 // TODO: when grid == 1, launch small_block(n, block) threads of kernel_for_block<Op, T, true>
 const int threads = block;

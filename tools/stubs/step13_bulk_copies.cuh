@@ -6,7 +6,6 @@
 // TODO: release_buffer() and copies chunk c + stages, if the run has it, into the same buffer
 (void)ring, (void)ready, (void)body, (void)first, (void)count;  // placeholder: the loop uses them
 // solution-end
-
 // solution-begin: from bulk_min_elements on, the bulk path's kernel and grid
 // TODO: when takes_bulk_path(n), launch kernel_for_block<Op, T, false, true>(threads) with
 // TODO: bulk_grid(n, block) blocks
