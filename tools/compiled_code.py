@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """The compiled-code check: the machine instructions a step's idea compiles to (tools/sass_checks.csv),
-in the step's own kernels' SASS. usage: tools/compiled_code.py STEP EXECUTABLE [--cuobjdump PATH]
-Exit codes: 0 every row found, 1 a row missing, 2 bad usage or no row for STEP, 77 not checked (no cuobjdump)."""
+in the step's own kernels' SASS. usage: tools/compiled_code.py STEP EXECUTABLE [--cuobjdump PATH]"""
 
 import argparse
 import collections

@@ -1,5 +1,4 @@
-"""Solution markers in a step's reduce.cuh, and the assignment's code from tools/stubs/ that replaces
-them (tools/README.md shows both)."""
+"""Solution markers in a step's reduce.cuh, and the stubs from tools/stubs/ that replace them (tools/README.md)."""
 
 import re
 from pathlib import Path

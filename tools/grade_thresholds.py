@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""Writes tools/grade_thresholds.csv, the gain over its previous step each step needs to pass tools/grade,
-from results/h100/headline.csv and sweep.csv beside it (the rule: docs/teaching.md).
-usage: tools/grade_thresholds.py [HEADLINE_CSV] [OUT_CSV]      (defaults: the H100 results, tools/)
+"""Writes tools/grade_thresholds.csv, the gain over its previous step each step needs to pass tools/grade.
+usage: tools/grade_thresholds.py [HEADLINE_CSV] [OUT_CSV]      (defaults: results/h100/headline.csv, tools/)
        tools/grade_thresholds.py --check                        (exit 1 when the CSV is out of date)"""
 
 import sys

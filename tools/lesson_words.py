@@ -40,8 +40,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     manifest = args.root / "course" / "steps.csv"
     lessons = [args.root / s.folder / "README.md" for s in steps.load(manifest)] if manifest.is_file() else []
-    lessons = [path for path in lessons if path.is_file()]
-    if not lessons:
+    if not (lessons := [path for path in lessons if path.is_file()]):
         print(f"error: no lesson of {manifest}", file=sys.stderr)
         return 2
     counts = [(path.parent.name, len(WORD.findall(prose(path.read_text(encoding="utf-8"))))) for path in lessons]

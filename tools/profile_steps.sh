@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
-# Nsight Compute counters that explain each step, at n = 2^24 int32, block 256, as a stamped CSV
-# (step,metric,value); tools/README.md says which launch of which step.
+# Nsight Compute counters that explain each step, at n = 2^24 int32, block 256, as a stamped CSV (tools/README.md).
 # usage: tools/profile_steps.sh [BUILD_BIN_DIR]   (default build/bin; needs a GPU, ncu and counter access)
-# Exit: 0 every step profiled, 1 a step could not be profiled, 2 bad usage or no step executable, 3 no ncu.
 set -uo pipefail
 bin=${1:-build/bin}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

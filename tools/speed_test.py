@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
 """The speed check of one step, run by ctest as speed_stepNN (tools/README.md says how it times).
-Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77 (Skipped) no GPU, no speed_at or no threshold.
 usage: speed_test.py THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]"""
 
 import os
@@ -13,7 +12,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "course"))
 import stamped_csv  # noqa: E402
 import steps  # noqa: E402
 
-UNCHECKED_N = "2^24"  # where a step without a previous step is timed
 STEP_EXIT_NO_GPU = 3  # common/exit_codes.h: no usable GPU
 SKIPPED = 77
 
@@ -43,7 +41,7 @@ def median_time(exe, args):
 
 def main(argv):
     if len(argv) not in (2, 3):
-        print(__doc__.splitlines()[2], file=sys.stderr)
+        print(__doc__.splitlines()[1], file=sys.stderr)
         return 2
     rounds_text = os.environ.get("REDUCTION_SPEED_ROUNDS", "3")
     if not rounds_text.isdigit() or int(rounds_text) < 1:
@@ -53,7 +51,7 @@ def main(argv):
     step, previous = Path(argv[1]).name, (Path(argv[2]).name if len(argv) > 2 else None)
     if os.environ.get("REDUCTION_SPEED_REFERENCE"):
         contestants["reference solution"] = os.environ["REDUCTION_SPEED_REFERENCE"]
-    threshold, n = None, UNCHECKED_N
+    threshold, n = None, "2^24"  # where a step without a previous step is timed
     if previous:  # no speed_at or threshold: a setup problem, not the student's: Skipped, never passed
         row = steps.find(step)
         if not row or not row.speed_at:

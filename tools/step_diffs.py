@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
-"""Lines added and removed from each step's previous (course/steps.csv) to the step, in reduce.cuh (as
-`diff -u` counts them): the size of each step's one idea, as a Markdown table.   usage: python3 tools/step_diffs.py
-"""
+"""Lines of reduce.cuh added and removed (as `diff -u` counts them) from each step's previous to the step: the
+size of each step's one idea, as a Markdown table.      usage: python3 tools/step_diffs.py"""
 
 import difflib
 import sys
