@@ -45,9 +45,7 @@ def main(argv=None):
         return 2
     counts = [(path.parent.name, len(WORD.findall(prose(path.read_text(encoding="utf-8"))))) for path in lessons]
     width = max(len(name) for name, _ in counts)
-    print(f"{'step':<{width}}  words")
-    for name, words in counts:
-        print(f"{name:<{width}}  {words:5d}")
+    print("\n".join([f"{'step':<{width}}  words"] + [f"{name:<{width}}  {words:5d}" for name, words in counts]))
     over = [(name, words) for name, words in counts if args.max is not None and words > args.max]
     for name, words in over:
         print(f"error: {name}/README.md has {words} words of prose, more than {args.max}", file=sys.stderr)
