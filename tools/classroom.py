@@ -22,7 +22,6 @@ def find_step(parser, argument, tree):
 
 class Parser(argparse.ArgumentParser):
     """Bad command lines, and bad requests found after parsing (fail), get one line on stderr and exit 2."""
-
     def error(self, message):
         self.fail(f"{message} (--help lists the options)")
 

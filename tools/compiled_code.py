@@ -78,7 +78,7 @@ def run_check(step, exe, tool):
     return (1 if missing else 0), "\n".join(lines)
 
 
-def main():
+if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", help="the step's folder name, e.g. step08_warp_shuffle")
     parser.add_argument("executable", type=Path)
@@ -87,7 +87,3 @@ def main():
     code, text = run_check(args.step, args.executable, args.cuobjdump or find_cuobjdump())
     print(text)
     sys.exit(code)
-
-
-if __name__ == "__main__":
-    main()

@@ -21,11 +21,10 @@ for step in $steps; do
     output=$("$exe" --csv --n 1024 --iters 1 --warmup 0 2>/dev/null) ||
       { echo "profile_steps.sh: $step --csv --n 1024 failed; no stamp to print" >&2; exit 1; }
     grep -E '^# (gpu|compute_capability|sms|l2_mib|peak_gbps|cuda_driver_api|cuda_runtime|nvidia_driver|date_utc|commit):' <<<"$output"
-    echo "# command: tools/profile_steps.sh $bin"
-    echo "# profiler: $(ncu --version 2>/dev/null | tail -n 1)"
-    echo "# clocks: ncu's default --clock-control base (clocks locked to base); caches flushed before the launch"
-    echo "# launch: the first kernel matching '$kernel_regex' of --n 2^24 --seed 1 --iters 1 --warmup 0, int32, block 256"
-    echo "step,metric,value"
+    printf '%s\n' "# command: tools/profile_steps.sh $bin" "# profiler: $(ncu --version 2>/dev/null | tail -n 1)" \
+      "# clocks: ncu's default --clock-control base (clocks locked to base); caches flushed before the launch" \
+      "# launch: the first kernel matching '$kernel_regex' of --n 2^24 --seed 1 --iters 1 --warmup 0, int32, block 256" \
+      "step,metric,value"
   fi
   ncu --metrics "$list" --kernel-name "regex:$kernel_regex" --launch-count 1 --csv --print-units base \
       "$exe" --n 2^24 --seed 1 --iters 1 --warmup 0 >"$log" 2>&1

@@ -12,7 +12,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "course"))
 import stamped_csv  # noqa: E402
 import steps  # noqa: E402
 
-STEP_EXIT_NO_GPU = 3  # common/exit_codes.h: no usable GPU
 SKIPPED = 77
 
 
@@ -27,7 +26,7 @@ def median_time(exe, args):
         run = subprocess.run([exe, *args, "--csv"], capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as error:
         verdict(1, f"speed: FAIL: {Path(exe).name} did not run: {error}")
-    if run.returncode == STEP_EXIT_NO_GPU:
+    if run.returncode == 3:  # common/exit_codes.h: no usable GPU
         verdict(SKIPPED, f"SKIPPED: no usable GPU: {(run.stderr.strip().splitlines() or ['no CUDA device'])[-1]}")
     if run.returncode != 0:
         last = (run.stderr.strip() or run.stdout.strip()).splitlines()[-3:]
