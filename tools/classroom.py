@@ -1,5 +1,4 @@
-"""What make_exercise and grade share: the steps of a course tree or an assignment, from its
-course/steps.csv (course/steps.py reads it), and one-line command-line errors."""
+"""What make_exercise and grade share: the steps of a course tree or an assignment, one-line errors, points."""
 
 import argparse
 import sys
@@ -22,23 +21,18 @@ def find_step(parser, argument, tree):
 
 
 class Parser(argparse.ArgumentParser):
-    """Bad command lines get one line on stderr (what was wrong, and where --help is) and exit 2."""
-
+    """Bad command lines, and bad requests found after parsing (fail), get one line on stderr and exit 2."""
     def error(self, message):
         self.fail(f"{message} (--help lists the options)")
 
     def fail(self, message):
-        """A bad request found after parsing: one line, exit 2."""
         self.exit(2, f"{self.prog}: {message}\n")
 
 
-# The points of each check of tools/grade (Gradescope's max_score, GitHub Classroom's max-score).
-# The host part (any machine): --check names its parts for GitHub Classroom's command graders.
+# The points of each check of tools/grade; the host part's are also --check's names for GitHub Classroom.
 HOST_POINTS = {"build": 10, "host-tests": 5, "todo": 5, "compiled-code": 10}
 
 
 def gpu_points(test_name):
-    """The points of one GPU test of CTest: gpu_stepNN (every size, type, block and pattern) weighs most."""
-    if test_name.startswith("sanitize_") or test_name.startswith("speed_") or test_name.endswith("_large"):
-        return 10
-    return 30
+    """gpu_stepNN (every size, type, block and pattern) weighs most."""
+    return 10 if test_name.startswith(("sanitize_", "speed_")) or test_name.endswith("_large") else 30

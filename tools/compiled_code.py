@@ -1,13 +1,6 @@
 #!/usr/bin/env python3
 """The compiled-code check: the machine instructions a step's idea compiles to (tools/sass_checks.csv),
-looked for in the SASS of the step's own kernels (cuobjdump -sass -arch sm_90).
-
-    tools/compiled_code.py STEP EXECUTABLE [--cuobjdump PATH]
-
-tools/grade runs it as the host part's compiled-code check; tests/mutants/run_mutants.py runs it on
-each changed copy of a step. Exit codes: 0 every row found, 1 a row missing, 2 bad usage or no row
-for STEP, 77 cuobjdump not found or failed (not checked: never a pass).
-"""
+in the step's own kernels' SASS. usage: tools/compiled_code.py STEP EXECUTABLE [--cuobjdump PATH]"""
 
 import argparse
 import collections
@@ -38,47 +31,40 @@ def find_cuobjdump(compiler=None):
 
 
 def kernel_opcodes(sass, tag, function=""):
-    """{function: Counter of opcodes (SHFL.DOWN, LDG.E.128.CONSTANT ...)} of the functions of
-    namespace `tag` in cuobjdump -sass output whose mangled name matches `function` (a regular
-    expression; empty: all): the step's own kernels, not the harness's."""
+    """{function: Counter of opcodes} of the kernels of namespace `tag` (not the harness's) in cuobjdump
+    -sass output whose mangled name matches the regular expression `function`."""
     found, current = {}, None
     for line in sass.splitlines():
         name = re.search(r"Function : (\S+)", line)
         if name:  # the mangled namespace: _ZN6step08...
             current = name[1] if f"{len(tag)}{tag}" in name[1] and re.search(function, name[1]) else None
-            if current:
-                found.setdefault(current, collections.Counter())
-            continue
-        instruction = re.search(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
-        if current and instruction:
+            found.setdefault(current, collections.Counter())
+        elif current and (instruction := re.search(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)):
             found[current][instruction[1]] += 1
+    found.pop(None, None)  # the functions of other namespaces
     return found
 
 
 def check_rows(rows, sass, tag):
-    """(rows missing, one line per row). Without a `count`, a row holds when some kernel of the step
-    (whose mangled name matches the row's `function`) has an instruction matching its pattern; with
-    one, when there is such a kernel and each has exactly `count` of them."""
+    """(rows missing, one line per row): a row holds when a kernel has its pattern (with a `count`: when
+    each kernel has exactly `count` of them)."""
     lines, missing = [], 0
     for row in rows:
         functions = kernel_opcodes(sass, tag, row.get("function") or "")
         counts = [sum(n for op, n in ops.items() if re.search(row["pattern"], op)) for ops in functions.values()]
         ops = sorted({op for f in functions.values() for op in f if re.search(row["pattern"], op)})
-        if row.get("count"):
-            ok = bool(counts) and all(c == int(row["count"]) for c in counts)
-            detail = f"counted {'/'.join(map(str, sorted(set(counts)))) or 'in no kernel'}, expected exactly {row['count']}"
-        else:
-            ok, detail = any(counts), ""
+        exact = row.get("count")
+        ok = bool(counts) and all(c == int(exact) for c in counts) if exact else any(counts)
+        detail = f"counted {'/'.join(map(str, sorted(set(counts)))) or 'in no kernel'}, expected exactly {exact}"
         missing += not ok
         where = f" in {row['function']}" if row.get("function") else ""
-        shown = ", ".join(filter(None, [", ".join(ops), detail]))
+        shown = ", ".join(filter(None, [", ".join(ops), detail if exact else ""]))
         lines.append(f"{'found' if ok else 'MISSING'}: {row['pattern'].replace(chr(92), '')}{where}"
                      f"{' (' + shown + ')' if shown else ''}: {row['reason']}")
     return missing, lines
 
 
 def run_check(step, exe, tool):
-    """(exit code, text) of the check of STEP's executable with cuobjdump `tool`."""
     rows = rows_of(step)
     if not rows:
         return 2, f"{TABLE.name} has no row for {step}"
@@ -92,7 +78,7 @@ def run_check(step, exe, tool):
     return (1 if missing else 0), "\n".join(lines)
 
 
-def main():
+if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", help="the step's folder name, e.g. step08_warp_shuffle")
     parser.add_argument("executable", type=Path)
@@ -101,7 +87,3 @@ def main():
     code, text = run_check(args.step, args.executable, args.cuobjdump or find_cuobjdump())
     print(text)
     sys.exit(code)
-
-
-if __name__ == "__main__":
-    main()

@@ -1,13 +1,4 @@
-"""Solution markers in a step's reduce.cuh, and the assignment's code that replaces them.
-
-A step marks the code that carries its idea with two short comment lines:
-    // solution-begin: the grid-stride loop
-    ... the code a student writes ...
-    // solution-end
-tools/stubs/<step folder>.cuh holds, out of the reader's way, the same markers with the same
-begin texts around each replacement (`// TODO:` lines, a placeholder where the file would not
-compile otherwise), unindented: it takes the indentation of the step's marker.
-"""
+"""Solution markers in a step's reduce.cuh, and the stubs from tools/stubs/ that replace them (tools/README.md)."""
 
 import re
 from pathlib import Path
@@ -37,14 +28,12 @@ def regions(text):
 
 
 def stub_text(step):
-    """The stubs file of the step folder `step`, or '' when it has none."""
     path = STUBS / f"{step}.cuh"
     return path.read_text() if path.is_file() else ""
 
 
 def replacements(text, stubs):
-    """{hint: replacement lines} for the regions of `text`, from the regions of `stubs`; raises
-    MarkerError unless both have the same begin texts, each once."""
+    """{hint: replacement lines} from the regions of `stubs`; MarkerError unless they match `text`'s, each once."""
     marked, given = [hint for hint, *_ in regions(text)], [(hint, lines) for hint, _, _, lines in regions(stubs)]
     if sorted(marked) != sorted(hint for hint, _ in given) or len(set(marked)) != len(marked):
         raise MarkerError(f"the solution-begin texts of the step ({'; '.join(marked)}) and of its stubs "
@@ -61,8 +50,7 @@ def make_stub(text, stubs):
 
 
 def distinctive_solution_lines(text, stubs):
-    """Solution lines (stripped) found nowhere outside the marked regions nor in the stubs: if one
-    of them is in an assignment's reduce.cuh, the stub still holds the solution."""
+    """Solution lines found nowhere else nor in the stubs: one in an assignment means its stub holds the solution."""
     inside = {line.strip() for _, _, _, lines in regions(text) for line in lines}
     elsewhere = {line.strip() for line in make_stub(text, stubs).splitlines()}
     return sorted(line for line in inside if line not in elsewhere and len(line) > 2)

@@ -2,14 +2,7 @@
 """Counts the prose words of each core lesson (the README.md of each step of course/steps.csv) and
 prints a table: step, words.
 
-    python3 tools/lesson_words.py              # every lesson's count
-    python3 tools/lesson_words.py --max 1000   # exit 1 naming each lesson above 1,000 words
-
-A word is counted outside fenced code blocks (``` or ~~~), outside table lines (lines starting with
-'|'), outside HTML comments and outside generated blocks (<!-- results:... --> to <!-- results:end -->).
-A link counts its text, not its target: [the lesson](../step04/README.md) is two words; an image
-counts its alt text. A word is a run of characters without spaces that holds a letter or a digit.
-"""
+usage: python3 tools/lesson_words.py [--max 1000]   (exit 1 naming each lesson above it; a word: tools/README.md)"""
 
 import argparse
 import re
@@ -28,23 +21,16 @@ WORD = re.compile(r"\S*[A-Za-z0-9]\S*")
 
 def prose(text):
     """The text a reader reads as prose: no code fences, table lines, comments, generated blocks."""
-    text = COMMENT.sub(" ", BLOCK.sub("\n", text))
     lines, fence = [], None
-    for line in text.splitlines():
+    for line in COMMENT.sub(" ", BLOCK.sub("\n", text)).splitlines():
         stripped = line.lstrip()
-        marker = stripped[:3]
-        if fence is None and marker in ("```", "~~~"):
-            fence = marker
+        if fence is None and stripped[:3] in ("```", "~~~"):
+            fence = stripped[:3]
         elif fence is not None:
-            if stripped.startswith(fence):
-                fence = None
+            fence = None if stripped.startswith(fence) else fence
         elif not stripped.startswith("|"):
             lines.append(line)
     return LINK.sub(r"\1", "\n".join(lines))
-
-
-def count_words(text):
-    return len(WORD.findall(prose(text)))
 
 
 def main(argv=None):
@@ -54,15 +40,12 @@ def main(argv=None):
     args = parser.parse_args(argv)
     manifest = args.root / "course" / "steps.csv"
     lessons = [args.root / s.folder / "README.md" for s in steps.load(manifest)] if manifest.is_file() else []
-    lessons = [path for path in lessons if path.is_file()]
-    if not lessons:
+    if not (lessons := [path for path in lessons if path.is_file()]):
         print(f"error: no lesson of {manifest}", file=sys.stderr)
         return 2
-    counts = [(path.parent.name, count_words(path.read_text(encoding="utf-8"))) for path in lessons]
+    counts = [(path.parent.name, len(WORD.findall(prose(path.read_text(encoding="utf-8"))))) for path in lessons]
     width = max(len(name) for name, _ in counts)
-    print(f"{'step':<{width}}  words")
-    for name, words in counts:
-        print(f"{name:<{width}}  {words:5d}")
+    print("\n".join([f"{'step':<{width}}  words"] + [f"{name:<{width}}  {words:5d}" for name, words in counts]))
     over = [(name, words) for name, words in counts if args.max is not None and words > args.max]
     for name, words in over:
         print(f"error: {name}/README.md has {words} words of prose, more than {args.max}", file=sys.stderr)

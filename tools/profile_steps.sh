@@ -1,80 +1,30 @@
 #!/usr/bin/env bash
-# Nsight Compute counters that explain each step, at n = 2^24 int32, block 256. Prints a CSV like
-# every other results file: '# key: value' stamp lines (the GPU and versions as the first step
-# reports them, this command, the profiler's version and clock setting), the header
-# step,metric,value, then one line per counter, one step after the other.
-# usage: tools/profile_steps.sh [BUILD_BIN_DIR]   (default build/bin; needs a GPU, ncu, and
-#                                                  permission to read the GPU's counters)
-#
-# Which executables: the one-GPU steps of course/steps.csv that are built in BUILD_BIN_DIR.
-# Which launch: the first whose kernel name matches PROFILE_KERNEL_REGEX (default "reduce": every
-# step names its kernels reduce_*), so the harness's own kernels are passed over. Steps that
-# launch twice per call (a grid, then one block over the partials) are profiled on the first, the
-# large one; steps that launch once, on that launch.
-# Exit: 0 every step profiled, 1 a step could not be profiled (the others are still printed),
-# 2 bad usage or no step executable, 3 ncu not found.
+# Nsight Compute counters that explain each step, at n = 2^24 int32, block 256, as a stamped CSV (tools/README.md).
+# usage: tools/profile_steps.sh [BUILD_BIN_DIR]   (default build/bin; needs a GPU, ncu and counter access)
 set -uo pipefail
-
 bin=${1:-build/bin}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-kernel_regex=${PROFILE_KERNEL_REGEX:-reduce}
-
-if ! command -v ncu >/dev/null 2>&1; then
-  echo "profile_steps.sh: ncu (Nsight Compute) not found on PATH; it comes with the CUDA Toolkit" >&2
-  exit 3
-fi
+kernel_regex=${PROFILE_KERNEL_REGEX:-reduce}  # passes over the harness's own kernels
+command -v ncu >/dev/null 2>&1 ||
+  { echo "profile_steps.sh: ncu (Nsight Compute) not found on PATH; it comes with the CUDA Toolkit" >&2; exit 3; }
 [[ -d $bin ]] || { echo "profile_steps.sh: '$bin' is not a directory; build first or name the bin directory" >&2; exit 2; }
 
-metrics=(
-  gpu__time_duration.sum                                               # kernel time under the profiler
-  dram__throughput.avg.pct_of_peak_sustained_elapsed                   # how busy DRAM was
-  dram__bytes_read.sum                                                 # bytes read from DRAM: at least the input, once
-  smsp__inst_executed.sum                                              # warp instructions executed
-  smsp__thread_inst_executed_per_inst_executed.ratio                   # active threads per instruction (divergence)
-  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum             # shared-memory load bank conflicts
-  l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum             # shared-memory store bank conflicts
-  smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio     # warps waiting at __syncthreads(), per issued instruction
-  smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio  # warps waiting on global loads, per issued instruction
-  smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio # warps waiting on shared memory, per issued instruction
-  sm__warps_active.avg.pct_of_peak_sustained_active                    # achieved occupancy
-  sm__maximum_warps_per_active_cycle_pct                               # theoretical occupancy
-  launch__registers_per_thread                                         # one of the limits on occupancy
-  launch__occupancy_limit_registers                                    # blocks per SM the registers allow
-  launch__occupancy_limit_shared_mem                                   # blocks per SM the shared memory allows
-  launch__occupancy_limit_warps                                        # blocks per SM the warp slots allow
-  launch__occupancy_limit_blocks                                       # blocks per SM the block slots allow
-  launch__grid_size                                                    # blocks in the launch
-  launch__waves_per_multiprocessor                                     # grid size over what fits at once
-  sm__cycles_elapsed.avg.per_second                                    # the SM clock during the launch (Hz): issue floors use it
-)
-list=$(IFS=,; echo "${metrics[*]}")
-
-# The stamp: the GPU and versions as a step's own --csv prints them (a tiny run, not profiled),
-# without the lines that describe that run; then how these counters were taken.
-stamp_printed=0
-print_stamp() {
-  local exe=$1 output
-  output=$("$exe" --csv --n 1024 --iters 1 --warmup 0 2>/dev/null) || return 1
-  grep -E '^# (gpu|compute_capability|sms|l2_mib|peak_gbps|cuda_driver_api|cuda_runtime|nvidia_driver|date_utc|commit):' <<<"$output"
-  echo "# command: tools/profile_steps.sh $bin"
-  echo "# profiler: $(ncu --version 2>/dev/null | tail -n 1)"
-  echo "# clocks: ncu's default --clock-control base (clocks locked to base); caches flushed before the launch"
-  echo "# launch: the first kernel matching '$kernel_regex' of --n 2^24 --seed 1 --iters 1 --warmup 0, int32, block 256"
-  echo "step,metric,value"
-}
-
-status=0
-found=0
+list=$(grep -v "^#" "$root/tools/ncu_metrics.csv" | tail -n +2 | cut -d, -f1 | paste -sd, -)  # what each shows: there
+status=0 found=0
 log=$(mktemp) || { echo "profile_steps.sh: cannot create a temporary file" >&2; exit 1; }
 trap 'rm -f "$log"' EXIT
 steps=$(python3 "$root/course/steps.py" single) || exit 2
 for step in $steps; do
   exe=$bin/$step
   [[ -x $exe ]] || continue
-  found=1
-  if (( ! stamp_printed )); then
-    print_stamp "$exe" || { echo "profile_steps.sh: $step --csv --n 1024 failed; no stamp to print" >&2; exit 1; }
-    stamp_printed=1
+  if (( ! found++ )); then  # the stamp: the GPU and versions as a tiny run prints them, then how counters were taken
+    output=$("$exe" --csv --n 1024 --iters 1 --warmup 0 2>/dev/null) ||
+      { echo "profile_steps.sh: $step --csv --n 1024 failed; no stamp to print" >&2; exit 1; }
+    grep -E '^# (gpu|compute_capability|sms|l2_mib|peak_gbps|cuda_driver_api|cuda_runtime|nvidia_driver|date_utc|commit):' <<<"$output"
+    printf '%s\n' "# command: tools/profile_steps.sh $bin" "# profiler: $(ncu --version 2>/dev/null | tail -n 1)" \
+      "# clocks: ncu's default --clock-control base (clocks locked to base); caches flushed before the launch" \
+      "# launch: the first kernel matching '$kernel_regex' of --n 2^24 --seed 1 --iters 1 --warmup 0, int32, block 256" \
+      "step,metric,value"
   fi
   ncu --metrics "$list" --kernel-name "regex:$kernel_regex" --launch-count 1 --csv --print-units base \
       "$exe" --n 2^24 --seed 1 --iters 1 --warmup 0 >"$log" 2>&1
@@ -88,8 +38,6 @@ for step in $steps; do
   fi
   [[ -n $rows ]] && echo "$rows"
 done
-if (( ! found )); then
-  echo "profile_steps.sh: no step executable (stepNN_name) in '$bin'; build first: cmake --build build" >&2
-  exit 2
-fi
+(( found )) ||
+  { echo "profile_steps.sh: no step executable (stepNN_name) in '$bin'; build first: cmake --build build" >&2; exit 2; }
 exit $status

@@ -1,17 +1,6 @@
 #!/usr/bin/env python3
-"""The speed check of one step, run by ctest as speed_stepNN (tests/gpu/step_tests.cmake).
-
-usage: speed_test.py THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]
-
-Times the step and the previous step alternately, REDUCTION_SPEED_ROUNDS times each (default 3),
-int32 at n = 2^speed_at of the step's row in course/steps.csv (2^24 without a previous step: then
-the times are only printed), and takes the median of the per-run median times. The step passes
-when previous time / its time reaches its threshold in THRESHOLDS_CSV (tools/grade_thresholds.py).
-REDUCTION_SPEED_REFERENCE, an executable of the step's reference solution, is timed too and its
-ratio printed (tools/grade --reference). Each program's line gives its median time and GB/s; the
-last line the verdict. Exit: 0 pass, 1 too slow or a run failed, 2 bad usage, 77 (ctest: Skipped)
-no usable GPU, or no speed_at or threshold for the step.
-"""
+"""The speed check of one step, run by ctest as speed_stepNN (tools/README.md says how it times).
+usage: speed_test.py THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]"""
 
 import os
 import statistics
@@ -23,8 +12,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "course"))
 import stamped_csv  # noqa: E402
 import steps  # noqa: E402
 
-UNCHECKED_N = "2^24"  # where a step without a previous step is timed
-STEP_EXIT_NO_GPU = 3  # common/exit_codes.h: no usable GPU
 SKIPPED = 77
 
 
@@ -34,12 +21,12 @@ def verdict(code, text):
 
 
 def median_time(exe, args):
-    """(time_median_ms, gbps or None) of one verified run of `exe` with `args`."""
+    """(time_median_ms, gbps or None) of one verified run."""
     try:
         run = subprocess.run([exe, *args, "--csv"], capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as error:
         verdict(1, f"speed: FAIL: {Path(exe).name} did not run: {error}")
-    if run.returncode == STEP_EXIT_NO_GPU:
+    if run.returncode == 3:  # common/exit_codes.h: no usable GPU
         verdict(SKIPPED, f"SKIPPED: no usable GPU: {(run.stderr.strip().splitlines() or ['no CUDA device'])[-1]}")
     if run.returncode != 0:
         last = (run.stderr.strip() or run.stdout.strip()).splitlines()[-3:]
@@ -51,42 +38,34 @@ def median_time(exe, args):
         verdict(1, f"speed: FAIL: {Path(exe).name} printed no time_median_ms column")
 
 
-def threshold_and_n(thresholds_csv, step):
-    """The step's threshold, and the n of its row in course/steps.csv; Skipped (a setup problem, not
-    the student's: not graded rather than passed) where either is missing."""
-    row = steps.find(step)
-    if not row or not row.speed_at:
-        verdict(SKIPPED, f"SKIPPED: not checked: {step} has no speed_at in course/steps.csv")
-    try:
-        threshold = {r["step"]: float(r["threshold"]) for r in stamped_csv.read(thresholds_csv).rows}.get(step)
-    except (stamped_csv.ResultsError, KeyError, ValueError) as error:
-        verdict(1, f"speed: FAIL: cannot read the thresholds: {error}")
-    if threshold is None:
-        verdict(SKIPPED, f"SKIPPED: not checked: no threshold for {step} in {Path(thresholds_csv).name} "
-                "(run tools/grade_thresholds.py on measured results)")
-    return threshold, f"2^{row.speed_at}"
-
-
 def main(argv):
     if len(argv) not in (2, 3):
-        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        print(__doc__.splitlines()[1], file=sys.stderr)
         return 2
     rounds_text = os.environ.get("REDUCTION_SPEED_ROUNDS", "3")
     if not rounds_text.isdigit() or int(rounds_text) < 1:
         print(f"speed_test.py: REDUCTION_SPEED_ROUNDS={rounds_text} is not a count of at least 1", file=sys.stderr)
         return 2
-    rounds, exes = int(rounds_text), argv[1:]
-    contestants = {Path(exe).name: exe for exe in exes}
-    step, previous = Path(exes[0]).name, (Path(exes[1]).name if len(exes) > 1 else None)
+    rounds, contestants = int(rounds_text), {Path(exe).name: exe for exe in argv[1:]}
+    step, previous = Path(argv[1]).name, (Path(argv[2]).name if len(argv) > 2 else None)
     if os.environ.get("REDUCTION_SPEED_REFERENCE"):
         contestants["reference solution"] = os.environ["REDUCTION_SPEED_REFERENCE"]
-    threshold, n = threshold_and_n(argv[0], step) if previous else (None, UNCHECKED_N)
-
+    threshold, n = None, "2^24"  # where a step without a previous step is timed
+    if previous:  # no speed_at or threshold: a setup problem, not the student's: Skipped, never passed
+        row = steps.find(step)
+        if not row or not row.speed_at:
+            verdict(SKIPPED, f"SKIPPED: not checked: {step} has no speed_at in course/steps.csv")
+        try:
+            threshold = {r["step"]: float(r["threshold"]) for r in stamped_csv.read(argv[0]).rows}.get(step)
+        except (stamped_csv.ResultsError, KeyError, ValueError) as error:
+            verdict(1, f"speed: FAIL: cannot read the thresholds: {error}")
+        if threshold is None:
+            verdict(SKIPPED, f"SKIPPED: not checked: no threshold for {step} in {Path(argv[0]).name} "
+                    "(run tools/grade_thresholds.py on measured results)")
+        n = f"2^{row.speed_at}"
     args = ["--n", n, "--type", "int32"]
-    times = {label: [] for label in contestants}
-    for _ in range(rounds):
-        for label, exe in contestants.items():
-            times[label].append(median_time(exe, args))
+    runs = [(label, median_time(exe, args)) for _ in range(rounds) for label, exe in contestants.items()]  # alternating
+    times = {label: [run for of, run in runs if of == label] for label in contestants}
     medians = {label: statistics.median(t for t, _ in values) for label, values in times.items()}
     for label, value in medians.items():
         rates = [gbps for _, gbps in times[label] if gbps is not None]
@@ -97,8 +76,8 @@ def main(argv):
     if not previous:  # step01: nothing to be faster than, so nothing to check
         verdict(0, "speed: not checked: no previous step")
     gain = medians[previous] / medians[step]
-    verdict(0 if gain >= threshold else 1,
-            f"speed: gain over {previous} {gain:.3f}, threshold {threshold:.3f}: {'PASS' if gain >= threshold else 'FAIL'}")
+    verdict(int(gain < threshold), f"speed: gain over {previous} {gain:.3f}, threshold {threshold:.3f}: "
+            f"{'PASS' if gain >= threshold else 'FAIL'}")
 
 
 if __name__ == "__main__":

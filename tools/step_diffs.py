@@ -1,9 +1,6 @@
 #!/usr/bin/env python3
-"""Lines added and removed from each step's previous (course/steps.csv) to the step, in reduce.cuh:
-the size of each step's one idea.
-
-    python3 tools/step_diffs.py          # a Markdown table, one row per step with a previous step
-"""
+"""Lines of reduce.cuh added and removed (as `diff -u` counts them) from each step's previous to the step: the
+size of each step's one idea, as a Markdown table.      usage: python3 tools/step_diffs.py"""
 
 import difflib
 import sys
@@ -13,30 +10,10 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "course"))
 import steps  # noqa: E402
 
-
-def diff_counts(before, after):
-    """(lines added, lines removed) from before to after, as `diff -u` counts them."""
-    lines = list(difflib.unified_diff(before.splitlines(), after.splitlines(), lineterm="", n=0))[2:]
-    return sum(line.startswith("+") for line in lines), sum(line.startswith("-") for line in lines)
-
-
-def step_diffs(root=REPO_ROOT):
-    """[(previous folder name, folder name, added, removed, lines of the new reduce.cuh)]."""
-    rows = []
-    for step in steps.load(root / "course" / "steps.csv"):
-        if step.previous:
-            after = (root / step.folder / "reduce.cuh").read_text()
-            added, removed = diff_counts((root / step.previous / "reduce.cuh").read_text(), after)
-            rows.append((step.previous, step.folder, added, removed, len(after.splitlines())))
-    return rows
-
-
-def markdown(rows):
-    lines = ["| diff | lines added | lines removed | lines in the new reduce.cuh |",
-             "| :--- | ---: | ---: | ---: |"]
-    lines += [f"| `{a}` → `{b}` | {added} | {removed} | {total} |" for a, b, added, removed, total in rows]
-    return "\n".join(lines) + "\n"
-
-
 if __name__ == "__main__":
-    sys.stdout.write(markdown(step_diffs()))
+    print("| diff | lines added | lines removed | lines in the new reduce.cuh |\n| :--- | ---: | ---: | ---: |")
+    for step in (step for step in steps.load(REPO_ROOT / "course" / "steps.csv") if step.previous):
+        before, after = ((REPO_ROOT / f / "reduce.cuh").read_text().splitlines() for f in (step.previous, step.folder))
+        diff = list(difflib.unified_diff(before, after, lineterm="", n=0))[2:]
+        added, removed = (sum(line.startswith(c) for line in diff) for c in "+-")
+        print(f"| `{step.previous}` → `{step.folder}` | {added} | {removed} | {len(after)} |")

@@ -1,11 +1,6 @@
-// The assignment's code for the marked regions of step06_template/reduce.cuh: tools/make_exercise
-// puts each region below in place of the region of the step with the same solution-begin
-// text, indented like it. The TODO lines are the task the student reads.
-
 // solution-begin: the tree with the compile-time block size
 // TODO: the tree written with the compile-time Block instead of blockDim.x, so that the compiler unrolls it completely
 // solution-end
-
 // solution-begin: the kernel for the block size
 // TODO: return the kernel instantiated for this block size (32 to 1024), and reject any other
 (void)block;

@@ -1,12 +1,7 @@
-// The assignment's code for the marked regions of step07_multi_level/reduce.cuh: tools/make_exercise
-// puts each region below in place of the region of the step with the same solution-begin
-// text, indented like it. The TODO lines are the task the student reads.
-
 // solution-begin: the grid-stride loop
 // TODO: a grid-stride loop: each thread adds many elements, several independent coalesced loads per iteration, then the tail up to n
 T sum = T(0);  // placeholder
 // solution-end
-
 // solution-begin: the grid of the first launch
 // TODO: the grid of the first launch: as many blocks as fit on the GPU at once (occupancy API), never more than the input needs
 inline unsigned int grid_for(std::size_t n, int block) {
@@ -14,7 +9,6 @@ inline unsigned int grid_for(std::size_t n, int block) {
     return 1;  // placeholder: a single block
 }
 // solution-end
-
 // solution-begin: the launch plan
 // TODO: the launch plan: one launch of grid_for(n, block) blocks writes one partial per block, a second one-block launch adds them into out
 (void)in, (void)n, (void)out, (void)scratch, (void)block, (void)stream;

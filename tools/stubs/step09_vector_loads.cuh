@@ -1,11 +1,6 @@
-// The assignment's code for the marked regions of step09_vector_loads/reduce.cuh: tools/make_exercise
-// puts each region below in place of the region of the step with the same solution-begin
-// text, indented like it. The TODO lines are the task the student reads.
-
 // solution-begin: the 16-byte vector and its load
 // TODO: a 16-byte vector of T and its one-instruction load
 // solution-end
-
 // solution-begin: head, whole vectors, tail
 // TODO: add this thread's elements to sum: the scalar head up to the first 16-byte boundary,
 // TODO: its whole vectors (loads_per_iteration in flight per iteration), the scalar tail

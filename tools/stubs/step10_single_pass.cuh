@@ -1,7 +1,3 @@
-// The assignment's code for the marked regions of step10_single_pass/reduce.cuh: tools/make_exercise
-// puts each region below in place of the region of the step with the same solution-begin
-// text, indented like it. The TODO lines are the task the student reads.
-
 // solution-begin: post the partial, or (last block) wait for all and add them
 // TODO: every block but the last posts its partial with post_partial and leaves; the last block
 // TODO: waits until every slot of every other block is full (add_round), adds the partials in

@@ -1,11 +1,6 @@
-// The assignment's code for the marked regions of step11_any_operator/reduce.cuh: tools/make_exercise
-// puts each region below in place of the region of the step with the same solution-begin
-// text, indented like it. The TODO lines are the task the student reads.
-
 // solution-begin: the warp tree with Op
 // TODO: log2(Lanes) shuffle levels that combine with Op() instead of +
 // solution-end
-
 // solution-begin: the block tree, padded with Op's identity
 // TODO: the warp trees, the warp results through shared memory, one barrier, a last warp tree;
 // TODO: lanes without a warp result start from Op::template identity<T>(), not 0

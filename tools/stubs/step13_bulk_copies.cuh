@@ -1,7 +1,3 @@
-// The assignment's code for the marked regions of step13_bulk_copies/reduce.cuh: tools/make_exercise
-// puts each region below in place of the region of the step with the same solution-begin
-// text, indented like it. The TODO lines are the task the student reads.
-
 // solution-begin: the block's chunks through the ring
 // TODO: thread 0 initialises the mbarriers (init_ready) and asks for the first `stages` chunks of
 // TODO: the block's run (copy_chunk, buffer s gets chunk first + s); after a barrier, for each
@@ -10,7 +6,6 @@
 // TODO: release_buffer() and copies chunk c + stages, if the run has it, into the same buffer
 (void)ring, (void)ready, (void)body, (void)first, (void)count;  // placeholder: the loop uses them
 // solution-end
-
 // solution-begin: from bulk_min_elements on, the bulk path's kernel and grid
 // TODO: when takes_bulk_path(n), launch kernel_for_block<Op, T, false, true>(threads) with
 // TODO: bulk_grid(n, block) blocks

@@ -1,7 +1,3 @@
-// The assignment's code for the marked regions of step14_multi_gpu/reduce.cuh: tools/make_exercise
-// puts each region below in place of the region of the step with the same solution-begin
-// text, indented like it. The TODO lines are the task the student reads.
-
 // solution-begin: a shard per GPU, then one all-reduce of one element
 // TODO: reduce_and_combine(step, team, parts, block, op): on each GPU of team.members() with a
 // TODO: non-empty shard, run the step's reduce_fn<T> into parts[i].partial on that member's stream;
