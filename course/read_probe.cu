@@ -1,13 +1,5 @@
-// The read ceiling: every byte of the input read once, and no sum, in the two patterns the course's
-// reductions read with.
-//
-// read_probe is laid out like step 12's loop (a grid sized to the GPU, four independent 16-byte
-// loads per thread per iteration, a scalar head and tail for any alignment) with the arithmetic
-// taken out; read_probe_bulk like step 13's bulk path (each block's contiguous run of chunks
-// copied into shared memory by the copy engine), with no thread reading them. What the faster of
-// the two takes is what reading the buffer costs on this GPU, the floor under any reduction
-// (step 13.s lab notes time the other patterns a reduction could use). The output
-// is not a sum and is never verified; the XOR of the words only keeps the loads alive.
+// The read ceiling: every byte of the input read once and no sum, in step 12's loop and step 13's bulk
+// pattern (course/README.md). The output is never verified; the XOR of the words only keeps the loads alive.
 #include "course_steps.h"
 
 #include "step13_bulk_copies/reduce.cuh"  // the bulk pattern: its ring, copies and waits
@@ -21,7 +13,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 
 namespace reduction {
 namespace {
@@ -34,9 +25,7 @@ constexpr std::size_t probe_vector_bytes = 16;
 template <unsigned int Block>
 __global__ void read_probe_kernel(const unsigned char* bytes, std::size_t count, unsigned int sentinel,
                                   unsigned char* out) {
-    const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(bytes) % probe_vector_bytes;
-    const std::size_t to_boundary = misalignment == 0 ? 0 : probe_vector_bytes - misalignment;
-    const std::size_t head = to_boundary < count ? to_boundary : count;
+    const std::size_t head = step13::head_elements(bytes, count);  // the bytes before the first 16-byte boundary
     const std::size_t vectors = (count - head) / probe_vector_bytes;
     const std::size_t tail_begin = head + vectors * probe_vector_bytes;
     const uint4* body = reinterpret_cast<const uint4*>(bytes + head);
@@ -65,37 +54,9 @@ __global__ void read_probe_kernel(const unsigned char* bytes, std::size_t count,
     if (mixed == sentinel) *out = 1;
 }
 
-using ProbeKernel = void (*)(const unsigned char*, std::size_t, unsigned int, unsigned char*);
-
-ProbeKernel probe_kernel_for_block(int block) {
-    return kernel_for_block_size(block, "read_probe", [](auto b) -> ProbeKernel { return read_probe_kernel<decltype(b)::value>; });
-}
-
-// SM count x resident blocks per SM, as the steps size their grids.
-unsigned int probe_resident_grid(int block) {
-    static const std::array<unsigned int, 11> grids =
-        per_block_size([](int b) { return resident_blocks(probe_kernel_for_block(b), b); });
-    return grids[log2_exact(block)];
-}
-
-std::size_t probe_scratch_bytes(ElementType, std::size_t, int) { return 0; }
-std::size_t probe_addition_depth(std::size_t, int) { return 0; }  // no additions: nothing to bound
-
-template <class T>
-void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t stream) {
-    const std::size_t count = n * sizeof(T);
-    const unsigned int grid = static_cast<unsigned int>(std::min<std::size_t>(
-        probe_resident_grid(block), ceil_div(count, probe_loads_per_iteration * block * probe_vector_bytes)));
-    constexpr unsigned int sentinel = 0x9E3779B9u;  // any value: the kernel only needs one it cannot predict
-    probe_kernel_for_block(block)<<<grid, block, 0, stream>>>(reinterpret_cast<const unsigned char*>(in), count,
-                                                              sentinel, reinterpret_cast<unsigned char*>(out));
-    CUDA_CHECK_LAUNCH();
-}
-
-// The bulk pattern (step 13's): each block a contiguous run of chunks, brought into shared memory
-// by the copy engine (cp.async.bulk, sm_90) through a ring of buffers, and nothing else: thread 0
-// waits for each chunk and asks for the one `stages` ahead; no thread reads shared memory. Block 0
-// loads the bytes before the first 16-byte boundary and after the last whole chunk.
+// Step 13's bulk pattern and nothing else: thread 0 waits for each chunk and asks for the one `stages`
+// ahead; no thread reads shared memory. Block 0 loads the bytes before the first 16-byte boundary and
+// after the last whole chunk.
 __global__ void read_probe_bulk_kernel(const unsigned char* bytes, std::size_t count, unsigned int sentinel,
                                        unsigned char* out) {
     using namespace step13;
@@ -124,56 +85,68 @@ __global__ void read_probe_bulk_kernel(const unsigned char* bytes, std::size_t c
     if (mixed == sentinel) *out = 1;
 }
 
-unsigned int bulk_probe_resident_grid(int block) {
+using ProbeKernel = void (*)(const unsigned char*, std::size_t, unsigned int, unsigned char*);
+
+template <bool Bulk>
+ProbeKernel probe_kernel(int block) {
+    const auto loop = [](auto b) -> ProbeKernel { return read_probe_kernel<decltype(b)::value>; };
+    return Bulk ? read_probe_bulk_kernel : kernel_for_block_size(block, "read_probe", loop);
+}
+
+// SM count x resident blocks per SM, as the steps size their grids; asked once per pattern.
+template <bool Bulk>
+unsigned int probe_resident_grid(int block) {
     static const std::array<unsigned int, 11> grids =
-        per_block_size([](int b) { return resident_blocks(read_probe_bulk_kernel, b); });
+        per_block_size([](int b) { return resident_blocks(probe_kernel<Bulk>(b), b); });
     return grids[log2_exact(block)];
 }
 
-template <class T>
-void read_probe_bulk(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t stream) {
-    if (!step13::bulk_copies_available())
+template <bool Bulk, class T>
+void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t stream) {
+    if (Bulk && !step13::bulk_copies_available())
         throw EnvironmentError("read_probe_bulk: bulk copies need a GPU of sm_90 or later, and code built for it");
     const std::size_t count = n * sizeof(T);
-    const unsigned int grid = static_cast<unsigned int>(
-        std::max<std::size_t>(1, std::min<std::size_t>(bulk_probe_resident_grid(block), count / step13::chunk_bytes)));
-    constexpr unsigned int sentinel = 0x9E3779B9u;
-    read_probe_bulk_kernel<<<grid, block, 0, stream>>>(reinterpret_cast<const unsigned char*>(in), count, sentinel,
-                                                        reinterpret_cast<unsigned char*>(out));
+    // the loop: enough blocks for every load; the bulk pattern: at least one, at most one per chunk
+    const std::size_t wanted = Bulk ? std::max<std::size_t>(1, count / step13::chunk_bytes)
+                                    : ceil_div(count, probe_loads_per_iteration * block * probe_vector_bytes);
+    const auto grid = static_cast<unsigned int>(std::min<std::size_t>(probe_resident_grid<Bulk>(block), wanted));
+    constexpr unsigned int sentinel = 0x9E3779B9u;  // any value: the kernel only needs one it cannot predict
+    probe_kernel<Bulk>(block)<<<grid, block, 0, stream>>>(reinterpret_cast<const unsigned char*>(in), count, sentinel,
+                                                          reinterpret_cast<unsigned char*>(out));
     CUDA_CHECK_LAUNCH();
+}
+
+// Not a reduction: no scratch, and no additions to bound.
+template <bool Bulk>
+StepApi probe_api(const char* name, const char* change) {
+    return {name,
+            change,
+            [](ElementType, std::size_t, int) -> std::size_t { return 0; },
+            [](std::size_t, int) -> std::size_t { return 0; },
+            &read_probe<Bulk, std::int32_t>,
+            &read_probe<Bulk, float>,
+            &read_probe<Bulk, double>};
 }
 
 }  // namespace
 
+const StepApi& read_probe_step() {
+    static const StepApi probe =
+        probe_api<false>("read_probe", "16-byte loads of the whole buffer, no arithmetic: the read ceiling");
+    return probe;
+}
+
 const StepApi& read_probe_bulk_step() {
-    static const StepApi probe = {"read_probe_bulk",
-                                  "bulk copies (TMA) of each block's contiguous run into shared memory, no arithmetic",
-                                  &probe_scratch_bytes,
-                                  &probe_addition_depth,
-                                  &read_probe_bulk<std::int32_t>,
-                                  &read_probe_bulk<float>,
-                                  &read_probe_bulk<double>};
+    static const StepApi probe = probe_api<true>(
+        "read_probe_bulk", "bulk copies (TMA) of each block's contiguous run into shared memory, no arithmetic");
     return probe;
 }
 
 bool bulk_copies_available() {
     int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess) {  // no GPU (compare says so later, once): no bulk copies either
-        cudaGetLastError();
-        return false;
-    }
-    return step13::bulk_copies_available();
-}
-
-const StepApi& read_probe_step() {
-    static const StepApi probe = {"read_probe",
-                                  "16-byte loads of the whole buffer, no arithmetic: the read ceiling",
-                                  &probe_scratch_bytes,
-                                  &probe_addition_depth,
-                                  &read_probe<std::int32_t>,
-                                  &read_probe<float>,
-                                  &read_probe<double>};
-    return probe;
+    if (cudaGetDevice(&device) == cudaSuccess) return step13::bulk_copies_available();
+    cudaGetLastError();  // no GPU (compare says so later, once): no bulk copies either
+    return false;
 }
 
 }  // namespace reduction

@@ -1,7 +1,5 @@
-"""The reader of course/steps.csv, the course's one list of steps (the file's header says what each
-column means). Python's csv module reads it; this module adds the few questions every tool asks.
+"""The reader of course/steps.csv, the course's one list of steps (its header says what each column means).
 
-    import steps
     for step in steps.load(): step.folder, step.tag, step.previous, step.kind
     steps.find("4") -> the Step of step04_first_add, or None
 """
