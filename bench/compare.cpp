@@ -1,8 +1,6 @@
-// compare: every step of the course and CUB in one process, on the same device buffer, verified
-// and timed alike, as one table per type (or CSV, JSON, or a CSV sweep over sizes).
-//   ./build/bin/compare --type all
-//   ./build/bin/compare --type all --csv > results/h100/headline.csv
-//   ./build/bin/compare --sweep > results/h100/sweep.csv
+// compare: every step of the course and CUB in one process, on the same device buffer, verified and timed
+// alike, as one table per type (or CSV, JSON, or a CSV sweep over sizes), e.g.
+//   ./build/bin/compare --type all --csv > results/h100/headline.csv; ./build/bin/compare --sweep > results/h100/sweep.csv
 #include "course_table.h"
 
 #include "cuda_check.h"
@@ -59,9 +57,21 @@ std::vector<std::vector<std::size_t>> sweep_sizes(const ComparePlan& plan, const
     return sizes;
 }
 
-// One size for every selected type as text (default), CSV or JSON; or with --sweep every size that fits,
-// as CSV rows written as each size finishes, so that an interrupted sweep keeps what it measured.
-int run(const ComparePlan& plan, const Options& options, const DeviceInfo& device, int argc, const char* const* argv) {
+int compare_main(int argc, const char* const* argv) {
+    Options options = parse_options(argc, argv, Tool::compare);
+    if (options.help) {
+        std::cout << "compare: every step of the course and CUB on the same input, verified and timed alike\n"
+                  << usage(argv[0], Tool::compare)
+                  << "\nCSV and --sweep output starts with '#' lines naming the GPU, versions, date and command;\n"
+                  << "REDUCTION_COMMIT and REDUCTION_NVIDIA_DRIVER in the environment add the commit and driver.\n";
+        return static_cast<int>(exit_ok);
+    }
+    // Everything that is the user's mistake, --input included, is reported before the GPU is looked for.
+    const ComparePlan plan = plan_compare(options);
+    draw_seed(options.input);  // one seed for every type and size, so that the stamp can name it and a run can be replayed
+    const DeviceInfo device = open_device(options.device);
+    // One size for every selected type as text (default), CSV or JSON; or with --sweep every size that fits,
+    // as CSV rows written as each size finishes, so that an interrupted sweep keeps what it measured.
     const auto sizes = options.sweep ? sweep_sizes(plan, options, device)
                                      : std::vector<std::vector<std::size_t>>(plan.types.size(), {plan.n});
     std::size_t total = 0, done = 0;
@@ -104,22 +114,6 @@ int run(const ComparePlan& plan, const Options& options, const DeviceInfo& devic
     // a row that is only timed (status "-") neither passes nor fails the run
     const bool pass = std::all_of(all.begin(), all.end(), [](const Measurement& m) { return !m.verified || m.verdict.pass; });
     return pass ? exit_ok : exit_wrong_result;
-}
-
-int compare_main(int argc, const char* const* argv) {
-    Options options = parse_options(argc, argv, Tool::compare);
-    if (options.help) {
-        std::cout << "compare: every step of the course and CUB on the same input, verified and timed alike\n"
-                  << usage(argv[0], Tool::compare)
-                  << "\nCSV and --sweep output starts with '#' lines naming the GPU, versions, date and command;\n"
-                  << "REDUCTION_COMMIT and REDUCTION_NVIDIA_DRIVER in the environment add the commit and driver.\n";
-        return static_cast<int>(exit_ok);
-    }
-    // Everything that is the user's mistake, --input included, is reported before the GPU is looked for.
-    const ComparePlan plan = plan_compare(options);
-    draw_seed(options.input);  // one seed for every type and size, so that the stamp can name it and a run can be replayed
-    const DeviceInfo device = open_device(options.device);
-    return run(plan, options, device, argc, argv);
 }
 
 }  // namespace

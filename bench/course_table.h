@@ -1,6 +1,5 @@
-// compare's library: what it measures (course_run.cpp: the plan, and the steps run on one device buffer
-// per type and size), and its arithmetic on measured rows, without a GPU (course_table.cpp: the ratios,
-// the text table, the sweep's sizes). CSV and JSON come from common/report.h.
+// compare's library: the plan, the steps run on one device buffer per type and size, and the arithmetic on
+// measured rows that needs no GPU (the ratios, the text table, the sweep's sizes). CSV and JSON: common/report.h.
 #pragma once
 
 #include "device_info.h"
