@@ -39,24 +39,6 @@ void print_text(const std::vector<std::vector<Measurement>>& tables, const Compa
               << "x previous, x step01, x CUB: that row's per-call median / this row's (above 1: this row is faster)\n";
 }
 
-// For each type, the sweep's sizes 2^4 .. 2^32 that fit in free device memory; the others said on stderr.
-std::vector<std::vector<std::size_t>> sweep_sizes(const ComparePlan& plan, const Options& options,
-                                                  const DeviceInfo& device) {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    std::vector<std::vector<std::size_t>> sizes;
-    for (ElementType type : plan.types) {
-        const auto bytes_needed = [&](std::size_t n) { return device_bytes_needed(plan.steps, type, n, options.measure, device); };
-        const SweepPlan sweep = plan_sweep(free_bytes, bytes_needed);
-        sizes.push_back(sweep.sizes);
-        for (std::size_t n : sweep.skipped)
-            std::cerr << "sweep: skipping " << type_name(type) << " n=" << size_text(n) << ": needs "
-                      << format_number("%.2f", bytes_needed(n) / 1073741824.0) << " GiB plus a 10% margin, "
-                      << format_number("%.2f", free_bytes / 1073741824.0) << " GiB free\n";
-    }
-    return sizes;
-}
-
 int compare_main(int argc, const char* const* argv) {
     Options options = parse_options(argc, argv, Tool::compare);
     if (options.help) {
@@ -72,11 +54,21 @@ int compare_main(int argc, const char* const* argv) {
     const DeviceInfo device = open_device(options.device);
     // One size for every selected type as text (default), CSV or JSON; or with --sweep every size that fits,
     // as CSV rows written as each size finishes, so that an interrupted sweep keeps what it measured.
-    const auto sizes = options.sweep ? sweep_sizes(plan, options, device)
-                                     : std::vector<std::vector<std::size_t>>(plan.types.size(), {plan.n});
-    std::size_t total = 0, done = 0;
-    for (const auto& type_sizes : sizes) total += type_sizes.size();
-    if (total == 0)
+    std::vector<std::vector<std::size_t>> sizes(plan.types.size(), {plan.n});  // for each type
+    std::size_t free_bytes = 0, total_bytes = 0, total = 0, done = 0;
+    if (options.sweep) CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+    for (std::size_t t = 0; t < plan.types.size() && options.sweep; ++t) {  // 2^4 .. 2^32, those that fit
+        const ElementType type = plan.types[t];
+        const auto bytes_needed = [&](std::size_t n) { return device_bytes_needed(plan.steps, type, n, options.measure, device); };
+        const SweepPlan sweep = plan_sweep(free_bytes, bytes_needed);
+        sizes[t] = sweep.sizes;
+        total += sweep.sizes.size();
+        for (std::size_t n : sweep.skipped)
+            std::cerr << "sweep: skipping " << type_name(type) << " n=" << size_text(n) << ": needs "
+                      << format_number("%.2f", bytes_needed(n) / 1073741824.0) << " GiB plus a 10% margin, "
+                      << format_number("%.2f", free_bytes / 1073741824.0) << " GiB free\n";
+    }
+    if (options.sweep && total == 0)
         throw EnvironmentError("the sweep needs room for at least 2^" + std::to_string(sweep_first_log2) +
                                " elements; the GPU has too little free memory");
     Stamp stamp = make_stamp(device, options.input, options.measure, argc, argv);

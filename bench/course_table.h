@@ -34,15 +34,13 @@ void rate_table(std::vector<Measurement>& rows);
 
 std::string l2_text(bool flushed);  // "L2 warm" or "L2 flushed"
 
-// Aligned columns, one line per row: step, change, per-call median, batch, GB/s, % of peak, the three
-// ratios ("-" when blank) and the check.
+// Aligned columns, a line per row: step, change, per-call median, batch, GB/s, % of peak, ratios ("-": none), check.
 std::string text_table(const std::vector<Measurement>& rows);
 
 // The sweep's sizes, 2^sweep_first_log2 .. 2^sweep_last_log2: kept while bytes_needed(n) plus a 10% margin fits in
 // budget_bytes; from the first that does not, every larger one is skipped too.
 struct SweepPlan {
-    std::vector<std::size_t> sizes;
-    std::vector<std::size_t> skipped;
+    std::vector<std::size_t> sizes, skipped;
 };
 // From a launch-bound 16 elements to 2^32 (16 GiB of int32 or float32: where the 64-bit indices matter)
 inline constexpr int sweep_first_log2 = 4;

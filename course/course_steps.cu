@@ -29,10 +29,9 @@ std::size_t temp_capacity(std::size_t n, std::optional<std::size_t> bytes = std:
     static std::mutex mutex;
     static std::map<std::size_t, std::size_t> capacities;
     const std::lock_guard<std::mutex> lock(mutex);
-    if (bytes) return capacities[n] = *bytes;
-    const auto it = capacities.find(n);
-    if (it == capacities.end()) throw std::logic_error("cub: reduce was called for an n whose scratch_bytes was never asked for");
-    return it->second;
+    if (bytes) capacities[n] = *bytes;
+    if (!capacities.count(n)) throw std::logic_error("cub: reduce was called for an n whose scratch_bytes was never asked for");
+    return capacities[n];
 }
 
 // One CUB call: a size query when temp is null. Max and min use Reduce with the course's identity:
@@ -54,7 +53,6 @@ std::size_t cub_scratch_bytes(ElementType type, std::size_t n, int /*block: CUB 
     });
 }
 
-// K is the type CUB runs on (cub_type_t): int32 arrives as uint32 for a sum, as for the steps.
 template <class Op, class K>
 void cub_reduce(const K* in, std::size_t n, K* out, K* scratch, int, cudaStream_t stream) {
     std::size_t capacity = temp_capacity<Op, K>(n);
@@ -65,12 +63,8 @@ void cub_reduce(const K* in, std::size_t n, K* out, K* scratch, int, cudaStream_
 // gamma_{n-1} bounds every order (compare also checks float sums against any_order_bound.h).
 template <class Op>
 StepApi cub_api(const char* change) {
-    return {"cub",
-            change,
-            &cub_scratch_bytes<Op>,
-            [](std::size_t n, int) { return n - 1; },
-            int32_entry<Op, &cub_reduce<Op, std::uint32_t>, &cub_reduce<Op, std::int32_t>>(),
-            &cub_reduce<Op, float>,
+    return {"cub", change, &cub_scratch_bytes<Op>, [](std::size_t n, int) { return n - 1; },
+            int32_entry<Op, &cub_reduce<Op, std::uint32_t>, &cub_reduce<Op, std::int32_t>>(), &cub_reduce<Op, float>,
             &cub_reduce<Op, double>};
 }
 
@@ -93,10 +87,8 @@ const StepApi* find_step(const std::string& key) {
     if (key == "cub") return &cub_step();
     std::string prefix = key;
     if (prefix.rfind("step", 0) != 0) prefix = "step" + std::string(key.size() == 1 ? "0" : "") + key;
-    for (const StepApi& step : course_steps()) {
-        const std::string name = step.name;
-        if (name == prefix || name.rfind(prefix + "_", 0) == 0) return &step;
-    }
+    for (const StepApi& step : course_steps())
+        if (const std::string name = step.name; name == prefix || name.rfind(prefix + "_", 0) == 0) return &step;
     return nullptr;
 }
 

@@ -18,16 +18,15 @@ namespace reduction {
 namespace {
 
 constexpr unsigned int probe_loads_per_iteration = 4;
-constexpr std::size_t probe_vector_bytes = 16;
+using step13::vector_bytes;  // 16: the widest load one thread can issue
 
 // XORs the words it reads, and writes one byte only if the XOR matches `sentinel`: the compiler
 // cannot know it never does, so no load can be removed, and almost no store happens.
 template <unsigned int Block>
-__global__ void read_probe_kernel(const unsigned char* bytes, std::size_t count, unsigned int sentinel,
-                                  unsigned char* out) {
+__global__ void read_probe_kernel(const unsigned char* bytes, std::size_t count, unsigned int sentinel, unsigned char* out) {
     const std::size_t head = step13::head_elements(bytes, count);  // the bytes before the first 16-byte boundary
-    const std::size_t vectors = (count - head) / probe_vector_bytes;
-    const std::size_t tail_begin = head + vectors * probe_vector_bytes;
+    const std::size_t vectors = (count - head) / vector_bytes;
+    const std::size_t tail_begin = head + vectors * vector_bytes;
     const uint4* body = reinterpret_cast<const uint4*>(bytes + head);
     const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + threadIdx.x;
     unsigned int mixed = 0;
@@ -108,7 +107,7 @@ void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t 
     const std::size_t count = n * sizeof(T);
     // the loop: enough blocks for every load; the bulk pattern: at least one, at most one per chunk
     const std::size_t wanted = Bulk ? std::max<std::size_t>(1, count / step13::chunk_bytes)
-                                    : ceil_div(count, probe_loads_per_iteration * block * probe_vector_bytes);
+                                    : ceil_div(count, probe_loads_per_iteration * block * vector_bytes);
     const auto grid = static_cast<unsigned int>(std::min<std::size_t>(probe_resident_grid<Bulk>(block), wanted));
     constexpr unsigned int sentinel = 0x9E3779B9u;  // any value: the kernel only needs one it cannot predict
     probe_kernel<Bulk>(block)<<<grid, block, 0, stream>>>(reinterpret_cast<const unsigned char*>(in), count, sentinel,
@@ -119,12 +118,8 @@ void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t 
 // Not a reduction: no scratch, and no additions to bound.
 template <bool Bulk>
 StepApi probe_api(const char* name, const char* change) {
-    return {name,
-            change,
-            [](ElementType, std::size_t, int) -> std::size_t { return 0; },
-            [](std::size_t, int) -> std::size_t { return 0; },
-            &read_probe<Bulk, std::int32_t>,
-            &read_probe<Bulk, float>,
+    return {name, change, [](ElementType, std::size_t, int) -> std::size_t { return 0; },
+            [](std::size_t, int) -> std::size_t { return 0; }, &read_probe<Bulk, std::int32_t>, &read_probe<Bulk, float>,
             &read_probe<Bulk, double>};
 }
 

@@ -1,8 +1,5 @@
-"""The one reader of the course's stamped CSV ('# key: value' stamp lines, then a header and rows: course/README.md).
-
-    table = stamped_csv.read("results/h100/headline.csv")
-    table.stamp["gpu"], table.columns, table.rows[0]["time_median_ms"]   # rows: dicts of strings
-"""
+"""The one reader of the course's stamped CSV ('# key: value' lines, a header, rows: course/README.md):
+stamped_csv.read(path) -> Table: .stamp["gpu"], .columns, .rows[0]["time_median_ms"] (rows: dicts of strings)."""
 
 import csv
 from pathlib import Path

@@ -1,8 +1,5 @@
-"""The reader of course/steps.csv, the course's one list of steps (its header says what each column means).
-
-    for step in steps.load(): step.folder, step.tag, step.previous, step.kind
-    steps.find("4") -> the Step of step04_first_add, or None
-"""
+"""The reader of course/steps.csv, the course's one list of steps (its header says what each column means):
+load() -> the Steps in order (.folder, .tag, .previous, .kind...); find("4") -> step04's Step, or None."""
 
 import csv
 import re
