@@ -49,9 +49,7 @@ std::vector<const StepApi*> selected_steps(const std::vector<std::string>& keys,
     std::vector<bool> wanted(candidates.size(), keys.empty());
     wanted.back() = keys.empty() && bulk_copies_available();  // the bulk pattern: sm_90 builds and GPUs
     for (const std::string& key : keys) {
-        const StepApi* step = key == read_probe_step().name        ? &read_probe_step()
-                              : key == read_probe_bulk_step().name ? &read_probe_bulk_step()
-                                                                   : find_step(key);
+        const StepApi* step = find_step(key);
         if (!step)
             throw UsageError("--steps: '" + key + "' is not a step of the course; valid keys: " + valid +
                              cub_step().name + ", " + read_probe_step().name + ", " + read_probe_bulk_step().name +

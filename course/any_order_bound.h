@@ -3,7 +3,6 @@
 #pragma once
 
 #include "reference.h"
-
 #include "report.h"
 
 #include <cmath>
@@ -24,9 +23,8 @@ inline double any_order_tolerance(const Reference& reference) {
            tolerance_for(reference, 0);
 }
 
-// The verdict on a float sum computed in an unknown order, or nothing where this bound cannot
-// judge: an operator other than sum, integers (exact anyway), non-finite inputs (verify() already
-// knows the one IEEE answer), a sum whose partial sums might overflow, or (n - 1) u >= 1.
+// The verdict on a float sum computed in an unknown order, or nothing where this bound cannot judge: not a
+// sum, integers (exact), non-finite inputs (verify() knows the IEEE answer), overflow possible, (n - 1) u >= 1.
 template <class T>
 std::optional<Verdict> verify_any_order(T result, const Reference& reference) {
     if (reference.op != OpKind::sum || reference.type == ElementType::int32 ||

@@ -1,4 +1,4 @@
-// The course's steps, in order, CUB and the read probe as StepApi tables: what the GPU tests and compare run.
+// The course's steps in order, CUB and the read probe as StepApi tables, for the tests and compare.
 #pragma once
 
 #include "step_api.h"
@@ -16,18 +16,20 @@ const StepApi& cub_step();
 // CUB's DeviceReduce::Sum, Max and Min (cub_step() is its sum), for --op.
 const StepOps& cub_ops();
 
-// The operators of a step whose operator is a template parameter (api op in course/steps.csv); else nullptr.
+// The operators of a step whose operator is a template parameter (api op in course/steps.csv),
+// else nullptr.
 const StepOps* step_ops(const StepApi& step);
 
-// Not reductions, never verified: every byte of the input read once with 16-byte loads (the read ceiling),
-// or, needing sm_90 (it throws elsewhere), by step 13's bulk copies. The probe of a size is the faster.
+// Not reductions, never verified: every byte of the input read once with 16-byte loads (the read
+// ceiling), or by step 13's bulk copies (sm_90; it throws elsewhere). A size's probe: the faster.
 const StepApi& read_probe_step();
 const StepApi& read_probe_bulk_step();
 
 // Whether this GPU and build have bulk copies (sm_90 code on an sm_90 GPU): step 13's test.
 bool bulk_copies_available();
 
-// The step named `key`: "step03_sequential", "step03", "03" or "3"; "cub" for CUB. nullptr if none.
+// The step named `key`: "step03_sequential", "step03", "03" or "3"; "cub", "read_probe" or
+// "read_probe_bulk". nullptr if none.
 const StepApi* find_step(const std::string& key);
 
 }  // namespace reduction

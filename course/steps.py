@@ -26,8 +26,7 @@ class Step:
         return int(self.folder[4:6])
 
     @property
-    def tag(self):
-        """The label, test and namespace prefix: step04_first_add -> step04."""
+    def tag(self):  # the label, test and namespace prefix: step04_first_add -> step04
         return self.folder[:6]
 
 
