@@ -4,16 +4,12 @@
 #include "course_table.h"
 
 #include "cuda_check.h"
-#include "device_info.h"
 #include "exit_codes.h"
 #include "input.h"
-#include "options.h"
 #include "report.h"
 
 #include <algorithm>
 #include <iostream>
-#include <string>
-#include <vector>
 
 namespace reduction::bench {
 namespace {
@@ -79,7 +75,7 @@ int compare_main(int argc, const char* const* argv) {
     }
     std::vector<std::vector<Measurement>> tables;
     std::vector<Measurement> all;
-    for (std::size_t t = 0; t < plan.types.size(); ++t) {
+    for (std::size_t t = 0; t < plan.types.size(); ++t)
         for (std::size_t n : sizes[t]) {
             InputSpec input = options.input;
             MeasureSettings settings = options.measure;
@@ -96,7 +92,6 @@ int compare_main(int argc, const char* const* argv) {
                 std::cout << std::flush;
             }
         }
-    }
     if (options.format == OutputFormat::text && !options.sweep) print_text(tables, plan, options, device);
     if (options.format == OutputFormat::csv && !options.sweep) {
         std::cout << stamp_lines(stamp) << csv_header() << "\n";

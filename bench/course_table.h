@@ -15,7 +15,7 @@
 namespace reduction::bench {
 
 // What the command line asks compare to do, every user mistake already rejected (UsageError) before any
-// GPU is looked for. The steps come in course order with CUB last, whatever order --steps named them in.
+// GPU is looked for. The steps: in course order, then CUB and the probe, whatever order --steps named them in.
 struct ComparePlan {
     std::vector<const StepApi*> steps;
     std::vector<ElementType> types;

@@ -27,14 +27,12 @@ inline double any_order_tolerance(const Reference& reference) {
 // sum, integers (exact), non-finite inputs (verify() knows the IEEE answer), overflow possible, (n - 1) u >= 1.
 template <class T>
 std::optional<Verdict> verify_any_order(T result, const Reference& reference) {
-    if (reference.op != OpKind::sum || reference.type == ElementType::int32 ||
-        reference.first_non_finite != Reference::no_index)
-        return std::nullopt;
     const double relative = any_order_relative_bound(reference.type, reference.n);
     // a partial sum is at most (1 + (n-1)u) times the terms of one sign: past max, it may overflow
     const long double max = std::numeric_limits<T>::max();
-    if (relative >= 1.0 || reference.positive_sum * (1 + relative) > max ||
-        -reference.negative_sum * (1 + relative) > max)
+    if (reference.op != OpKind::sum || reference.type == ElementType::int32 ||
+        reference.first_non_finite != Reference::no_index || relative >= 1.0 ||
+        reference.positive_sum * (1 + relative) > max || -reference.negative_sum * (1 + relative) > max)
         return std::nullopt;
     Verdict v = verify(result, reference, 0);  // the texts and the error; depth 0: tolerance decided here
     v.tolerance = any_order_tolerance(reference);

@@ -23,8 +23,7 @@ namespace reduction {
 namespace {
 
 // CUB, timed exactly like the steps: its size query is host work, so scratch_bytes, called outside the timed
-// region, asks it and reduce recalls the answer.
-// The type CUB runs on: as for the steps, a sum of int32 runs on uint32; max and min compare, so int32 stays.
+// region, asks it and reduce recalls the answer. Its type: as the steps', uint32 for a sum of int32 (not for max/min).
 template <class Op, class T>
 using cub_type_t = std::conditional_t<Op::kind == OpKind::sum, kernel_type_t<T>, T>;
 

@@ -10,10 +10,8 @@ namespace reduction {
 
 const std::vector<StepApi>& course_steps();
 
-// CUB's cub::DeviceReduce::Sum behind the same interface: the reference to beat.
+// CUB's DeviceReduce behind the same interface, the reference to beat: Sum, and Max and Min for --op.
 const StepApi& cub_step();
-
-// CUB's DeviceReduce::Sum, Max and Min (cub_step() is its sum), for --op.
 const StepOps& cub_ops();
 
 // The operators of a step whose operator is a template parameter (api op in course/steps.csv),

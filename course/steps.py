@@ -56,11 +56,9 @@ def load(path=MANIFEST):
 
 def find(argument, course=None):
     """The Step named like step04_first_add, step04, 04 or 4; None when no step has that name."""
-    match = ARGUMENT.fullmatch(argument)
-    for step in course if course is not None else load():
-        if match and step.number == int(match.group(1)) and ("_" not in argument or argument == step.folder):
-            return step
-    return None
+    match, course = ARGUMENT.fullmatch(argument), course if course is not None else load()
+    return next((step for step in course if match and step.number == int(match.group(1))
+                 and ("_" not in argument or argument == step.folder)), None)
 
 
 def previous(step, course=None):
