@@ -1,76 +1,138 @@
+// compare's library (course_table.h): the plan, the steps measured on one input, and the arithmetic on rows.
 #include "course_table.h"
 
+#include "any_order_bound.h"
+#include "course_steps.h"
+#include "exit_codes.h"
+#include "input.h"
 #include "report.h"
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
+#include <iostream>
+#include <optional>
+#include <type_traits>
 
 namespace reduction::bench {
 namespace {
 
-// other / mine, only when both are real times: a zero or missing time gives no ratio, not infinity.
-std::optional<double> speedup(double other_ms, double mine_ms) {
-    if (!(other_ms > 0) || !(mine_ms > 0) || !std::isfinite(other_ms) || !std::isfinite(mine_ms)) return std::nullopt;
-    return other_ms / mine_ms;
+// other's per-call median / mine, only when both are real times: a zero or missing time gives no ratio.
+std::optional<double> speedup(const Measurement* other, const Measurement& mine) {
+    const double theirs = other ? other->time.per_call.median_ms : NAN, ours = mine.time.per_call.median_ms;
+    if (!(theirs > 0) || !(ours > 0) || !std::isfinite(theirs) || !std::isfinite(ours)) return std::nullopt;
+    return theirs / ours;
 }
 
 std::string ratio_cell(const std::optional<double>& ratio) { return ratio ? format_number("%.2f", *ratio) : "-"; }
 
-double median_of(const Measurement& row) { return row.time.per_call.median_ms; }
-bool is_cub(const Measurement& row) { return row.step == "cub"; }
-bool is_first_step(const Measurement& row) { return row.step.rfind("step01", 0) == 0; }  // "step01_interleaved"
+// The read probe's patterns: not reductions, never verified, the same for every operator.
+bool is_probe(const StepApi& step) { return &step == &read_probe_step() || &step == &read_probe_bulk_step(); }
+
+// The StepApi that runs `step` with the operator; nullptr when the step only sums.
+const StepApi* with_operator(const StepApi& step, OpKind op) {
+    if (op == OpKind::sum || is_probe(step)) return &step;
+    const StepOps* ops = step_ops(step);
+    return ops ? &ops->for_op(op) : nullptr;
+}
+
+// --steps in course order, then CUB and the probe's two patterns, whatever order they were named in, so that
+// "x previous" always compares a step with the one before it. Default: all of them (the bulk pattern where the
+// build and GPU have it); with --op max|min, those that take an operator. An unknown key is a UsageError.
+std::vector<const StepApi*> selected_steps(const std::vector<std::string>& keys, OpKind op) {
+    std::vector<const StepApi*> candidates;
+    std::string valid;  // "01, 02, ..., cub, read_probe, read_probe_bulk": a new step is listed without an edit
+    for (const StepApi& step : course_steps()) {
+        candidates.push_back(&step);
+        valid += std::string(step.name).substr(4, 2) + ", ";
+    }
+    candidates.insert(candidates.end(), {&cub_step(), &read_probe_step(), &read_probe_bulk_step()});
+    std::vector<bool> wanted(candidates.size(), keys.empty());
+    wanted.back() = keys.empty() && bulk_copies_available();  // the bulk pattern: sm_90 builds and GPUs
+    for (const std::string& key : keys) {
+        const StepApi* step = find_step(key);
+        if (!step)
+            throw UsageError("--steps: '" + key + "' is not a step of the course; valid keys: " + valid +
+                             cub_step().name + ", " + read_probe_step().name + ", " + read_probe_bulk_step().name +
+                             " (a full name such as " + course_steps().front().name + " works too)");
+        if (!with_operator(*step, op))
+            throw UsageError("--steps: " + std::string(step->name) + " computes sums only; --op " + op_name(op) +
+                             " needs a step whose operator is a template parameter (step11_any_operator on)");
+        wanted[std::find(candidates.begin(), candidates.end(), step) - candidates.begin()] = true;
+    }
+    std::vector<const StepApi*> steps;
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+        if (const StepApi* step = wanted[i] ? with_operator(*candidates[i], op) : nullptr) steps.push_back(step);
+    return steps;
+}
 
 }  // namespace
 
+ComparePlan plan_compare(const Options& options) {
+    // --type all: int32 and float32, and so does --sweep without --type
+    const bool both = options.both_types || (options.sweep && !options.type_given);
+    ComparePlan plan{selected_steps(options.steps, options.op),
+                     both ? std::vector<ElementType>{ElementType::int32, ElementType::float32}
+                          : std::vector<ElementType>{options.type}};
+    if (!options.input.path.empty() && plan.types.size() > 1)
+        throw UsageError("--input holds values of one type; name it with --type int32, float32 or float64, not all");
+    if (options.sweep && options.format == OutputFormat::json) throw UsageError("--sweep writes CSV; drop --json");
+    if (!options.sweep) plan.n = input_count(options.input, plan.types.front());  // reads the file's size, nothing more
+    return plan;
+}
+
+std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps, ElementType type, const InputSpec& input,
+                                       OpKind op, const MeasureSettings& settings, const DeviceInfo& device) {
+    return dispatch_type(type, [&](auto zero) {
+        using T = decltype(zero);
+        const RunInput<T> run = prepare_run<T>(steps, input, op, settings, device, "the course table");
+        std::vector<Measurement> rows;
+        for (const StepApi* step : steps) {
+            Measurement& m = rows.emplace_back(measure_step(*step, run, settings, device, !is_probe(*step)));
+            // CUB's float sums: gamma_{n-1} says nothing from about 2^23 floats on, so unless it failed them they
+            // are checked again, on one more run, against the any-order bound wherever that one says something
+            if (step == &cub_step() && std::is_floating_point_v<T> && (!m.verified || m.verdict.pass)) {
+                StepRun<T> again(*step, run.input.values.get(), run.input.n, settings.block);
+                if (std::optional<Verdict> verdict = verify_any_order(again.run_once(), run.input.reference)) {
+                    m.verified = true;
+                    m.verdict = std::move(*verdict);
+                }
+            }
+            if (m.verified && !m.verdict.pass)
+                std::cerr << step->name << ": verification FAILED on " << m.n << " " << type_name(m.type) << ": "
+                          << m.verdict.note << " (result " << m.verdict.result << ", expected " << m.verdict.expected
+                          << ")\n";
+        }
+        rate_table(rows);
+        return rows;
+    });
+}
+
 void rate_table(std::vector<Measurement>& rows) {
-    const auto find = [&](bool (*which)(const Measurement&)) -> const Measurement* {
-        const auto it = std::find_if(rows.begin(), rows.end(), which);
-        return it == rows.end() ? nullptr : &*it;
-    };
-    const Measurement* first = find(&is_first_step);
-    const Measurement* cub = find(&is_cub);
-    std::vector<Ratios> ratios(rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-        const Measurement& row = rows[i];
-        if (i > 0 && !is_cub(row) && row.verified) ratios[i].previous = speedup(median_of(rows[i - 1]), median_of(row));
-        if (first) ratios[i].step01 = speedup(median_of(*first), median_of(row));
-        if (cub) ratios[i].cub = speedup(median_of(*cub), median_of(row));
+    const Measurement* first = nullptr;
+    const Measurement* cub = nullptr;
+    for (const Measurement& row : rows) {
+        if (!first && row.step.rfind("step01", 0) == 0) first = &row;  // "step01_interleaved"
+        if (!cub && row.step == "cub") cub = &row;
     }
-    for (std::size_t i = 0; i < rows.size(); ++i) rows[i].ratios = ratios[i];
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const bool next_step = i > 0 && rows[i].step != "cub" && rows[i].verified;  // CUB is no step of the course
+        rows[i].ratios = {speedup(next_step ? &rows[i - 1] : nullptr, rows[i]), speedup(first, rows[i]),
+                          speedup(cub, rows[i])};
+    }
 }
 
 std::string l2_text(bool flushed) { return std::string("L2 ") + l2_word(flushed); }
 
 std::string text_table(const std::vector<Measurement>& rows) {
-    // one column each: its heading, right-aligned or not, and its cell for a row
-    struct Column {
-        const char* heading;
-        bool right;
-        std::string (*cell)(const Measurement& row);
-    };
-    static const Column columns[] = {
-        {"step", false, [](const Measurement& r) { return r.step; }},
-        {"what changed", false, [](const Measurement& r) { return r.change; }},
-        {"ms/call", true, [](const Measurement& r) { return format_number("%.4f", r.time.per_call.median_ms); }},
-        {"batch ms", true,
-         [](const Measurement& r) {
-             return std::isfinite(r.time.batch_ms) ? format_number("%.4f", r.time.batch_ms) : std::string("-");
-         }},
-        {"GB/s", true, [](const Measurement& r) { return format_number("%.1f", r.gbps); }},
-        {"% of peak", true, [](const Measurement& r) { return format_number("%.1f", r.percent_of_peak); }},
-        {"x previous", true, [](const Measurement& r) { return ratio_cell(r.ratios.previous); }},
-        {"x step01", true, [](const Measurement& r) { return ratio_cell(r.ratios.step01); }},
-        {"x CUB", true, [](const Measurement& r) { return ratio_cell(r.ratios.cub); }},
-        {"check", false, [](const Measurement& r) { return std::string(status_text(r)); }},
-    };
-    std::vector<std::vector<std::string>> lines(1);
-    for (const Column& column : columns) lines[0].push_back(column.heading);
-    for (const Measurement& row : rows) {
-        lines.emplace_back();
-        for (const Column& column : columns) lines.back().push_back(column.cell(row));
-    }
-    std::vector<std::size_t> width(std::size(columns), 0);
+    std::vector<std::vector<std::string>> lines = {{"step", "what changed", "ms/call", "batch ms", "GB/s", "% of peak",
+                                                    "x previous", "x step01", "x CUB", "check"}};
+    for (const Measurement& r : rows)
+        lines.push_back({r.step, r.change, format_number("%.4f", r.time.per_call.median_ms),
+                         std::isfinite(r.time.batch_ms) ? format_number("%.4f", r.time.batch_ms) : "-",
+                         format_number("%.1f", r.gbps), format_number("%.1f", r.percent_of_peak),
+                         ratio_cell(r.ratios.previous), ratio_cell(r.ratios.step01), ratio_cell(r.ratios.cub),
+                         status_text(r)});
+    std::vector<std::size_t> width(lines[0].size(), 0);
     for (const auto& cells : lines)
         for (std::size_t c = 0; c < cells.size(); ++c) width[c] = std::max(width[c], cells[c].size());
     std::string out;
@@ -78,8 +140,8 @@ std::string text_table(const std::vector<Measurement>& rows) {
         std::string line;
         for (std::size_t c = 0; c < cells.size(); ++c) {
             const std::string pad(width[c] - cells[c].size(), ' ');
-            if (c > 0) line += "  ";
-            line += columns[c].right ? pad + cells[c] : cells[c] + pad;
+            const bool left = c < 2 || c + 1 == cells.size();  // step, change and check; the numbers right-aligned
+            line += (c > 0 ? "  " : "") + (left ? cells[c] + pad : pad + cells[c]);
         }
         line.erase(line.find_last_not_of(' ') + 1);
         out += line + "\n";
@@ -91,16 +153,12 @@ bool fits_with_margin(std::size_t bytes_needed, std::size_t budget_bytes) {
     return bytes_needed <= budget_bytes && bytes_needed / 10 <= budget_bytes - bytes_needed;
 }
 
-SweepPlan plan_sweep(std::size_t budget_bytes, const std::function<std::size_t(std::size_t n)>& bytes_needed,
-                     int first_log2, int last_log2) {
+SweepPlan plan_sweep(std::size_t budget_bytes, const std::function<std::size_t(std::size_t n)>& bytes_needed) {
     SweepPlan plan;
-    for (int log2 = first_log2; log2 <= last_log2; ++log2) {
+    for (int log2 = sweep_first_log2; log2 <= sweep_last_log2; ++log2) {
         const std::size_t n = std::size_t{1} << log2;
         // the bytes needed only grow with n: once one size does not fit, no larger one does
-        if (plan.skipped.empty() && fits_with_margin(bytes_needed(n), budget_bytes))
-            plan.sizes.push_back(n);
-        else
-            plan.skipped.push_back(n);
+        (plan.skipped.empty() && fits_with_margin(bytes_needed(n), budget_bytes) ? plan.sizes : plan.skipped).push_back(n);
     }
     return plan;
 }

@@ -1,17 +1,8 @@
-// The check of a float sum whose order of additions is not ours to know: CUB's.
-//
-// The steps report their addition depth d and verify() allows gamma_d * sum|x_i|. CUB's tree is
-// internal, so its rows need a bound that holds for EVERY order. Any binary tree of n - 1
-// additions, each rounding once, passes an input through at most n - 1 of them: gamma_{n-1}
-// (Higham, 2nd ed., §4.2). Jeannerod and Rump (SIAM J. Matrix Anal. Appl. 34(2), 2013) sharpen it,
-// for any order and any n, to  |computed - exact| <= (n - 1) u * sum|x_i|,  which
-// any_order_tolerance allows (plus the reference's own rounding, as verify() adds). It catches a
-// wrong, lost or doubled block of terms, NaN and garbage, not the last bits. Once (n - 1) u >= 1
-// (float beyond 2^24 elements) it allows any result near zero: the row stays "timed, not verified".
+// The check of a float sum whose order of additions is not ours to know (CUB's): Jeannerod and Rump's
+// bound |computed - exact| <= (n - 1) u * sum|x_i| for any order and any n (course/README.md).
 #pragma once
 
 #include "reference.h"
-
 #include "report.h"
 
 #include <cmath>
@@ -32,18 +23,16 @@ inline double any_order_tolerance(const Reference& reference) {
            tolerance_for(reference, 0);
 }
 
-// The verdict on a float sum computed in an unknown order, or nothing where this bound cannot
-// judge: an operator other than sum, integers (exact anyway), non-finite inputs (verify() already
-// knows the one IEEE answer), a sum whose partial sums might overflow, or (n - 1) u >= 1.
+// The verdict on a float sum computed in an unknown order, or nothing where this bound cannot judge: not a
+// sum, integers (exact), non-finite inputs (verify() knows the IEEE answer), overflow possible, (n - 1) u >= 1.
 template <class T>
 std::optional<Verdict> verify_any_order(T result, const Reference& reference) {
-    if (reference.op != OpKind::sum || reference.type == ElementType::int32) return std::nullopt;
-    if (reference.first_non_finite != Reference::no_index) return std::nullopt;
     const double relative = any_order_relative_bound(reference.type, reference.n);
-    if (relative >= 1.0) return std::nullopt;
     // a partial sum is at most (1 + (n-1)u) times the terms of one sign: past max, it may overflow
     const long double max = std::numeric_limits<T>::max();
-    if (reference.positive_sum * (1 + relative) > max || -reference.negative_sum * (1 + relative) > max)
+    if (reference.op != OpKind::sum || reference.type == ElementType::int32 ||
+        reference.first_non_finite != Reference::no_index || relative >= 1.0 ||
+        reference.positive_sum * (1 + relative) > max || -reference.negative_sum * (1 + relative) > max)
         return std::nullopt;
     Verdict v = verify(result, reference, 0);  // the texts and the error; depth 0: tolerance decided here
     v.tolerance = any_order_tolerance(reference);

@@ -1,32 +1,21 @@
-"""The one reader of the course's stamped CSV: the files in results/<gpu>/, what a step or compare
-prints with --csv, tools/grade_thresholds.csv.
-
-A stamped CSV is '# key: value' lines (the stamp: GPU, driver, date, commit, command; a '#' line
-without a colon is a comment), then a header line, then rows. Blank lines are skipped.
-
-    table = stamped_csv.read("results/h100/headline.csv")
-    table.stamp["gpu"], table.columns, table.rows[0]["time_median_ms"]   # rows: dicts of strings
-"""
+"""The one reader of the course's stamped CSV ('# key: value' lines, a header, rows: course/README.md):
+stamped_csv.read(path) -> Table: .stamp["gpu"], .columns, .rows[0]["time_median_ms"] (rows: dicts of strings)."""
 
 import csv
 from pathlib import Path
 
+
 class ResultsError(Exception):
-    """A stamped CSV that is missing or malformed (bench/render_results.py also raises it for a
-    results marker that cannot be rendered)."""
+    """A stamped CSV that is missing or malformed (or, from bench/render, a marker that cannot be rendered)."""
 
 
 class Table:
-    """One stamped CSV: name, stamp ({key: value}), stamp_lines (every '#' line, as written),
-    columns and rows (dicts of strings, as in the file)."""
+    """One stamped CSV: name, stamp ({key: value}), stamp_lines (every '#' line, as written), columns, rows."""
 
     def __init__(self, name, stamp_lines, columns, rows):
         self.name, self.stamp_lines, self.columns, self.rows = name, stamp_lines, columns, rows
-        self.stamp = {}
-        for line in stamp_lines:
-            key, sep, value = line[1:].partition(":")
-            if sep:
-                self.stamp[key.strip()] = value.strip()
+        parts = (line[1:].partition(":") for line in stamp_lines)
+        self.stamp = {key.strip(): value.strip() for key, sep, value in parts if sep}
 
     def number(self, row, column):
         try:
@@ -44,13 +33,11 @@ def describe(row):
 def split(text):
     """(the '#' lines, the other non-blank lines) of a stamped CSV, each in order."""
     lines = text.splitlines()
-    return ([line for line in lines if line.startswith("#")],
-            [line for line in lines if line.strip() and not line.startswith("#")])
+    return [s for s in lines if s.startswith("#")], [s for s in lines if s.strip() and not s.startswith("#")]
 
 
 def parse(text, name="CSV"):
-    """The Table in `text`; `name` (a path or a program) names it in errors. Raises ResultsError
-    on anything malformed."""
+    """The Table in `text`; `name` (a path or a program) names it in errors. Raises ResultsError if malformed."""
     stamp_lines, lines = split(text)
     if not lines:
         raise ResultsError(f"{name}: no header and no rows")
@@ -58,11 +45,10 @@ def parse(text, name="CSV"):
     columns = list(reader.fieldnames)
     if len(set(columns)) != len(columns) or any(not c for c in columns):
         raise ResultsError(f"{name}: the header has empty or repeated column names")
-    rows = []
-    for number, record in enumerate(reader, start=1):
+    rows = list(reader)
+    for number, record in enumerate(rows, start=1):
         if None in record or any(v is None for v in record.values()):
             raise ResultsError(f"{name}: data line {number} does not have {len(columns)} fields")
-        rows.append(record)
     if not rows:
         raise ResultsError(f"{name}: no rows after the header")
     return Table(name, stamp_lines, columns, rows)

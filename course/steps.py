@@ -1,10 +1,5 @@
-"""The reader of course/steps.csv, the course's one list of steps (the file's header says what each
-column means). Python's csv module reads it; this module adds the few questions every tool asks.
-
-    import steps
-    for step in steps.load(): step.folder, step.tag, step.previous, step.kind
-    steps.find("4") -> the Step of step04_first_add, or None
-"""
+"""The reader of course/steps.csv, the course's one list of steps (its header says what each column means):
+load() -> the Steps in order (.folder, .tag, .previous, .kind...); find("4") -> step04's Step, or None."""
 
 import csv
 import re
@@ -31,8 +26,7 @@ class Step:
         return int(self.folder[4:6])
 
     @property
-    def tag(self):
-        """The label, test and namespace prefix: step04_first_add -> step04."""
+    def tag(self):  # the label, test and namespace prefix: step04_first_add -> step04
         return self.folder[:6]
 
 
@@ -62,11 +56,9 @@ def load(path=MANIFEST):
 
 def find(argument, course=None):
     """The Step named like step04_first_add, step04, 04 or 4; None when no step has that name."""
-    match = ARGUMENT.fullmatch(argument)
-    for step in course if course is not None else load():
-        if match and step.number == int(match.group(1)) and ("_" not in argument or argument == step.folder):
-            return step
-    return None
+    match, course = ARGUMENT.fullmatch(argument), course if course is not None else load()
+    return next((step for step in course if match and step.number == int(match.group(1))
+                 and ("_" not in argument or argument == step.folder)), None)
 
 
 def previous(step, course=None):
