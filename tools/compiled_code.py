@@ -70,6 +70,9 @@ def run_check(step, exe, tool):
         return 2, f"{TABLE.name} has no row for {step}"
     if not tool:
         return NOT_CHECKED, "not checked: cuobjdump (part of the CUDA toolkit) not found"
+    tool = shutil.which(tool) or tool
+    if not Path(tool).is_file() or not Path(exe).is_file():
+        return 2, f"no such file: {tool if not Path(tool).is_file() else exe}"
     env = dict(os.environ, PATH=os.pathsep.join([str(Path(tool).parent), os.environ.get("PATH", "")]))
     result = subprocess.run([tool, "-sass", "-arch", SASS_ARCH, str(exe)], capture_output=True, text=True, env=env)
     if result.returncode != 0:  # cuobjdump also needs nvdisasm
