@@ -4,11 +4,7 @@
     python3 bench/peers.py > results/h100/peers.csv                 # 2^4 .. 2^32 where memory allows
     python3 bench/peers.py --max-log2 26 --libraries torch,cupy     # a shorter run
 
-Run it in the same job as `compare --sweep`, on the same GPU. Input: compare's random pattern, the same
-values for every library, made on the host from --seed. Timing: compare's batch figure (common/timer.cu),
-chunks of at most 64 calls between one event pair queued behind a spin kernel (torch, CuPy); JAX on the
-host's clock, Python's dispatch inside. Check: int32 exactly (modulo 2^32 where the library sums in int32),
-float32 within (n-1) u sum|x| of a float64 sum (course/any_order_bound.h), "-" where that bound is >= 1.
+Run it in the same job as `compare --sweep`, on the same GPU; input, timing and check: bench/README.md.
 Output: CSV with compare's stamp lines; progress and skips on stderr. Exit 0 done, 1 a result was
 wrong, 2 bad usage, 3 no library could run on a GPU.
 """
@@ -29,7 +25,6 @@ CHUNK = 64                 # calls per event pair, as compare's gate_chunk (comm
 SPIN_CYCLES = 50_000_000   # the first spin: about 25 ms at 2 GHz, far longer than queueing 64 calls
 MARGIN = 1.10              # as compare's sweep: the input plus 10 % must fit in free memory
 COLUMNS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
-
 EXIT_OK, EXIT_WRONG, EXIT_NO_GPU = 0, 1, 3  # 2: bad usage (argparse)
 
 
@@ -193,14 +188,6 @@ def host_input(type_name, n, seed):
     return out
 
 
-def reference(host):
-    """(exact or float64 sum, sum of |x|) of the host values."""
-    import numpy as np
-    if host.dtype == np.int32:
-        return int(host.sum(dtype=np.int64)), None
-    return float(host.sum(dtype=np.float64)), float(np.abs(host).sum(dtype=np.float64))
-
-
 def check(type_name, n, result, output_type, expected, abs_sum):
     if type_name == "int32":  # modulo 2^32 where the library sums in 32 bits
         want = (expected + (1 << 31)) % (1 << 32) - (1 << 31) if output_type in ("int32", "uint32") else expected
@@ -210,18 +197,6 @@ def check(type_name, n, result, output_type, expected, abs_sum):
         return "-"
     tolerance = relative * abs_sum + (n - 1) * 2.0 ** -53 * abs_sum  # and float64's own error in the reference
     return "PASS" if math.isfinite(result) and abs(result - expected) <= tolerance else "FAIL"
-
-
-def load_libraries(names):
-    loaded = []
-    for name in names:
-        try:
-            loaded.append(ADAPTERS[name]())
-        except ImportError:
-            log(f"peers: {name} is not installed; skipped")
-        except Exception as error:  # a library that is installed but cannot reach a GPU
-            log(f"peers: {name} cannot run on a GPU ({first_line(error)}); skipped")
-    return loaded
 
 
 def nvidia_driver():
@@ -273,20 +248,25 @@ def parse_args(argv):
     return args
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+def main(argv):
     args = parse_args(argv)
     try:
-        import numpy  # noqa: F401  (every library below needs it too)
+        import numpy as np  # every library below needs it too
     except ImportError:
         log("peers: numpy is not installed; nothing measured")
         return EXIT_NO_GPU
-    libraries = load_libraries(args.libraries)
+    libraries = []
+    for name in args.libraries:
+        try:
+            libraries.append(ADAPTERS[name]())
+        except ImportError:
+            log(f"peers: {name} is not installed; skipped")
+        except Exception as error:  # a library that is installed but cannot reach a GPU
+            log(f"peers: {name} cannot run on a GPU ({first_line(error)}); skipped")
     if not libraries:
         log("peers: no library could run on a GPU; nothing measured")
         return EXIT_NO_GPU
-    sys.stdout.write(stamp_lines(libraries, args, argv) + ",".join(COLUMNS) + "\n")
-    sys.stdout.flush()
+    print(stamp_lines(libraries, args, argv) + ",".join(COLUMNS), flush=True)
     wrong = False
     for type_name in args.types:
         for log2 in range(args.min_log2, args.max_log2 + 1):
@@ -298,7 +278,10 @@ def main(argv=None):
                 continue
             log(f"peers: {type_name} n=2^{log2} ...")
             host = host_input(type_name, n, args.seed)
-            expected, abs_sum = reference(host)
+            if type_name == "int32":  # the exact sum, or float64's and the sum of |x|
+                expected, abs_sum = int(host.sum(dtype=np.int64)), None
+            else:
+                expected, abs_sum = float(host.sum(dtype=np.float64)), float(np.abs(host).sum(dtype=np.float64))
             for lib in libraries:
                 x = out = None
                 try:
@@ -324,6 +307,6 @@ def main(argv=None):
 
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        sys.exit(main(sys.argv[1:]))
     except KeyboardInterrupt:
         sys.exit(130)

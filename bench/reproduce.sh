@@ -12,13 +12,11 @@
 #     spread                        the headline in SPREAD_RUNS (default 5) processes: run-to-run spread
 #     ncu                           tools/profile_steps.sh: the steps of course/steps.csv (skipped without ncu)
 #     race_demo                     race_demo.txt: tests/race_demo.sh (skipped without compute-sanitizer)
-#     <csv>                         each [[csv]] of bench/variants.toml (step07_loads, step08_variants,
-#                                   step10_*, step12_variants): bench/variants.py run <csv>
+#     <csv>                         each [[csv]] of bench/variants.toml (bench/variants.py list): its run
 #     mutants                       only when named in --only: tests/mutants/run_mutants.py builds every mistake
 #                                   in MUTANTS_BUILD_DIR (default build-mutants), runs its tests (an hour or more)
 #   then python3 bench/render_results.py RESULTS_DIR.
-# A failed or interrupted measurement leaves the committed file as it was (it is replaced only by one whose
-# command succeeded and wrote something); without a GPU nothing is touched (exit 3).
+# A failed or interrupted measurement leaves the committed file as it was; without a GPU nothing is touched.
 # Exit: 0 all done, 1 something failed (named at the end), 2 bad usage or missing build, 3 no GPU.
 set -uo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The variants and ablations of bench/variants.toml, and the results CSVs they feed (bench/variants/README.md).
+"""The variants and ablations of bench/variants.toml, and the results CSVs they feed (bench/README.md).
 
     bench/variants.py list                          the results CSVs, one name a line
     bench/variants.py run NAME [BUILD_BIN_DIR]      that CSV on stdout (default build/bin)
@@ -23,10 +23,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+CATALOGUE = HERE / "variants.toml"
 sys.path.insert(0, str(ROOT / "course"))
 import stamped_csv  # noqa: E402
-
-CATALOGUE = HERE / "variants.toml"
 
 
 class Refused(Exception):

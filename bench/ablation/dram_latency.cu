@@ -1,6 +1,4 @@
-// How long one load waits, from L1 out to DRAM: one thread's pointer chase (bench/ablation/README.md).
-// usage: dram_latency [--hops N] [--stride BYTES] [--max-footprint BYTES] > results/h100/dram_latency.csv
-// Prints '# key: value' stamp lines, then footprint_bytes,hops,latency_ns,level.
+// How long one load waits, from L1 out to DRAM: one thread's pointer chase (bench/README.md). --help: usage.
 // Exit: 0 measured, 2 bad option, 3 no usable GPU or too little memory.
 #include "lab.h"
 
@@ -37,7 +35,7 @@ int run(int argc, char** argv) {
                      "  --stride BYTES         bytes between nodes, a power of two >= 128 (default 128)\n"
                      "  --max-footprint BYTES  largest buffer, a power of two from 16K (default 1G)\n"
                      "Sizes accept 1048576, 2^20 or 1M. Prints CSV: footprint_bytes,hops,latency_ns,level\n",
-                     {"--hops", "--stride", "--max-footprint"}, [&](const std::string& flag, const std::string& value) {
+                     "--hops, --stride, --max-footprint", [&](const std::string& flag, const std::string& value) {
         const std::size_t count = reduction::parse_count(flag, value);
         if (flag == "--hops" && count == 0) throw reduction::UsageError("--hops: must be at least 1");
         if (flag == "--stride" && (count < 128 || !is_power_of_two(count)))

@@ -16,21 +16,17 @@
 namespace lab {
 
 // argv as FLAG VALUE pairs: --help prints "usage: PROGRAM " + help and exits 0; a flag not in `accepted`
-// or without a value is a UsageError; on_flag(flag, value) reads the others.
+// ("--a, --b") or without a value is a UsageError; on_flag(flag, value) reads the others.
 template <class OnFlag>
-void parse_flags(int argc, char** argv, const std::string& help, const std::vector<std::string>& accepted,
-                 const OnFlag& on_flag) {
+void parse_flags(int argc, char** argv, const std::string& help, const std::string& accepted, const OnFlag& on_flag) {
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
         if (flag == "--help" || flag == "-h") {
             std::cout << "usage: " << argv[0] << " " << help;
             std::exit(reduction::exit_ok);
         }
-        if (std::find(accepted.begin(), accepted.end(), flag) == accepted.end()) {
-            std::string list;
-            for (const std::string& a : accepted) list += a + ", ";
-            throw reduction::UsageError("unknown option '" + flag + "'; accepted: " + list + "--help");
-        }
+        if ((", " + accepted + ", ").find(", " + flag + ", ") == std::string::npos)
+            throw reduction::UsageError("unknown option '" + flag + "'; accepted: " + accepted + ", --help");
         if (i + 1 >= argc) throw reduction::UsageError(flag + " needs a value; see --help");
         on_flag(flag, std::string(argv[++i]));
     }

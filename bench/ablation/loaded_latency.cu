@@ -1,9 +1,6 @@
-// How long one load waits while the rest of the GPU streams: a pointer chase under load (bench/ablation/README.md).
-// usage: loaded_latency [--passes N] [--stream-bytes BYTES] > results/h100/loaded_latency.csv
-// Prints '# key: value' stamp lines, then
-//   loads,blocks_per_sm,streaming_threads,bytes_in_flight,gbps,latency_ns,hops,status
-// Exit: 0 measured, 1 a configuration could not be measured under load (its status says why),
-// 2 bad option, 3 no usable GPU or too little memory, 4 a CUDA error.
+// How long one load waits while the rest of the GPU streams: a pointer chase under load (bench/README.md).
+// --help: usage. Exit: 0 measured, 1 a configuration could not be measured under load (its status says
+// why), 2 bad option, 3 no usable GPU or too little memory, 4 a CUDA error.
 #include "lab.h"
 
 #include "device_buffer.h"
@@ -24,13 +21,11 @@ constexpr std::uint64_t hops_per_poll = 64;                      // chain hops b
 constexpr std::uint64_t max_hops = std::uint64_t{1} << 16;       // the probe's bound, and all it does when alone
 
 struct Window {  // what one launch leaves behind, read by the host
-    unsigned long long bytes;     // bytes the streamers read
-    unsigned long long hops;      // hops the probe timed
-    unsigned long long start_ns;  // the probe's timer at the first and the last timed hop
-    unsigned long long end_ns;
-    unsigned int started;         // streaming blocks that have begun
-    unsigned int finished;        // streaming blocks that are done
-    unsigned int loaded;          // 1: every streaming block had started when the probe's timing began
+    unsigned long long bytes;             // bytes the streamers read
+    unsigned long long hops;              // hops the probe timed
+    unsigned long long start_ns, end_ns;  // the probe's timer at the first and the last timed hop
+    unsigned int started, finished;       // streaming blocks that have begun, that are done
+    unsigned int loaded;                  // 1: every streaming block had started when the probe's timing began
 };
 
 // The GPU's nanosecond clock, the same on every SM (PTX %globaltimer).
@@ -106,7 +101,7 @@ int run(int argc, char** argv) {
                      "  --stream-bytes BYTES  the stream buffer, a multiple of 4 from 64M (default 1G)\n"
                      "Sizes accept 1073741824, 2^30 or 1G. Prints CSV:\n"
                      "  loads,blocks_per_sm,streaming_threads,bytes_in_flight,gbps,latency_ns,hops,status\n",
-                     {"--passes", "--stream-bytes"}, [&](const std::string& flag, const std::string& value) {
+                     "--passes, --stream-bytes", [&](const std::string& flag, const std::string& value) {
         const std::size_t count = flag == "--passes" && value == "0" ? 0 : reduction::parse_count(flag, value);
         if (flag == "--passes" && (count < 1 || count > 64))
             throw reduction::UsageError("--passes: '" + value + "' is not accepted; 1 to 64");
@@ -150,28 +145,27 @@ int run(int argc, char** argv) {
     std::cout << reduction::stamp_lines(stamp)
               << "loads,blocks_per_sm,streaming_threads,bytes_in_flight,gbps,latency_ns,hops,status\n" << std::flush;
     bool all_loaded = true;
-    for (std::size_t r = 0; r <= rows.size(); ++r) {
-        const bool warmup = r == 0;  // the first configuration twice: clocks up, translations cached
-        const unsigned int loads = rows[warmup ? rows.size() - 1 : r - 1].first;
-        const int blocks_per_sm = rows[warmup ? rows.size() - 1 : r - 1].second;
+    rows.insert(rows.begin(), rows.back());  // first untimed, the last configuration: clocks up, translations cached
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        const unsigned int loads = rows[r].first;
+        const int blocks_per_sm = rows[r].second;
         const unsigned int grid = loads == 0 ? 1u : static_cast<unsigned int>(blocks_per_sm * device.sm_count);
         CUDA_CHECK(cudaMemset(window.get(), 0, sizeof(Window)));
         const float ms = lab::time_ms([&] {
             kernels[loads == 0 ? 4 : reduction::log2_exact(loads)]<<<grid, block_threads>>>(
                 stream_buffer.get(), n, loads == 0 ? 0u : passes, cursor.get(), window.get(), sink.get());
         });
-        if (warmup) continue;
+        if (r == 0) continue;
         Window w{};
         CUDA_CHECK(cudaMemcpy(&w, window.get(), sizeof w, cudaMemcpyDeviceToHost));
         const unsigned long long streaming_threads = static_cast<unsigned long long>(grid - 1) * block_threads;
-        const char* status = loads != 0 && !w.loaded                  ? "streamers not all resident"
-                             : w.hops == 0 || w.end_ns <= w.start_ns ? "no hops timed"
-                                                                      : "ok";
-        all_loaded = all_loaded && std::string(status) == "ok";
+        const std::string status = loads != 0 && !w.loaded ? "streamers not all resident"
+                                   : w.hops == 0 || w.end_ns <= w.start_ns ? "no hops timed" : "ok";
+        all_loaded = all_loaded && status == "ok";
         const double latency = w.hops ? static_cast<double>(w.end_ns - w.start_ns) / static_cast<double>(w.hops) : 0.0;
         const double gbps = loads == 0 ? 0.0 : static_cast<double>(w.bytes) / (ms * 1e6);
         std::printf("%u,%d,%llu,%llu,%.1f,%.1f,%llu,%s\n", loads, blocks_per_sm, streaming_threads,
-                    streaming_threads * loads * sizeof(int), gbps, latency, w.hops, status);
+                    streaming_threads * loads * sizeof(int), gbps, latency, w.hops, status.c_str());
         std::fflush(stdout);
     }
     return all_loaded ? reduction::exit_ok : reduction::exit_wrong_result;

@@ -1,7 +1,5 @@
-// Every way a reduction could read its input, timed with no arithmetic, beside the course's probes,
-// steps 12 and 13 and CUB, and two combines step 12 does not use (the patterns: bench/ablation/README.md).
-// usage: read_patterns [--max-log2 K] > results/h100/read_patterns.csv     (K: 4..32, default 32)
-// Prints '# key: value' stamp lines, then type,n,pattern,time_median_us,time_min_us,verified.
+// Every way a reduction could read its input, timed with no arithmetic, beside the course's probes, steps
+// 12 and 13 and CUB, and two combines step 12 does not use (the patterns: bench/README.md). --help: usage.
 // Exit: 0 measured, 2 bad option, 3 no usable GPU or too little memory.
 #include "step12_small_n/reduce.cuh"
 #include "step13_bulk_copies/reduce.cuh"
@@ -11,6 +9,7 @@
 #include "course_steps.h"
 #include "device_buffer.h"
 #include "device_info.h"
+#include "input.h"
 #include "options.h"
 #include "report.h"
 #include "timer.h"
@@ -130,15 +129,9 @@ void launch_clusters(const T* in, std::size_t n, T* out, step12::Slot* slots, cu
         CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
         most = static_cast<unsigned int>(clusters);
     }
-    const std::size_t cluster_elements = std::size_t{C} * step12::tile_elements(B);
-    const auto clusters = static_cast<unsigned int>(std::min<std::size_t>(most, (n + cluster_elements - 1) / cluster_elements));
+    const auto clusters = static_cast<unsigned int>(std::min<std::size_t>(most, reduction::ceil_div(n, C * step12::tile_elements(B))));
     const cudaLaunchConfig_t config = lab::launch_config(clusters * C, B, stream, attribute);
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, in, n, out, slots));
-}
-
-template <class T>
-__global__ void fill_ones(T* p, std::size_t n) {
-    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) p[i] = T(1);
 }
 
 struct Row {
@@ -209,7 +202,10 @@ std::vector<Row> rows_for(const T* in, std::size_t n, T* out, step12::Slot* slot
 }
 
 template <class T>
-std::string verified(const T* out, std::size_t n) {
+std::string verified(const Row& row, const T* out, std::size_t n, cudaStream_t stream) {  // "-" for a probe
+    if (!row.sums) return "-";
+    row.run(stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
     T got{};
     CUDA_CHECK(cudaMemcpy(&got, out, sizeof(T), cudaMemcpyDeviceToHost));
     if constexpr (std::is_integral_v<T>) return static_cast<std::uint32_t>(got) == static_cast<std::uint32_t>(n) ? "PASS" : "FAIL";
@@ -220,7 +216,7 @@ template <class T>
 int measure_type(const char* type, int max_log2, void* buffer, cudaStream_t stream, reduction::Gate& gate) {
     const std::size_t largest = std::size_t{1} << max_log2;
     T* in = static_cast<T*>(buffer);
-    fill_ones<<<1024, 256>>>(in, largest);
+    reduction::fill_input(in, 0, largest, reduction::Pattern::ones, 0, nullptr);  // every element 1
     reduction::DeviceBuffer<T> out(1);
     reduction::DeviceBuffer<step12::Slot> slots(std::size_t{1} << 17);
     CUDA_CHECK(cudaMemset(slots.get(), 0, slots.bytes()));
@@ -234,13 +230,8 @@ int measure_type(const char* type, int max_log2, void* buffer, cudaStream_t stre
         const int calls = log2 <= 24 ? 400 : log2 <= 28 ? 60 : 15;
         for (const Row& row : rows_for(in, n, out.get(), slots.get(), temp.get(), temp_bytes)) {
             const std::vector<double> us = time_calls(row, calls, stream, gate);
-            std::string check = "-";
-            if (row.sums) {
-                row.run(stream);
-                CUDA_CHECK(cudaStreamSynchronize(stream));
-                check = verified(out.get(), n);
-                failures += check == "FAIL";
-            }
+            const std::string check = verified(row, out.get(), n, stream);
+            failures += check == "FAIL";
             std::printf("%s,%zu,%s,%.3f,%.3f,%s\n", type, n, row.pattern.c_str(), us[0], us[1], check.c_str());
         }
         std::fflush(stdout);
@@ -254,7 +245,7 @@ int main(int argc, char** argv) {
     return reduction::run_guarded([&]() -> int {
         int max_log2 = 32;
         lab::parse_flags(argc, argv, "[--max-log2 K]   (K: 4..32, default 32)\n"
-                         "Prints CSV: type,n,pattern,time_median_us,time_min_us,verified\n", {"--max-log2"},
+                         "Prints CSV: type,n,pattern,time_median_us,time_min_us,verified\n", "--max-log2",
                          [&](const std::string&, const std::string& value) {
             if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || std::stoi(value) < 4 || std::stoi(value) > 32)
                 throw reduction::UsageError("--max-log2: '" + value + "' is not accepted; an integer from 4 to 32");

@@ -1,12 +1,7 @@
 // Step 10's own kernel, grid and slots as a cooperative launch: the documented way to have every block
-// resident, which step 10's spinning last block assumes. The same bits for a float sum.
-#include "bench/ablation/lab.h"
+// resident, which step 10's spinning last block assumes (bench/README.md).
+#include "bench/ablation/lab.h"  // with the step's own includes
 #include "block_sizes.h"
-#include "exit_codes.h"
-#include "launch_math.h"
-
-#include <array>
-#include <string>
 
 namespace cooperative_launch {
 
@@ -21,8 +16,7 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
                                           ": this GPU does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0)");
     const step10::Kernel<T> kernel = step10::kernel_for_block<T>(block);
     const unsigned int grid = step10::grid_for(n, block);
-    // Step 10 sizes its grid for float64; here it is checked against the instantiation launched, per
-    // block size, asked once per type. A grid that does not fit is reported, never shrunk.
+    // Step 10 sizes its grid for float64: checked here for the type launched; too large is reported, never shrunk.
     static const std::array<unsigned int, 11> limits =
         reduction::per_block_size([](int b) { return reduction::resident_blocks(step10::kernel_for_block<T>(b), b); });
     const unsigned int fits = limits[reduction::log2_exact(block)];

@@ -1,10 +1,6 @@
-// Step 09's two launches captured once into a CUDA graph and replayed, one cudaGraphLaunch per call:
-// the same kernels, grid and order. The capture runs on a private non-blocking stream (the legacy
-// default stream cannot be captured); a graph holds its arguments as captured, so it is kept per
-// element type for one (in, n, out, scratch, block) and captured again when any changes.
-#include "cuda_check.h"
-
-#include <tuple>
+// Step 09's two launches captured once into a CUDA graph and replayed, one cudaGraphLaunch per call
+// (bench/README.md). A graph holds its arguments as captured: it is captured again when any changes.
+#include <tuple>  // with the step's own includes
 
 namespace graph_replay {
 
@@ -16,7 +12,7 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     using Arguments = std::tuple<const T*, std::size_t, T*, T*, int>;
     static cudaGraphExec_t exec = nullptr;  // one per element type, and what it was captured with
     static Arguments captured;
-    static const cudaStream_t capturing = [] {  // kept for the process
+    static const cudaStream_t capturing = [] {  // the legacy default stream cannot be captured
         cudaStream_t created = nullptr;
         CUDA_CHECK(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking));
         return created;

@@ -1,18 +1,13 @@
-// The classic one-launch ending (the CUDA Programming Guide's "Memory Fence Functions" example): thread 0
-// of every block writes its partial, fences, and draws a ticket with atomicInc; the block with the last
-// ticket adds the partials in step 10's order. No block spins, so any grid works. Step 10's loop and tree.
-#include "block_sizes.h"
-#include "cuda_check.h"
-
-#include <cuda/atomic>
+// The classic one-launch ending (the CUDA Programming Guide's "Memory Fence Functions"): the block that
+// draws the last ticket adds the partials, in step 10's order; no block spins (bench/README.md).
+#include "block_sizes.h"  // with the step's own includes
 
 namespace last_ticket {
 
 inline constexpr const char* name = "step10_threadfence";
 inline constexpr const char* change = "step10's loop; partial, __threadfence, atomicInc ticket: the last block adds";
 
-// Partials are read by another block than the one that wrote them: device-scope atomics (relaxed: the
-// fences order them), so the loads go to L2 and never see a stale L1 line.
+// Device-scope atomics (relaxed: the fences order them): another block's partial never comes from a stale L1 line.
 template <class T>
 using PartialRef = cuda::atomic_ref<T, cuda::thread_scope_device>;
 
@@ -49,8 +44,7 @@ __global__ void reduce_last_ticket_kernel(const T* in, std::size_t n, T* out, T*
     if (tid == 0) *out = total;
 }
 
-// The scratch: the counter, then from byte 16 (aligned for every type) one partial per block of step
-// 10's grid; the counter's place does not depend on the grid. Zero-filled once; every call leaves it 0.
+// The scratch: the counter (zero-filled once, left 0 by every call), then from byte 16 the partials.
 constexpr std::size_t partials_offset = 16;
 
 template <class T>

@@ -1,12 +1,9 @@
-// Step 09's two launches, the second a programmatic dependent launch (compute capability 9.0 on): it
-// may start before the first has finished, and waits inside the kernel. Below 9.0: exit 3.
-#include "bench/ablation/lab.h"
+// Step 09's two launches, the second a programmatic dependent launch (compute capability 9.0 on, else
+// exit 3): it may start before the first has finished, and waits inside the kernel (bench/README.md).
+#include "bench/ablation/lab.h"  // with the step's own includes
 #include "block_sizes.h"
-#include "exit_codes.h"
 
 #include <nv/target>
-
-#include <string>
 
 namespace pdl_launches {
 

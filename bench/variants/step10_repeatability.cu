@@ -19,8 +19,7 @@ namespace {
 using namespace reduction;
 
 struct Settings {
-    std::size_t n = std::size_t{1} << 24;
-    std::size_t calls = 1000;
+    std::size_t n = std::size_t{1} << 24, calls = 1000;
     std::uint64_t seed = 1;
 };
 
@@ -47,7 +46,7 @@ void report(const char* variant, const char* type, const Settings& s, Reduce red
 }
 
 template <class T>
-int run(const Settings& s, const char* type) {
+int run(const Settings& s, const char* type) {  // 0: the distinct results are the finding, not a failure
     const std::vector<T> values = generate_input<T>(s.n, Pattern::random, s.seed);
     DeviceBuffer<T> in(s.n);
     CUDA_CHECK(cudaMemcpy(in.get(), values.data(), s.n * sizeof(T), cudaMemcpyHostToDevice));
@@ -66,7 +65,7 @@ int main(int argc, char** argv) {
                          "[--n COUNT] [--calls COUNT] [--type float32|float64] [--seed SEED]\n"
                          "  1,000 calls (default) of step 10 and of its atomicAdd variant on one input;\n"
                          "  CSV: how many distinct results each gave, and their range\n",
-                         {"--n", "--calls", "--type", "--seed"}, [&](const std::string& flag, const std::string& value) {
+                         "--n, --calls, --type, --seed", [&](const std::string& flag, const std::string& value) {
             if (flag == "--type" && value != "float32" && value != "float64")
                 throw UsageError("--type must be float32 or float64, not '" + value + "'");
             if (flag == "--type") float64 = value == "float64";
