@@ -36,8 +36,7 @@ def first_line(error):
     return str(error).splitlines()[0] if str(error) else type(error).__name__
 
 
-def to_host(out):
-    """(value, dtype name) of a library's result."""
+def to_host(out):  # (value, dtype name) of a library's result
     return out.item(), str(out.dtype).replace("torch.", "")
 
 
@@ -135,7 +134,6 @@ class Jax:
         return stats["bytes_limit"] - stats.get("bytes_in_use", 0) if "bytes_limit" in stats else None
 
     def time_chunk(self, x, count, spin):
-        out = None
         begin = time.perf_counter()
         for _ in range(count):
             out = self.sum(x)
@@ -166,8 +164,7 @@ def batch_ms(lib, x, warmup, iters):
 
 
 def host_input(type_name, n, seed):
-    """The input, in chunks of 2^24 filled on every core at once, each by its own generator spawned
-    from (seed, n, type): the values do not depend on the number of cores."""
+    """The input, filled on every core in chunks of 2^24, each by its generator spawned from (seed, n, type)."""
     import numpy as np
     from concurrent.futures import ThreadPoolExecutor
     out, step = np.empty(n, dtype=np.int32 if type_name == "int32" else np.float32), 1 << 24

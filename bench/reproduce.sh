@@ -51,7 +51,6 @@ for name in "${selected[@]}"; do
   [[ " ${all_names[*]} " == *" $name "* ]] || fail_usage "--only: '$name' is not known; accepted: ${all_names[*]}"
 done
 wanted() { [[ " ${selected[*]} " == *" $1 "* ]]; }
-# The executables the selected measurements need, before anything runs.
 need() { local exe; for exe; do [[ -x $bin/$exe ]] || fail_usage "$bin/$exe not found; build it: cmake --build build --target $exe"; done; }
 need compare  # also the GPU probe below
 for exe in dram_latency loaded_latency read_patterns; do wanted $exe && need $exe; done
@@ -78,8 +77,7 @@ echo "reproduce.sh: measuring into $results/ with the executables in $bin/"
 export REDUCTION_COMMIT=${REDUCTION_COMMIT:-$(git describe --always --exclude='*' --dirty=+uncommitted 2>/dev/null || echo unknown)}
 command -v nvidia-smi >/dev/null 2>&1 && export REDUCTION_NVIDIA_DRIVER &&
   REDUCTION_NVIDIA_DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
-# spread_runs_csv RUNS: the headline by RUNS separate processes (clocks, allocations differ) as one CSV:
-# the first run's stamp lines, then compare's header (once) and rows with a run column in front.
+# spread_runs_csv RUNS: the headline by RUNS processes as one CSV: first stamp lines, header once, a run column in front.
 spread_runs_csv() {
   local runs=$1 run output
   for (( run = 1; run <= runs; run++ )); do
@@ -91,8 +89,7 @@ spread_runs_csv() {
 updated=() skipped=() failed=() pending=""
 trap '[[ -n $pending ]] && rm -f "$pending"' EXIT  # pending: the temporary file in progress
 trap 'exit 130' INT TERM
-# produce NAME FILE COMMAND...: COMMAND's stdout becomes RESULTS/FILE, only if it exits 0 and
-# writes something; its exit 77 means skipped (tests/race_demo.sh's, e.g. no compute-sanitizer).
+# produce NAME FILE COMMAND...: COMMAND's stdout becomes RESULTS/FILE if it exits 0 and writes something; 77: skipped.
 produce() {
   local name=$1 file=$2 rc why=""; shift 2
   echo "== $name -> $results/$file: $*"

@@ -50,7 +50,6 @@ def sources(variant):
     files = {"reduce.cuh": reduce + "".join("\n" + text for text in added), "main.cu": main}
     for edit in variant.get("edit", []):
         name = edit.get("file", "reduce.cuh")
-        # `match` (a regular expression) where the step's own text may be changed, as in a lesson's hands-on
         pattern = edit["match"] if "match" in edit else re.escape(edit["find"])
         found = len(re.findall(pattern, files[name]))
         if found != 1:
@@ -101,12 +100,9 @@ def run(table, bin_dir):
             status = 1
             continue
         lines = stamped_csv.split(done.stdout)[1]  # the program's header line and rows
-        if header is None:
-            out.writelines(line + "\n" for line in parsed.stamp_lines)
-            if "note" in table:
-                out.write(f"# {table['note']}\n")
-            header = columns or parsed.columns
-            out.write((",".join(columns) if columns else lines[0]) + "\n")
+        if header is None:  # the stamp lines, the note and the header, once
+            header, note = columns or parsed.columns, [f"# {table['note']}"] if "note" in table else []
+            out.writelines(line + "\n" for line in [*parsed.stamp_lines, *note, ",".join(columns) if columns else lines[0]])
         elif not columns and parsed.columns != header:
             print(f"variants.py: '{command}' printed another header: {parsed.columns}", file=sys.stderr)
             return 2

@@ -12,7 +12,6 @@
 namespace {
 
 using lab::Word;
-
 constexpr std::size_t min_footprint = std::size_t{16} << 10;  // 16 KiB: well inside any L1
 
 // Follows `hops` pointers from *cursor and leaves the last one there: the next launch goes on from it.
@@ -22,8 +21,6 @@ __global__ void pointer_chase_kernel(Word* cursor, std::uint64_t hops) {
     for (std::uint64_t h = 0; h < hops; ++h) p = reinterpret_cast<const Word*>(*p);
     *cursor = reinterpret_cast<Word>(p);  // the result is used: the chain cannot be optimised away
 }
-
-bool is_power_of_two(std::size_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 int run(int argc, char** argv) {
     std::uint64_t hops = std::uint64_t{1} << 20;       // timed hops per footprint
@@ -38,16 +35,15 @@ int run(int argc, char** argv) {
                      "--hops, --stride, --max-footprint", [&](const std::string& flag, const std::string& value) {
         const std::size_t count = reduction::parse_count(flag, value);
         if (flag == "--hops" && count == 0) throw reduction::UsageError("--hops: must be at least 1");
-        if (flag == "--stride" && (count < 128 || !is_power_of_two(count)))
+        if (flag == "--stride" && (count < 128 || (count & (count - 1)) != 0))
             throw reduction::UsageError("--stride: '" + value + "' is not accepted; a power of two of at least 128 bytes");
-        if (flag == "--max-footprint" && (count < min_footprint || !is_power_of_two(count)))
+        if (flag == "--max-footprint" && (count < min_footprint || (count & (count - 1)) != 0))
             throw reduction::UsageError("--max-footprint: '" + value + "' is not accepted; a power of two of at least 16K");
         (flag == "--hops" ? hops : flag == "--stride" ? stride : max_footprint) = count;
     });
     if (stride > min_footprint) throw reduction::UsageError("--stride: at most 16K, the smallest footprint");
     const reduction::DeviceInfo device = reduction::open_device(0);
-    // L1: up to the SM's shared memory, a lower bound of its unified L1 (the kernel leaves L1 the most).
-    int l1_bytes = 0;
+    int l1_bytes = 0;  // the SM's shared memory: a lower bound of its unified L1 (the kernel leaves L1 the most)
     CUDA_CHECK(cudaDeviceGetAttribute(&l1_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device.index));
     reduction::require_device_memory(max_footprint, "the pointer chase over " + std::to_string(max_footprint >> 20) + " MiB");
     CUDA_CHECK(cudaFuncSetAttribute(pointer_chase_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 0));

@@ -52,9 +52,8 @@ float time_ms(const Launch& launch) {
     return ms;
 }
 
-// A cudaLaunchKernelEx configuration with one attribute, which must outlive it.
 inline cudaLaunchConfig_t launch_config(unsigned int grid, unsigned int block, cudaStream_t stream,
-                                        cudaLaunchAttribute& attribute) {
+                                        cudaLaunchAttribute& attribute) {  // for cudaLaunchKernelEx; `attribute` outlives it
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(grid);
     config.blockDim = dim3(block);
@@ -73,8 +72,7 @@ inline int device_attribute(cudaDeviceAttr attribute) {  // of the current devic
 
 using Word = std::uint64_t;  // a chain node's first word holds the device address of the next node
 
-// Writes into host[0 .. footprint) one cycle through all its nodes (one per `stride` bytes) in random
-// order, from node 0, as device addresses of `device_base`.
+// Writes into host[0 .. footprint) one random cycle through its nodes, one per `stride` bytes, from node 0.
 inline void build_chain(std::vector<Word>& host, std::size_t footprint, std::size_t stride, Word device_base,
                         std::mt19937_64& rng) {
     const std::size_t nodes = footprint / stride;

@@ -1,6 +1,5 @@
 // How long one load waits while the rest of the GPU streams: a pointer chase under load (bench/README.md).
-// --help: usage. Exit: 0 measured, 1 a configuration could not be measured under load (its status says
-// why), 2 bad option, 3 no usable GPU or too little memory, 4 a CUDA error.
+// --help: usage. Exit: 0 measured, 1 a row not under load (its status says why), 2 bad option, 3 no GPU, 4 CUDA error.
 #include "lab.h"
 
 #include "device_buffer.h"
@@ -56,9 +55,8 @@ __device__ void stream(const unsigned int* in, std::size_t n, unsigned int passe
     if (threadIdx.x == 0) atomicAdd(&w->finished, 1u);
 }
 
-// Thread 0 of block 0: waits until every streaming block runs, then follows the chain until one of
-// them finishes (or max_hops). The look at `finished` is loaded before a run of hops and tested
-// after it, so it never sits in the chain's path.
+// Thread 0 of block 0: once every streamer runs, follows the chain until one finishes (or max_hops);
+// `finished` is loaded before a run of hops and tested after it, never in the chain's path.
 __device__ void probe(Word* cursor, unsigned int streaming_blocks, Window* w) {
     const volatile unsigned int* started = &w->started;
     const volatile unsigned int* finished = &w->finished;
@@ -112,8 +110,7 @@ int run(int argc, char** argv) {
     });
     const reduction::DeviceInfo device = reduction::open_device(0);
     reduction::require_device_memory(stream_bytes + chase_footprint + (std::size_t{1} << 20), "the stream and chase buffers");
-    // The most blocks of 256 threads one SM holds for the kernel that uses the most (16 loads).
-    int resident = 0;
+    int resident = 0;  // blocks per SM of the kernel that uses the most (16 loads)
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, loaded_latency_kernel<16>, block_threads, 0));
     if (resident < 1) throw reduction::EnvironmentError("the kernel does not fit on one SM of this GPU");
     const std::size_t n = stream_bytes / sizeof(unsigned int);

@@ -1,6 +1,5 @@
-// Every way a reduction could read its input, timed with no arithmetic, beside the course's probes, steps
-// 12 and 13 and CUB, and two combines step 12 does not use (the patterns: bench/README.md). --help: usage.
-// Exit: 0 measured, 2 bad option, 3 no usable GPU or too little memory.
+// Every way a reduction could read its input, beside steps 12, 13 and CUB, and two combines (bench/README.md).
+// --help: usage. Exit: 0 measured, 2 bad option, 3 no usable GPU or too little memory.
 #include "step12_small_n/reduce.cuh"
 #include "step13_bulk_copies/reduce.cuh"
 
@@ -10,7 +9,6 @@
 #include "device_buffer.h"
 #include "device_info.h"
 #include "input.h"
-#include "options.h"
 #include "report.h"
 #include "timer.h"
 
@@ -73,9 +71,8 @@ __global__ void __launch_bounds__(B) no_wait_kernel(const T* in, std::size_t n, 
     else step12::post_partial(slots + blockIdx.x, sum);  // never read, never emptied: its own slots
 }
 
-// Step 12 with clusters of C blocks: each block writes its partial into rank 0's shared memory, the
-// cluster synchronises, rank 0 adds the C partials and posts one slot; rank 0 of the last cluster
-// waits for the slots, as step 12's last block does. One cluster: no slots at all.
+// Step 12 with clusters of C blocks: rank 0 adds the C partials from its shared memory and posts one slot;
+// rank 0 of the last cluster waits for the slots, as step 12's last block does. One cluster: no slots.
 template <class T, unsigned int C>
 __global__ void __launch_bounds__(B) cluster_kernel(const T* in, std::size_t n, T* out, step12::Slot* slots) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900  // clusters: sm_90 and later

@@ -1,5 +1,4 @@
-// Step 10's loop and tree, then every block adds its partial into *out with atomicAdd: *out is zeroed
-// first (a memset in the stream), and a float sum changes with the order the blocks finish.
+// Step 10's loop, then atomicAdd of each block's partial into *out (zeroed first): a float sum in order of arrival.
 #include "block_sizes.h"
 
 namespace atomic_partials {

@@ -1,5 +1,4 @@
-// Step 10's own kernel, grid and slots as a cooperative launch: the documented way to have every block
-// resident, which step 10's spinning last block assumes (bench/README.md).
+// Step 10's own kernel, grid and slots as a cooperative launch: every block resident, as documented (bench/README.md).
 #include "bench/ablation/lab.h"  // with the step's own includes
 #include "block_sizes.h"
 
@@ -16,22 +15,18 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
                                           ": this GPU does not support cooperative launches (cudaDevAttrCooperativeLaunch is 0)");
     const step10::Kernel<T> kernel = step10::kernel_for_block<T>(block);
     const unsigned int grid = step10::grid_for(n, block);
-    // Step 10 sizes its grid for float64: checked here for the type launched; too large is reported, never shrunk.
-    static const std::array<unsigned int, 11> limits =
+    static const std::array<unsigned int, 11> limits =  // step 10 sizes for float64: checked for T, reported, never shrunk
         reduction::per_block_size([](int b) { return reduction::resident_blocks(step10::kernel_for_block<T>(b), b); });
     const unsigned int fits = limits[reduction::log2_exact(block)];
     if (grid > fits)
-        throw reduction::CudaError(cudaErrorCooperativeLaunchTooLarge,
-                                   std::string(name) + ": step 10's grid of " + std::to_string(grid) + " blocks of " +
-                                       std::to_string(block) + " threads is larger than the " + std::to_string(fits) +
-                                       " that fit on this GPU at once for " + std::to_string(sizeof(T)) +
-                                       "-byte elements");
+        throw reduction::CudaError(cudaErrorCooperativeLaunchTooLarge, std::string(name) + ": step 10's grid of " +
+            std::to_string(grid) + " blocks of " + std::to_string(block) + " threads is larger than the " + std::to_string(fits) +
+            " that fit on this GPU at once for " + std::to_string(sizeof(T)) + "-byte elements");
     cudaLaunchAttribute cooperative{};
     cooperative.id = cudaLaunchAttributeCooperative;
     cooperative.val.cooperative = 1;
     const cudaLaunchConfig_t config = lab::launch_config(grid, block, stream, cooperative);
-    // One launch, as step 10; the scratch is 256-byte aligned (cudaMalloc).
-    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, in, n, out, reinterpret_cast<step10::Slot*>(scratch)));
+    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, in, n, out, reinterpret_cast<step10::Slot*>(scratch)));  // 256-byte aligned
 }
 
 using step10::addition_depth;  // step 10's bookkeeping, unchanged

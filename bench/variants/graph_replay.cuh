@@ -1,5 +1,4 @@
-// Step 09's two launches captured once into a CUDA graph and replayed, one cudaGraphLaunch per call
-// (bench/README.md). A graph holds its arguments as captured: it is captured again when any changes.
+// Step 09's two launches captured once into a CUDA graph, replayed per call (bench/README.md).
 #include <tuple>  // with the step's own includes
 
 namespace graph_replay {
@@ -11,7 +10,7 @@ template <class T>
 void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
     using Arguments = std::tuple<const T*, std::size_t, T*, T*, int>;
     static cudaGraphExec_t exec = nullptr;  // one per element type, and what it was captured with
-    static Arguments captured;
+    static Arguments captured;  // a graph holds its arguments: captured again when any changes
     static const cudaStream_t capturing = [] {  // the legacy default stream cannot be captured
         cudaStream_t created = nullptr;
         CUDA_CHECK(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking));
@@ -19,8 +18,7 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     }();
     const Arguments arguments{in, n, out, scratch, block};
     if (exec == nullptr || arguments != captured) {
-        // Asked before capturing: a bad block size throws here, and step 09's first grid_for()
-        // makes occupancy queries that have no place inside a capture.
+        // Before capturing: a bad block size throws here, and grid_for()'s first occupancy queries may not be captured.
         (void)step09::kernel_for_block<T>(block);
         (void)step09::grid_for(n, block);
         if (exec != nullptr) CUDA_CHECK(cudaGraphExecDestroy(exec));  // one still in flight completes, then is freed

@@ -1,5 +1,4 @@
-// The classic one-launch ending (the CUDA Programming Guide's "Memory Fence Functions"): the block that
-// draws the last ticket adds the partials, in step 10's order; no block spins (bench/README.md).
+// The classic one-launch ending: the block that draws the last atomicInc ticket adds the partials (bench/README.md).
 #include "block_sizes.h"  // with the step's own includes
 
 namespace last_ticket {

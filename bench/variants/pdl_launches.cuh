@@ -1,5 +1,4 @@
-// Step 09's two launches, the second a programmatic dependent launch (compute capability 9.0 on, else
-// exit 3): it may start before the first has finished, and waits inside the kernel (bench/README.md).
+// Step 09's two launches, the second a programmatic dependent launch (sm_90 on, else exit 3; bench/README.md).
 #include "bench/ablation/lab.h"  // with the step's own includes
 #include "block_sizes.h"
 
@@ -25,9 +24,8 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     static const int capability = 10 * lab::device_attribute(cudaDevAttrComputeCapabilityMajor) +
                                   lab::device_attribute(cudaDevAttrComputeCapabilityMinor);
     if (capability < 90)
-        throw reduction::EnvironmentError(std::string(name) +
-                                          ": programmatic dependent launch needs compute capability 9.0 or later; this GPU has " +
-                                          std::to_string(capability / 10) + "." + std::to_string(capability % 10));
+        throw reduction::EnvironmentError(std::string(name) + ": programmatic dependent launch needs compute capability 9.0 or "
+            "later; this GPU has " + std::to_string(capability / 10) + "." + std::to_string(capability % 10));
     const step09::Kernel<T> kernel = reduction::kernel_for_block_size(
         block, name, [](auto b) -> step09::Kernel<T> { return reduce_pdl_kernel<decltype(b)::value, T>; });
     const unsigned int grid = step09::grid_for(n, block);  // step 09's grid: the partials fit its scratch

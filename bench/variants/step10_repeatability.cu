@@ -1,6 +1,5 @@
 // How many different results do 1,000 calls on one float input give? Step 10 adds its partials in
-// a fixed order; the atomicAdd variant in the order the blocks finish. Prints one CSV row each.
-// usage: step10_repeatability [--n COUNT] [--calls COUNT] [--type float32|float64] [--seed SEED]
+// a fixed order; the atomicAdd variant in the order the blocks finish. One CSV row each; --help: usage.
 #include "reduce.cuh"  // step 10's, atomic_partials.cuh appended (bench/variants.toml)
 
 #include "bench/ablation/lab.h"
@@ -11,7 +10,6 @@
 #include "report.h"
 
 #include <cstdio>
-#include <cstring>
 #include <set>
 
 namespace {
@@ -23,24 +21,21 @@ struct Settings {
     std::uint64_t seed = 1;
 };
 
-// Calls `reduce` s.calls times on one input and scratch; prints how many distinct results (as bits) it
-// gave, and their range.
+// Calls `reduce` s.calls times on one input and scratch; prints how many distinct results it gave, their range.
 template <class T, class Reduce>
 void report(const char* variant, const char* type, const Settings& s, Reduce reduce, const T* in, std::size_t scratch_bytes) {
     DeviceBuffer<unsigned char> scratch(scratch_bytes);
     DeviceBuffer<T> out(1);
     if (scratch.size() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
-    std::set<std::vector<unsigned char>> seen;
+    std::set<std::string> seen;
     double smallest = 0, largest = 0;
     for (std::size_t call = 0; call < s.calls; ++call) {
         reduce(in, s.n, out.get(), reinterpret_cast<T*>(scratch.get()), 256, cudaStream_t{});
         T value{};
         CUDA_CHECK(cudaMemcpy(&value, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
-        std::vector<unsigned char> bits(sizeof(T));
-        std::memcpy(bits.data(), &value, sizeof(T));
         smallest = seen.empty() ? value : std::min<double>(smallest, value);
         largest = seen.empty() ? value : std::max<double>(largest, value);
-        seen.insert(bits);
+        seen.insert(std::string(reinterpret_cast<const char*>(&value), sizeof(T)));  // its bits
     }
     std::printf("%s,%s,%zu,%zu,%zu,%.17g,%.17g\n", variant, type, s.n, s.calls, seen.size(), smallest, largest);
 }
