@@ -4,20 +4,8 @@
     python3 bench/peers.py > results/h100/peers.csv                 # 2^4 .. 2^32 where memory allows
     python3 bench/peers.py --max-log2 26 --libraries torch,cupy     # a shorter run
 
-Run it in the same job as `compare --sweep`, on the same GPU, so that the ratios are like for like.
-Input: at one (type, size) the same values for every library, as compare's random pattern (int32 in
-[-1000, 1000], float32 in [-1, 1)), made on the host from --seed; nothing is allocated or copied
-while timing. Timing: compare's batch figure (common/timer.cu): after --warmup calls, chunks of at
-most 64 calls between one pair of events, total time / count. torch and CuPy queue each chunk behind
-a spin kernel (torch.cuda._sleep; a clock64 loop) standing in for compare's gate, and time it again
-with a spin twice as long if the spin ended before the last call was queued. JAX has no events or
-streams: `count` calls of a jitted jnp.sum, block_until_ready on the last, on the host's
-perf_counter, so Python's dispatch is inside (at small sizes the figure is the dispatch rate; the
-timing column says so). Check: int32 exactly (wrapped modulo 2^32 where the library sums in int32),
-float32 within the any-order bound (n-1) u sum|x| (course/any_order_bound.h) of a float64 sum, "-"
-where that bound is 1 or more; output_type is the dtype each library returns.
-Output: CSV on stdout with compare's "# key: value" stamp lines; progress and skips on stderr. A
-library that is not installed or sees no GPU is skipped with one line. Exit 0 done, 1 a result was
+Run it in the same job as `compare --sweep`, on the same GPU; input, timing and check: bench/README.md.
+Output: CSV with compare's stamp lines; progress and skips on stderr. Exit 0 done, 1 a result was
 wrong, 2 bad usage, 3 no library could run on a GPU.
 """
 
@@ -37,16 +25,19 @@ CHUNK = 64                 # calls per event pair, as compare's gate_chunk (comm
 SPIN_CYCLES = 50_000_000   # the first spin: about 25 ms at 2 GHz, far longer than queueing 64 calls
 MARGIN = 1.10              # as compare's sweep: the input plus 10 % must fit in free memory
 COLUMNS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
-
-EXIT_OK, EXIT_WRONG, EXIT_USAGE, EXIT_NO_GPU = 0, 1, 2, 3
+EXIT_OK, EXIT_WRONG, EXIT_NO_GPU = 0, 1, 3  # 2: bad usage (argparse)
 
 
 def log(text):
     print(text, file=sys.stderr, flush=True)
 
 
-# ---------------------------------------------------------------------------------------------
-# One adapter per library: load, to_device, sum, free memory, timing
+def first_line(error):
+    return str(error).splitlines()[0] if str(error) else type(error).__name__
+
+
+def to_host(out):  # (value, dtype name) of a library's result
+    return out.item(), str(out.dtype).replace("torch.", "")
 
 
 class Torch:
@@ -57,23 +48,14 @@ class Torch:
         import torch
         if not torch.cuda.is_available():
             raise RuntimeError("torch sees no CUDA device")
-        self.torch = torch
-        self.version = torch.__version__
+        self.torch, self.version, self.cuda = torch, torch.__version__, torch.version.cuda
         self.gpu = torch.cuda.get_device_name(0)
-        self.cuda = torch.version.cuda
-
-    def free_bytes(self):
-        return self.torch.cuda.mem_get_info()[0]
-
-    def to_device(self, host):
-        return self.torch.from_numpy(host).cuda()
+        self.free_bytes = lambda: torch.cuda.mem_get_info()[0]
+        self.to_device = lambda host: torch.from_numpy(host).cuda()
 
     def release(self):
         self.torch.cuda.synchronize()
         self.torch.cuda.empty_cache()
-
-    def to_host(self, out):
-        return out.item(), str(out.dtype).replace("torch.", "")
 
     def time_chunk(self, x, count, spin):
         torch = self.torch
@@ -96,30 +78,22 @@ class CuPy:
     def __init__(self):
         import cupy
         cupy.cuda.runtime.getDeviceCount()  # raises without a GPU
-        self.cupy = cupy
-        self.version = cupy.__version__
-        props = cupy.cuda.runtime.getDeviceProperties(0)
-        self.gpu = props["name"].decode() if isinstance(props["name"], bytes) else str(props["name"])
+        self.cupy, self.version = cupy, cupy.__version__
+        name = cupy.cuda.runtime.getDeviceProperties(0)["name"]
+        self.gpu = name.decode() if isinstance(name, bytes) else str(name)
         version = cupy.cuda.runtime.runtimeGetVersion()
         self.cuda = f"{version // 1000}.{version % 1000 // 10}"
+        self.free_bytes = lambda: cupy.cuda.runtime.memGetInfo()[0]
+        self.to_device = cupy.asarray
         self.spin = cupy.RawKernel(r'''
 extern "C" __global__ void spin(long long cycles) {
     const long long start = clock64();
     while (clock64() - start < cycles) {}
 }''', "spin")
 
-    def free_bytes(self):
-        return self.cupy.cuda.runtime.memGetInfo()[0]
-
-    def to_device(self, host):
-        return self.cupy.asarray(host)
-
     def release(self):
         self.cupy.cuda.Device().synchronize()
         self.cupy.get_default_memory_pool().free_all_blocks()
-
-    def to_host(self, out):
-        return out.item(), str(out.dtype)
 
     def time_chunk(self, x, count, spin):
         cupy = self.cupy
@@ -141,8 +115,7 @@ class Jax:
               "(no events in JAX: Python dispatch included)")
 
     def __init__(self):
-        # Without these JAX takes 75 % of the GPU's memory when it starts, and the other libraries
-        # (and the free-memory check) would see too little.
+        # Else JAX takes 75 % of the GPU's memory when it starts, too much for the others and the free-memory check.
         os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
         os.environ.setdefault("XLA_PYTHON_CLIENT_ALLOCATOR", "platform")
         import jax
@@ -150,29 +123,17 @@ class Jax:
         gpus = [d for d in jax.devices() if d.platform == "gpu"]
         if not gpus:
             raise RuntimeError("jax sees no GPU (is jax[cuda] installed?)")
-        self.jax, self.jnp, self.device = jax, jnp, gpus[0]
-        self.version = jax.__version__
+        self.device, self.version, self.cuda = gpus[0], jax.__version__, ""
         self.gpu = getattr(self.device, "device_kind", "GPU")
-        self.cuda = ""
         self.sum = jax.jit(jnp.sum)
+        self.to_device = lambda host: jax.device_put(host, self.device)
+        self.release = lambda: None  # the platform allocator frees each array when it is deleted
 
     def free_bytes(self):
-        stats = self.device.memory_stats() or {}
-        if "bytes_limit" in stats:
-            return stats["bytes_limit"] - stats.get("bytes_in_use", 0)
-        return None  # unknown: the other libraries' figure is used
-
-    def to_device(self, host):
-        return self.jax.device_put(host, self.device)
-
-    def release(self):
-        pass  # the platform allocator frees each array when it is deleted
-
-    def to_host(self, out):
-        return out.item(), str(out.dtype)
+        stats = self.device.memory_stats() or {}  # without a limit: None, the other libraries' figure is used
+        return stats["bytes_limit"] - stats.get("bytes_in_use", 0) if "bytes_limit" in stats else None
 
     def time_chunk(self, x, count, spin):
-        out = None
         begin = time.perf_counter()
         for _ in range(count):
             out = self.sum(x)
@@ -183,18 +144,13 @@ class Jax:
 ADAPTERS = {"torch": Torch, "cupy": CuPy, "jax": Jax}
 
 
-# ---------------------------------------------------------------------------------------------
-# Measuring
-
-
 def batch_ms(lib, x, warmup, iters):
     """compare's batch figure: warm-up, then chunks of <= 64 calls between one event pair, total / count."""
     if warmup:  # untimed, and waited for
-        lib.to_host(lib.time_chunk(x, warmup, 0)[1])
+        to_host(lib.time_chunk(x, warmup, 0)[1])
     total, out = 0.0, None
     for done in range(0, iters, CHUNK):
-        count = min(CHUNK, iters - done)
-        spin = SPIN_CYCLES
+        count, spin = min(CHUNK, iters - done), SPIN_CYCLES
         for _ in range(4):
             elapsed, out, early = lib.time_chunk(x, count, spin)
             if not early:
@@ -208,13 +164,10 @@ def batch_ms(lib, x, warmup, iters):
 
 
 def host_input(type_name, n, seed):
-    """The input, in chunks of 2^24 filled on every core at once (a 2^32 input takes seconds, not a
-    minute). Each chunk has its own generator, spawned from (seed, n, type), so the values do not
-    depend on the number of cores."""
+    """The input, filled on every core in chunks of 2^24, each by its generator spawned from (seed, n, type)."""
     import numpy as np
     from concurrent.futures import ThreadPoolExecutor
-    out = np.empty(n, dtype=np.int32 if type_name == "int32" else np.float32)
-    step = 1 << 24
+    out, step = np.empty(n, dtype=np.int32 if type_name == "int32" else np.float32), 1 << 24
     firsts = range(0, n, step)
     seeds = np.random.SeedSequence([seed, n, TYPES.index(type_name)]).spawn(len(firsts))
 
@@ -232,43 +185,18 @@ def host_input(type_name, n, seed):
     return out
 
 
-def reference(host):
-    """(exact or float64 sum, sum of |x|) of the host values."""
-    import numpy as np
-    if host.dtype == np.int32:
-        return int(host.sum(dtype=np.int64)), None
-    return float(host.sum(dtype=np.float64)), float(np.abs(host).sum(dtype=np.float64))
-
-
 def check(type_name, n, result, output_type, expected, abs_sum):
-    if type_name == "int32":
-        want = expected
-        if output_type in ("int32", "uint32"):  # the library sums in 32 bits: modulo 2^32
-            want = (expected + (1 << 31)) % (1 << 32) - (1 << 31)
+    if type_name == "int32":  # modulo 2^32 where the library sums in 32 bits
+        want = (expected + (1 << 31)) % (1 << 32) - (1 << 31) if output_type in ("int32", "uint32") else expected
         return "PASS" if int(result) == want else "FAIL"
     relative = (n - 1) * 2.0 ** -24
     if relative >= 1:
         return "-"
-    # float64's own error in the reference: at most (n-1) 2^-53 sum|x|
-    tolerance = relative * abs_sum + (n - 1) * 2.0 ** -53 * abs_sum
+    tolerance = relative * abs_sum + (n - 1) * 2.0 ** -53 * abs_sum  # and float64's own error in the reference
     return "PASS" if math.isfinite(result) and abs(result - expected) <= tolerance else "FAIL"
 
 
-def load_libraries(names):
-    loaded = []
-    for name in names:
-        try:
-            loaded.append(ADAPTERS[name]())
-        except ImportError:
-            log(f"peers: {name} is not installed; skipped")
-        except Exception as error:  # a library that is installed but cannot reach a GPU
-            log(f"peers: {name} cannot run on a GPU ({str(error).splitlines()[0] if str(error) else type(error).__name__}); skipped")
-    return loaded
-
-
 def nvidia_driver():
-    if os.environ.get("REDUCTION_NVIDIA_DRIVER"):
-        return os.environ["REDUCTION_NVIDIA_DRIVER"]
     try:
         out = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
                              capture_output=True, text=True, timeout=30)
@@ -279,15 +207,13 @@ def nvidia_driver():
 
 def stamp_lines(libraries, args, argv):
     import numpy as np
-    first = libraries[0]
-    cuda = next((lib.cuda for lib in libraries if lib.cuda), "not recorded")
-    stamp = [("gpu", first.gpu), ("nvidia_driver", nvidia_driver()), ("cuda_runtime", cuda)]
+    stamp = [("gpu", libraries[0].gpu), ("nvidia_driver", os.environ.get("REDUCTION_NVIDIA_DRIVER") or nvidia_driver()),
+             ("cuda_runtime", next((lib.cuda for lib in libraries if lib.cuda), "not recorded"))]
     stamp += [(lib.name, lib.version) for lib in libraries]
     stamp += [("numpy", np.__version__), ("python", sys.version.split()[0]),
               ("date_utc", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")),
               ("commit", os.environ.get("REDUCTION_COMMIT", "unknown")),
-              ("command", " ".join(shlex.quote(a) for a in ["bench/peers.py"] + argv)),
-              ("l2", "warm"),
+              ("command", " ".join(shlex.quote(a) for a in ["bench/peers.py"] + argv)), ("l2", "warm"),
               ("timing", f"batch: {args.iters} calls in chunks of at most {CHUNK} between one event pair, total "
                          f"time / count, after {args.warmup} warm-up calls; per library in the timing column"),
               ("pattern", "random (int32 in [-1000, 1000], float32 in [-1, 1))"), ("seed", str(args.seed))]
@@ -319,25 +245,29 @@ def parse_args(argv):
     return args
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else argv
+def main(argv):
     args = parse_args(argv)
     try:
-        import numpy  # noqa: F401  (every library below needs it too)
+        import numpy as np  # every library below needs it too
     except ImportError:
         log("peers: numpy is not installed; nothing measured")
         return EXIT_NO_GPU
-    libraries = load_libraries(args.libraries)
+    libraries = []
+    for name in args.libraries:
+        try:
+            libraries.append(ADAPTERS[name]())
+        except ImportError:
+            log(f"peers: {name} is not installed; skipped")
+        except Exception as error:  # a library that is installed but cannot reach a GPU
+            log(f"peers: {name} cannot run on a GPU ({first_line(error)}); skipped")
     if not libraries:
         log("peers: no library could run on a GPU; nothing measured")
         return EXIT_NO_GPU
-    sys.stdout.write(stamp_lines(libraries, args, argv) + ",".join(COLUMNS) + "\n")
-    sys.stdout.flush()
+    print(stamp_lines(libraries, args, argv) + ",".join(COLUMNS), flush=True)
     wrong = False
     for type_name in args.types:
         for log2 in range(args.min_log2, args.max_log2 + 1):
-            n = 1 << log2
-            need = n * 4 * MARGIN
+            n, need = 1 << log2, (1 << log2) * 4 * MARGIN
             frees = [f for f in (lib.free_bytes() for lib in libraries) if f is not None]
             if frees and need > min(frees):
                 log(f"peers: skipping {type_name} n=2^{log2}: needs {need / 2**30:.2f} GiB with a 10% margin, "
@@ -345,27 +275,27 @@ def main(argv=None):
                 continue
             log(f"peers: {type_name} n=2^{log2} ...")
             host = host_input(type_name, n, args.seed)
-            expected, abs_sum = reference(host)
+            if type_name == "int32":  # the exact sum, or float64's and the sum of |x|
+                expected, abs_sum = int(host.sum(dtype=np.int64)), None
+            else:
+                expected, abs_sum = float(host.sum(dtype=np.float64)), float(np.abs(host).sum(dtype=np.float64))
             for lib in libraries:
                 x = out = None
                 try:
                     x = lib.to_device(host)
                     ms, out = batch_ms(lib, x, args.warmup, args.iters)
-                    value, output_type = lib.to_host(out)
+                    value, output_type = to_host(out)
                 except Exception as error:  # out of memory, or a size the library refuses: that row only
-                    first = str(error).splitlines()[0] if str(error) else type(error).__name__
-                    log(f"peers: {lib.name} {type_name} n=2^{log2} failed ({first[:200]}); no row written")
-                    del x, out
-                    lib.release()
-                    continue
-                verdict = check(type_name, n, value, output_type, expected, abs_sum)
-                if verdict == "FAIL":
-                    wrong = True
-                    log(f"peers: {lib.name} {type_name} n=2^{log2}: result {value!r}, expected {expected!r}")
-                gbps = n * 4 / (ms * 1e6) if ms > 0 else float("nan")
-                csv.writer(sys.stdout, lineterminator="\n").writerow(
-                    [lib.name, type_name, n, output_type, f"{ms:.6f}", f"{gbps:.2f}", args.iters, lib.timing, verdict])
-                sys.stdout.flush()
+                    log(f"peers: {lib.name} {type_name} n=2^{log2} failed ({first_line(error)[:200]}); no row written")
+                else:
+                    verdict = check(type_name, n, value, output_type, expected, abs_sum)
+                    if verdict == "FAIL":
+                        wrong = True
+                        log(f"peers: {lib.name} {type_name} n=2^{log2}: result {value!r}, expected {expected!r}")
+                    gbps = n * 4 / (ms * 1e6) if ms > 0 else float("nan")
+                    csv.writer(sys.stdout, lineterminator="\n").writerow(
+                        [lib.name, type_name, n, output_type, f"{ms:.6f}", f"{gbps:.2f}", args.iters, lib.timing, verdict])
+                    sys.stdout.flush()
                 del x, out
                 lib.release()
             del host
@@ -374,6 +304,6 @@ def main(argv=None):
 
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        sys.exit(main(sys.argv[1:]))
     except KeyboardInterrupt:
         sys.exit(130)

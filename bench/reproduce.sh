@@ -12,22 +12,16 @@
 #     spread                        the headline in SPREAD_RUNS (default 5) processes: run-to-run spread
 #     ncu                           tools/profile_steps.sh: the steps of course/steps.csv (skipped without ncu)
 #     race_demo                     race_demo.txt: tests/race_demo.sh (skipped without compute-sanitizer)
-#     <csv>                         each [[csv]] of bench/variants.toml (step07_loads, step08_variants,
-#                                   step10_*, step12_variants): bench/variants.py run <csv>
-#     mutants                       only when named in --only: tests/mutants/run_mutants.py builds
-#                                   every mistake of the catalogue in MUTANTS_BUILD_DIR (default
-#                                   build-mutants) and runs each step's tests on it (an hour or more)
+#     <csv>                         each [[csv]] of bench/variants.toml (bench/variants.py list): its run
+#     mutants                       only when named in --only: tests/mutants/run_mutants.py builds every mistake
+#                                   in MUTANTS_BUILD_DIR (default build-mutants), runs its tests (an hour or more)
 #   then python3 bench/render_results.py RESULTS_DIR.
-# A failed or interrupted measurement leaves the committed file as it was (a new one replaces it
-# only when its command succeeded and wrote something); without a GPU nothing is touched (exit 3).
+# A failed or interrupted measurement leaves the committed file as it was; without a GPU nothing is touched.
 # Exit: 0 all done, 1 something failed (named at the end), 2 bad usage or missing build, 3 no GPU.
 set -uo pipefail
-
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 print_help() { sed -n '2,/^set /s/^# \{0,1\}//p' "$root/bench/reproduce.sh"; }  # the header above
 fail_usage() { echo "reproduce.sh: $1" >&2; print_help | grep -m 1 '^usage:' >&2; exit 2; }
-
-# --- arguments ------------------------------------------------------------------------------
 only="" positional=()
 while (( $# )); do
   case $1 in
@@ -39,9 +33,7 @@ while (( $# )); do
   esac
 done
 (( ${#positional[@]} <= 2 )) || fail_usage "at most two arguments, BUILD_BIN_DIR and RESULTS_DIR; got ${#positional[@]}"
-
-# Everything runs from the repository root, with paths relative to it where they are inside it,
-# so that the commands recorded in the results' stamps name no machine's directories.
+# Run from the root, paths relative to it: the commands in the results' stamps name no machine's directories.
 relative() { local p; p=$(realpath -m "$1"); [[ $p == "$root"/* ]] && echo "${p#"$root"/}" || echo "$p"; }
 bin=$(relative "${positional[0]:-$root/build/bin}")  # before the cd: from where it is run
 results_arg=${positional[1]:+$(relative "${positional[1]}")}
@@ -59,8 +51,6 @@ for name in "${selected[@]}"; do
   [[ " ${all_names[*]} " == *" $name "* ]] || fail_usage "--only: '$name' is not known; accepted: ${all_names[*]}"
 done
 wanted() { [[ " ${selected[*]} " == *" $1 "* ]]; }
-
-# The executables the selected measurements need, before anything runs.
 need() { local exe; for exe; do [[ -x $bin/$exe ]] || fail_usage "$bin/$exe not found; build it: cmake --build build --target $exe"; done; }
 need compare  # also the GPU probe below
 for exe in dram_latency loaded_latency read_patterns; do wanted $exe && need $exe; done
@@ -71,33 +61,23 @@ done
 spread_runs=${SPREAD_RUNS:-5}
 [[ $spread_runs =~ ^[0-9]+$ ]] && (( spread_runs >= 5 )) || fail_usage "SPREAD_RUNS='$spread_runs': a whole number of at least 5"
 wanted race_demo && need step05_volatile_race_demo step05_warp_unroll
-
-# --- is there a GPU? ------------------------------------------------------------------------
 probe=$("$bin/compare" --steps cub --type int32 --n 1024 --iters 1 --warmup 0 --csv 2>&1)
 case $? in
   0) ;;
   3) echo "reproduce.sh: no usable GPU ($(grep -m 1 -i error <<<"$probe")); nothing measured, nothing changed" >&2; exit 3 ;;
   *) echo "reproduce.sh: the GPU check failed: $bin/compare --steps cub --n 1024 said:" >&2; echo "$probe" >&2; exit 1 ;;
 esac
-
 # results/<gpu>: the GPU name's first word that is not a brand, e.g. "NVIDIA H100 80GB HBM3" -> h100.
 model=$(sed -n 's/^# gpu: //p' <<<"$probe" | head -n 1 | tr 'A-Z \t' 'a-z\n\n' |
         grep -vxE 'nvidia|geforce|rtx|tesla|quadro' | sed 's/-.*//; s/[^a-z0-9]//g' | grep -m 1 .)
 results=${results_arg:-results/${model:-gpu}}
 mkdir -p "$results" || { echo "reproduce.sh: cannot create $results" >&2; exit 1; }
 echo "reproduce.sh: measuring into $results/ with the executables in $bin/"
-
-# The stamps in every CSV: which commit measured it, and the driver nvidia-smi reports. A commit in
-# the environment is taken as it is (a copy of the tree can say what it was copied from); one read
-# from git is marked +uncommitted when the tracked files differ from it.
+# The stamps' commit (the environment's as it is, or git's, +uncommitted if the tree differs) and driver.
 export REDUCTION_COMMIT=${REDUCTION_COMMIT:-$(git describe --always --exclude='*' --dirty=+uncommitted 2>/dev/null || echo unknown)}
 command -v nvidia-smi >/dev/null 2>&1 && export REDUCTION_NVIDIA_DRIVER &&
   REDUCTION_NVIDIA_DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)
-
-# --- measuring ------------------------------------------------------------------------------
-# spread_runs_csv RUNS: the headline measured by RUNS separate processes, one after the other, as
-# one CSV: the first run's stamp lines, then compare's header (once) and rows with a run column in
-# front. Separate processes, so that what differs from run to run (clocks, allocations) does here.
+# spread_runs_csv RUNS: the headline by RUNS processes as one CSV: first stamp lines, header once, a run column in front.
 spread_runs_csv() {
   local runs=$1 run output
   for (( run = 1; run <= runs; run++ )); do
@@ -106,13 +86,10 @@ spread_runs_csv() {
     grep -v '^#' <<<"$output" | grep . | sed "1s/^/run,/; 2,\$s/^/$run,/" | tail -n +$(( run == 1 ? 1 : 2 ))
   done
 }
-
 updated=() skipped=() failed=() pending=""
 trap '[[ -n $pending ]] && rm -f "$pending"' EXIT  # pending: the temporary file in progress
 trap 'exit 130' INT TERM
-
-# produce NAME FILE COMMAND...: COMMAND's stdout becomes RESULTS/FILE, only if it exits 0 and
-# writes something; its exit 77 means skipped (tests/race_demo.sh's, e.g. no compute-sanitizer).
+# produce NAME FILE COMMAND...: COMMAND's stdout becomes RESULTS/FILE if it exits 0 and writes something; 77: skipped.
 produce() {
   local name=$1 file=$2 rc why=""; shift 2
   echo "== $name -> $results/$file: $*"
@@ -128,7 +105,6 @@ produce() {
   [[ -n $why ]] && { failed+=("$name ($why)"); echo "   $name FAILED; $results/$file is left as it was" >&2; }
   rm -f "$pending"; pending=""  # already gone if it was moved into place
 }
-
 for name in "${all_names[@]}"; do
   wanted "$name" || continue
   case $name in
@@ -138,9 +114,7 @@ for name in "${all_names[@]}"; do
     # right after the sweep, on the same GPU: the ratios in the README's "What you would use instead"
     peers)          if python3 -c "import torch" >/dev/null 2>&1; then produce $name $name.csv python3 bench/peers.py
                     else skipped+=("peers.csv (python3 with torch not found)"); fi ;;
-    dram_latency)   produce $name $name.csv "$bin/dram_latency" ;;
-    loaded_latency) produce $name $name.csv "$bin/loaded_latency" ;;
-    read_patterns)  produce $name $name.csv "$bin/read_patterns" ;;
+    dram_latency|loaded_latency|read_patterns) produce $name $name.csv "$bin/$name" ;;
     spread)         produce $name $name.csv spread_runs_csv "$spread_runs" ;;
     ncu)            if command -v ncu >/dev/null 2>&1; then produce $name $name.csv tools/profile_steps.sh "$bin"
                     else skipped+=("ncu.csv (ncu not found)"); fi ;;
@@ -151,11 +125,7 @@ for name in "${all_names[@]}"; do
     *)              produce $name $name.csv python3 bench/variants.py run "$name" "$bin" ;;  # bench/variants.toml
   esac
 done
-
-# --- tables and charts ----------------------------------------------------------------------
-# The READMEs show results/h100 (which also gives the grader's speed thresholds), with the H200's
-# columns beside it where results/h200 exists: measuring either one renders them. Another GPU's
-# results stay in their folder; the command to render is printed.
+# The READMEs show results/h100 (and the grader's thresholds), the H200's beside it: either renders them.
 render_step() { echo "== $1: ${*:2}"; "${@:2}" || failed+=("${3##*/} (exit $?)"); }  # LABEL python3 SCRIPT ARG
 if (( ${#updated[@]} )) && [[ $results == results/h100 || $results == results/h200 ]]; then
   render_step render python3 bench/render_results.py "$results"
@@ -165,13 +135,10 @@ elif (( ${#updated[@]} )); then
   echo "results in $results/; the READMEs show results/h100. To see these instead:"
   echo "  python3 bench/render_results.py $results    (rewrites the READMEs' generated blocks)"
 fi
-
 echo
 (( ${#updated[@]} )) && echo "updated: ${updated[*]}"
 (( ${#skipped[@]} )) && printf 'skipped: %s\n' "${skipped[@]}"
-if (( ${#failed[@]} )); then
-  printf 'FAILED:  %s\n' "${failed[@]}" >&2
-  echo "The files of failed measurements were not changed." >&2
-  exit 1
-fi
-exit 0
+(( ${#failed[@]} )) || exit 0
+printf 'FAILED:  %s\n' "${failed[@]}" >&2
+echo "The files of failed measurements were not changed." >&2
+exit 1

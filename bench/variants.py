@@ -1,9 +1,5 @@
 #!/usr/bin/env python3
-"""The variants and ablations of bench/variants.toml, and the results CSVs they feed.
-
-A variant is a step's reduce.cuh with the listed find-and-replace edits (and, where an edit would
-be large, code from bench/variants/ appended to it), built with the step's own main.cu (or a
-program of bench/variants/) in <build>/variants/<name>/, so the steps carry no benchmark hooks.
+"""The variants and ablations of bench/variants.toml, and the results CSVs they feed (bench/README.md).
 
     bench/variants.py list                          the results CSVs, one name a line
     bench/variants.py run NAME [BUILD_BIN_DIR]      that CSV on stdout (default build/bin)
@@ -27,10 +23,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+CATALOGUE = HERE / "variants.toml"
 sys.path.insert(0, str(ROOT / "course"))
 import stamped_csv  # noqa: E402
-
-CATALOGUE = HERE / "variants.toml"
 
 
 class Refused(Exception):
@@ -55,7 +50,6 @@ def sources(variant):
     files = {"reduce.cuh": reduce + "".join("\n" + text for text in added), "main.cu": main}
     for edit in variant.get("edit", []):
         name = edit.get("file", "reduce.cuh")
-        # `match` (a regular expression) where the step's own text may be changed, as in a lesson's hands-on
         pattern = edit["match"] if "match" in edit else re.escape(edit["find"])
         found = len(re.findall(pattern, files[name]))
         if found != 1:
@@ -65,48 +59,30 @@ def sources(variant):
     return files
 
 
-def write_cmake(outdir):
-    variants, _ = catalogue()
+def write_cmake(outdir, variants):
     lines = [f"# Written by bench/variants.py from {CATALOGUE.relative_to(ROOT)}: reduction_add_variant(NAME INPUT...)"]
     for name, variant in variants.items():
         try:
             sources(variant)
         except Refused as error:  # a warning here; building that variant fails with it
             print(error, file=sys.stderr)
-        files = " ".join('"' + path.as_posix() + '"' for path in inputs(variant))
-        lines.append(f"reduction_add_variant({name} {files})")
+        lines.append(f"reduction_add_variant({name} " + " ".join(f'"{path.as_posix()}"' for path in inputs(variant)) + ")")
     outdir.mkdir(parents=True, exist_ok=True)
-    text = "\n".join(lines) + "\n"
-    target = outdir / "variants.cmake"
+    text, target = "\n".join(lines) + "\n", outdir / "variants.cmake"
     if not target.is_file() or target.read_text() != text:
         target.write_text(text)
 
 
-def generate(outdir, name):
-    variants, _ = catalogue()
-    if name not in variants:
-        raise Refused(f"no variant '{name}' in {CATALOGUE.name}")
-    folder = outdir / name
-    folder.mkdir(parents=True, exist_ok=True)
-    for file, text in sources(variants[name]).items():
-        (folder / file).write_text(text)
-
-
 def commands(table, bin_dir):
     """[(argv, {column: value} of its program)] in the CSV's order: type, then size, then program."""
-    result = []
-    for type_ in table["types"]:
-        for n in table["sizes"]:
-            for program in table["programs"]:
-                program = program if isinstance(program, dict) else {"program": program}
-                argv = table["command"].format(type=type_, n=n).split()
-                extra = {k: str(v) for k, v in program.items() if k != "program"}
-                result.append(([f"{bin_dir}/{program['program']}"] + argv, extra))
-    return result
+    programs = [p if isinstance(p, dict) else {"program": p} for p in table["programs"]]
+    return [([f"{bin_dir}/{p['program']}"] + table["command"].format(type=type_, n=n).split(),
+             {k: str(v) for k, v in p.items() if k != "program"})
+            for type_ in table["types"] for n in table["sizes"] for p in programs]
 
 
 def run(table, bin_dir):
-    status, header, out = 0, None, sys.stdout
+    status, header, out, columns = 0, None, sys.stdout, table.get("columns")
     for index, (argv, extra) in enumerate(commands(table, bin_dir)):
         command = " ".join(argv)
         done = subprocess.run(argv, capture_output=True, text=True)
@@ -119,27 +95,21 @@ def run(table, bin_dir):
         except stamped_csv.ResultsError as error:
             print(f"variants.py: {error}", file=sys.stderr)
             parsed = None
-        if parsed is None:  # 1: it ran, and its row says FAIL
+        if parsed is None:
             print(f"variants.py: '{command}' failed (exit {done.returncode})", file=sys.stderr)
             status = 1
             continue
-        columns = table.get("columns", parsed.columns)
-        if header is None:
-            out.writelines(line + "\n" for line in parsed.stamp_lines)
-            if "note" in table:
-                out.write(f"# {table['note']}\n")
-            header = columns
-            if "columns" not in table:
-                out.write(stamped_csv.split(done.stdout)[1][0] + "\n")  # the program's own header line
-            else:
-                out.write(",".join(columns) + "\n")
-        elif "columns" not in table and parsed.columns != header:
+        lines = stamped_csv.split(done.stdout)[1]  # the program's header line and rows
+        if header is None:  # the stamp lines, the note and the header, once
+            header, note = columns or parsed.columns, [f"# {table['note']}"] if "note" in table else []
+            out.writelines(line + "\n" for line in [*parsed.stamp_lines, *note, ",".join(columns) if columns else lines[0]])
+        elif not columns and parsed.columns != header:
             print(f"variants.py: '{command}' printed another header: {parsed.columns}", file=sys.stderr)
             return 2
-        if "columns" in table:
+        if columns:
             csv.writer(out, lineterminator="\n").writerows([[{**row, **extra}[c] for c in columns] for row in parsed.rows])
         else:  # the rows as the program wrote them
-            out.writelines(line + "\n" for line in stamped_csv.split(done.stdout)[1][1:])
+            out.writelines(line + "\n" for line in lines[1:])
         out.flush()
         status = status or done.returncode
     return status
@@ -154,26 +124,28 @@ def main(args):
     variants, tables = catalogue()
     if args[0] == "list" and len(args) == 1:
         print("\n".join(tables))
-        return 0
-    if args[0] == "cmake" and len(args) == 2:
-        write_cmake(Path(args[1]))
-        return 0
-    if args[0] == "generate" and len(args) == 3:
-        generate(Path(args[1]), args[2])
-        return 0
-    if args[0] != "run" or len(args) not in (2, 3):
+    elif args[0] == "cmake" and len(args) == 2:
+        write_cmake(Path(args[1]), variants)
+    elif args[0] == "generate" and len(args) == 3:
+        if args[2] not in variants:
+            raise Refused(f"no variant '{args[2]}' in {CATALOGUE.name}")
+        (Path(args[1]) / args[2]).mkdir(parents=True, exist_ok=True)
+        for file, text in sources(variants[args[2]]).items():
+            (Path(args[1]) / args[2] / file).write_text(text)
+    elif args[0] != "run" or len(args) not in (2, 3):
         raise Refused(f"bad usage: {' '.join(args)}; see bench/variants.py --help")
-    if args[1] not in tables:
+    elif args[1] not in tables:
         raise Refused(f"no results CSV '{args[1]}'; known: {', '.join(tables)}")
-    table, bin_dir = tables[args[1]], args[2] if len(args) == 3 else "build/bin"
-    missing = sorted({argv[0] for argv, _ in commands(table, bin_dir) if not Path(argv[0]).is_file()})
-    if missing:
-        raise Refused(f"{', '.join(missing)} not found; build: cmake --build build --target "
-                      + " ".join(Path(m).name for m in missing))
-    if dry_run:
+    else:
+        table, bin_dir = tables[args[1]], args[2] if len(args) == 3 else "build/bin"
+        missing = sorted({argv[0] for argv, _ in commands(table, bin_dir) if not Path(argv[0]).is_file()})
+        if missing:
+            raise Refused(f"{', '.join(missing)} not found; build: cmake --build build --target "
+                          + " ".join(Path(m).name for m in missing))
+        if not dry_run:
+            return run(table, bin_dir)
         print("\n".join(" ".join(argv) for argv, _ in commands(table, bin_dir)))
-        return 0
-    return run(table, bin_dir)
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,47 +1,22 @@
-// Every way a reduction could read its input, timed with no arithmetic, beside the course's two
-// probe patterns, steps 12 and 13, and CUB: what step 13's lab notes call the read probe's
-// patterns. Also two ways to combine the partials that step 12 does not use, to see what its
-// combine costs: the last block not waiting at all (a wrong sum: the cost's lower bound), and
-// thread-block clusters adding their partials through distributed shared memory (sm_90).
-//
-//   loop          read_probe: a resident grid, 4 loads of 16 bytes per thread per iteration, grid-stride
-//   loop8         the same with 8 loads per iteration: more bytes in flight per thread
-//   loop_x2       the same with twice the resident grid: more blocks than fit at once
-//   run           a resident grid, each block one contiguous run of whole tiles (even shares)
-//   run_x5        five times the resident grid, contiguous runs: CUB's even share and subscription
-//   bulk          read_probe_bulk: contiguous runs brought into shared memory by bulk copies (TMA)
-//   step12, step13, cub            the reductions, for scale
-//   step12_no_wait                 step 12 whose last block posts its partial and does not wait
-//   step12_cluster8, _cluster16    step 12 whose blocks add their partials in clusters of 8 / 16
-//
-// Timed like compare: per-call CUDA events, the calls of a chunk queued behind a gate and released
-// at once; L2 warm (the same input every call). The probes' rows are not sums; the reductions'
-// are checked against n (every element is 1; int32 wraps at 2^32, float32 is checked to 2^24).
-//
-// usage: read_patterns [--max-log2 K] > results/h100/read_patterns.csv     (K: 4..32, default 32)
-// Prints '# key: value' stamp lines, then type,n,pattern,time_median_us,time_min_us,verified.
-// Exit: 0 measured, 2 bad option, 3 no usable GPU or too little memory.
+// Every way a reduction could read its input, beside steps 12, 13 and CUB, and two combines (bench/README.md).
+// --help: usage. Exit: 0 measured, 2 bad option, 3 no usable GPU or too little memory.
 #include "step12_small_n/reduce.cuh"
 #include "step13_bulk_copies/reduce.cuh"
 
+#include "bench/ablation/lab.h"
+#include "block_sizes.h"
 #include "course_steps.h"
-#include "cuda_check.h"
 #include "device_buffer.h"
 #include "device_info.h"
-#include "exit_codes.h"
-#include "options.h"
+#include "input.h"
 #include "report.h"
 #include "timer.h"
 
 #include <cooperative_groups.h>
 #include <cub/device/device_reduce.cuh>
 
-#include <algorithm>
 #include <cstdio>
 #include <functional>
-#include <iostream>
-#include <string>
-#include <vector>
 
 namespace {
 
@@ -51,13 +26,11 @@ constexpr unsigned int sentinel = 0x9E3779B9u;
 
 __device__ __forceinline__ unsigned int mix(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
 
-// Grid-stride over the 16-byte vectors, L loads per thread per iteration.
+// The bits of body[i + k B], k < L, mixed: from i on by `step` while all L are before `end`, then those that are.
 template <unsigned int L>
-__global__ void __launch_bounds__(B) loop_kernel(const uint4* body, std::size_t vectors, unsigned int* out) {
+__device__ __forceinline__ unsigned int mix_run(const uint4* body, std::size_t i, std::size_t end, std::size_t step) {
     unsigned int mixed = 0;
-    const std::size_t tile = std::size_t{L} * B, stride = std::size_t{gridDim.x} * tile;
-    std::size_t i = std::size_t{blockIdx.x} * tile + threadIdx.x;
-    for (; i + (L - 1) * B < vectors; i += stride) {
+    for (; i + (L - 1) * B < end; i += step) {
         uint4 v[L];
 #pragma unroll
         for (unsigned int k = 0; k < L; ++k) v[k] = __ldg(body + i + k * B);
@@ -66,7 +39,15 @@ __global__ void __launch_bounds__(B) loop_kernel(const uint4* body, std::size_t 
     }
 #pragma unroll
     for (unsigned int k = 0; k < L; ++k)
-        if (i + k * B < vectors) mixed ^= mix(__ldg(body + i + k * B));
+        if (i + k * B < end) mixed ^= mix(__ldg(body + i + k * B));
+    return mixed;
+}
+
+// Grid-stride over the 16-byte vectors, L loads per thread per iteration.
+template <unsigned int L>
+__global__ void __launch_bounds__(B) loop_kernel(const uint4* body, std::size_t vectors, unsigned int* out) {
+    const std::size_t tile = std::size_t{L} * B;
+    const unsigned int mixed = mix_run<L>(body, blockIdx.x * tile + threadIdx.x, vectors, gridDim.x * tile);
     if (mixed == sentinel) *out = mixed;
 }
 
@@ -76,18 +57,7 @@ __global__ void __launch_bounds__(B) run_kernel(const uint4* body, std::size_t v
     const std::size_t share = tiles / gridDim.x, bigger = tiles % gridDim.x, b = blockIdx.x;
     const std::size_t first = b * share + (b < bigger ? b : bigger), count = share + (b < bigger ? 1 : 0);
     const std::size_t end = (first + count) * tile < vectors ? (first + count) * tile : vectors;
-    unsigned int mixed = 0;
-    std::size_t i = first * tile + threadIdx.x;
-    for (; i + 3 * B < end; i += tile) {
-        uint4 v[4];
-#pragma unroll
-        for (unsigned int k = 0; k < 4; ++k) v[k] = __ldg(body + i + k * B);
-#pragma unroll
-        for (unsigned int k = 0; k < 4; ++k) mixed ^= mix(v[k]);
-    }
-#pragma unroll
-    for (unsigned int k = 0; k < 4; ++k)
-        if (i + k * B < end) mixed ^= mix(__ldg(body + i + k * B));
+    const unsigned int mixed = mix_run<4>(body, first * tile + threadIdx.x, end, tile);
     if (mixed == sentinel) *out = mixed;
 }
 
@@ -95,16 +65,14 @@ __global__ void __launch_bounds__(B) run_kernel(const uint4* body, std::size_t v
 template <class T>
 __global__ void __launch_bounds__(B) no_wait_kernel(const T* in, std::size_t n, T* out, step12::Slot* slots) {
     __shared__ T warp_results[32];
-    T sum = step12::thread_reduce<reduction::Sum, B>(in, n);
-    sum = step12::block_reduce<reduction::Sum, B>(sum, warp_results);
+    const T sum = step12::block_reduce<reduction::Sum, B>(step12::thread_reduce<reduction::Sum, B>(in, n), warp_results);
     if (threadIdx.x != 0) return;
     if (blockIdx.x == gridDim.x - 1) *out = sum;
     else step12::post_partial(slots + blockIdx.x, sum);  // never read, never emptied: its own slots
 }
 
-// Step 12 with clusters of C blocks: each block writes its partial into rank 0's shared memory, the
-// cluster synchronises, rank 0 adds the C partials and posts one slot; rank 0 of the last cluster
-// waits for the slots, as step 12's last block does. One cluster: no slots at all.
+// Step 12 with clusters of C blocks: rank 0 adds the C partials from its shared memory and posts one slot;
+// rank 0 of the last cluster waits for the slots, as step 12's last block does. One cluster: no slots.
 template <class T, unsigned int C>
 __global__ void __launch_bounds__(B) cluster_kernel(const T* in, std::size_t n, T* out, step12::Slot* slots) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900  // clusters: sm_90 and later
@@ -112,8 +80,7 @@ __global__ void __launch_bounds__(B) cluster_kernel(const T* in, std::size_t n, 
     __shared__ T partials[C];
     __shared__ T own_shared;
     cg::cluster_group cluster = cg::this_cluster();
-    T sum = step12::thread_reduce<reduction::Sum, B>(in, n);
-    sum = step12::block_reduce<reduction::Sum, B>(sum, warp_results);
+    const T sum = step12::block_reduce<reduction::Sum, B>(step12::thread_reduce<reduction::Sum, B>(in, n), warp_results);
     const unsigned int rank = cluster.block_rank();
     if (threadIdx.x == 0) cluster.map_shared_rank(partials, 0)[rank] = sum;
     cluster.sync();
@@ -145,51 +112,23 @@ __global__ void __launch_bounds__(B) cluster_kernel(const T* in, std::size_t n, 
 #endif
 }
 
-template <class K>
-unsigned int resident(K kernel) {
-    int device = 0, sms = 0, per_sm = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, B, 0));
-    return static_cast<unsigned int>(sms * per_sm);
-}
-
-cudaLaunchConfig_t cluster_config(unsigned int blocks, unsigned int size, cudaStream_t stream, cudaLaunchAttribute& attribute) {
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(B);
-    config.stream = stream;
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = size;
-    attribute.val.clusterDim.y = 1;
-    attribute.val.clusterDim.z = 1;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    return config;
-}
-
 template <class T, unsigned int C>
 void launch_clusters(const T* in, std::size_t n, T* out, step12::Slot* slots, cudaStream_t stream) {
     auto kernel = cluster_kernel<T, C>;
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim = {C, 1, 1};
     static unsigned int most = 0;  // clusters that fit at once, asked once per process
     if (most == 0) {
         if (C > 8) CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
-        cudaLaunchAttribute attribute;
-        const cudaLaunchConfig_t config = cluster_config(C * 1024, C, nullptr, attribute);
+        const cudaLaunchConfig_t config = lab::launch_config(C * 1024, B, nullptr, attribute);
         int clusters = 0;
         CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
         most = static_cast<unsigned int>(clusters);
     }
-    const std::size_t cluster_elements = std::size_t{C} * step12::tile_elements(B);
-    const auto clusters = static_cast<unsigned int>(std::min<std::size_t>(most, (n + cluster_elements - 1) / cluster_elements));
-    cudaLaunchAttribute attribute;
-    const cudaLaunchConfig_t config = cluster_config(clusters * C, C, stream, attribute);
+    const auto clusters = static_cast<unsigned int>(std::min<std::size_t>(most, reduction::ceil_div(n, C * step12::tile_elements(B))));
+    const cudaLaunchConfig_t config = lab::launch_config(clusters * C, B, stream, attribute);
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, in, n, out, slots));
-}
-
-template <class T>
-__global__ void fill_ones(T* p, std::size_t n) {
-    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) p[i] = T(1);
 }
 
 struct Row {
@@ -201,11 +140,8 @@ struct Row {
 // Per-call medians and minima in µs, the calls of each chunk queued behind the gate.
 std::vector<double> time_calls(const Row& row, int calls, cudaStream_t stream, reduction::Gate& gate) {
     constexpr int chunk = 100;
-    static std::vector<cudaEvent_t> events = [] {
-        std::vector<cudaEvent_t> e(2 * chunk);
-        for (auto& event : e) CUDA_CHECK(cudaEventCreate(&event));
-        return e;
-    }();
+    static std::vector<cudaEvent_t> events(2 * chunk);
+    if (events[0] == nullptr) std::generate(events.begin(), events.end(), lab::new_event);
     std::vector<double> us;
     for (int w = 0; w < 3; ++w) row.run(stream);
     for (int done = 0; done < calls; done += chunk) {
@@ -235,7 +171,8 @@ std::vector<Row> rows_for(const T* in, std::size_t n, T* out, step12::Slot* slot
     const auto* body = reinterpret_cast<const uint4*>(in);
     const std::size_t bytes = n * sizeof(T), vectors = bytes / 16;
     auto* word = reinterpret_cast<unsigned int*>(out);
-    static const unsigned int r4 = resident(loop_kernel<4>), r8 = resident(loop_kernel<8>), rr = resident(run_kernel);
+    static const unsigned int r4 = reduction::resident_blocks(loop_kernel<4>, B);
+    static const unsigned int r8 = reduction::resident_blocks(loop_kernel<8>, B), rr = reduction::resident_blocks(run_kernel, B);
     auto grid = [bytes](unsigned int most, std::size_t per_block) {
         return static_cast<unsigned int>(std::max<std::size_t>(1, std::min<std::size_t>(most, (bytes + per_block - 1) / per_block)));
     };
@@ -262,7 +199,10 @@ std::vector<Row> rows_for(const T* in, std::size_t n, T* out, step12::Slot* slot
 }
 
 template <class T>
-std::string verified(const T* out, std::size_t n) {
+std::string verified(const Row& row, const T* out, std::size_t n, cudaStream_t stream) {  // "-" for a probe
+    if (!row.sums) return "-";
+    row.run(stream);
+    CUDA_CHECK(cudaStreamSynchronize(stream));
     T got{};
     CUDA_CHECK(cudaMemcpy(&got, out, sizeof(T), cudaMemcpyDeviceToHost));
     if constexpr (std::is_integral_v<T>) return static_cast<std::uint32_t>(got) == static_cast<std::uint32_t>(n) ? "PASS" : "FAIL";
@@ -273,7 +213,7 @@ template <class T>
 int measure_type(const char* type, int max_log2, void* buffer, cudaStream_t stream, reduction::Gate& gate) {
     const std::size_t largest = std::size_t{1} << max_log2;
     T* in = static_cast<T*>(buffer);
-    fill_ones<<<1024, 256>>>(in, largest);
+    reduction::fill_input(in, 0, largest, reduction::Pattern::ones, 0, nullptr);  // every element 1
     reduction::DeviceBuffer<T> out(1);
     reduction::DeviceBuffer<step12::Slot> slots(std::size_t{1} << 17);
     CUDA_CHECK(cudaMemset(slots.get(), 0, slots.bytes()));
@@ -287,13 +227,8 @@ int measure_type(const char* type, int max_log2, void* buffer, cudaStream_t stre
         const int calls = log2 <= 24 ? 400 : log2 <= 28 ? 60 : 15;
         for (const Row& row : rows_for(in, n, out.get(), slots.get(), temp.get(), temp_bytes)) {
             const std::vector<double> us = time_calls(row, calls, stream, gate);
-            std::string check = "-";
-            if (row.sums) {
-                row.run(stream);
-                CUDA_CHECK(cudaStreamSynchronize(stream));
-                check = verified(out.get(), n);
-                failures += check == "FAIL";
-            }
+            const std::string check = verified(row, out.get(), n, stream);
+            failures += check == "FAIL";
             std::printf("%s,%zu,%s,%.3f,%.3f,%s\n", type, n, row.pattern.c_str(), us[0], us[1], check.c_str());
         }
         std::fflush(stdout);
@@ -306,22 +241,16 @@ int measure_type(const char* type, int max_log2, void* buffer, cudaStream_t stre
 int main(int argc, char** argv) {
     return reduction::run_guarded([&]() -> int {
         int max_log2 = 32;
-        for (int i = 1; i < argc; ++i) {
-            const std::string flag = argv[i];
-            if (flag == "--help" || flag == "-h") {
-                std::cout << "usage: " << argv[0] << " [--max-log2 K]   (K: 4..32, default 32)\n"
-                          << "Prints CSV: type,n,pattern,time_median_us,time_min_us,verified\n";
-                return reduction::exit_ok;
-            }
-            if (flag != "--max-log2" || i + 1 == argc) throw reduction::UsageError("unknown option '" + flag + "'; accepted: --max-log2 K, --help");
-            const std::string value = argv[++i];
+        lab::parse_flags(argc, argv, "[--max-log2 K]   (K: 4..32, default 32)\n"
+                         "Prints CSV: type,n,pattern,time_median_us,time_min_us,verified\n", "--max-log2",
+                         [&](const std::string&, const std::string& value) {
             if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos || std::stoi(value) < 4 || std::stoi(value) > 32)
                 throw reduction::UsageError("--max-log2: '" + value + "' is not accepted; an integer from 4 to 32");
             max_log2 = std::stoi(value);
-        }
+        });
         const reduction::DeviceInfo device = reduction::open_device(0);
-        const std::size_t bytes = (std::size_t{4} << max_log2) + (std::size_t{8} << 20);
-        reduction::require_device_memory(bytes, "the read patterns over 2^" + std::to_string(max_log2) + " elements");
+        reduction::require_device_memory((std::size_t{4} << max_log2) + (std::size_t{8} << 20),
+                                         "the read patterns over 2^" + std::to_string(max_log2) + " elements");
         reduction::DeviceBuffer<unsigned char> buffer(std::size_t{4} << max_log2);
         cudaStream_t stream = nullptr;
         CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));

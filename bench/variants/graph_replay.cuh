@@ -1,46 +1,28 @@
-// Step 09's two launches captured once into a CUDA graph and replayed: one cudaGraphLaunch per call
-// instead of two launches, so the second kernel can follow the first without a round of launch
-// processing in between. The sums are step 09's: the same kernels, grid and order.
-//
-// The capture runs step 09's reduce() once on a private non-blocking stream: the harness calls
-// reduce() on the legacy default stream, which cannot be captured (and whose implicit
-// synchronisation must not reach into a capture). A graph holds its arguments as captured: it is
-// kept for one (in, n, out, scratch, block) per element type and captured again, the old one
-// destroyed, when any of them changes. Device pointers are unique across devices (unified
-// addressing), so the key also tells devices apart.
-#include "cuda_check.h"
-
-#include <cstddef>
-#include <tuple>
+// Step 09's two launches captured once into a CUDA graph, replayed per call (bench/README.md).
+#include <tuple>  // with the step's own includes
 
 namespace graph_replay {
 
 inline constexpr const char* name = "step09_graph";
 inline constexpr const char* change = "step09's two launches captured once into a CUDA graph, replayed per call";
 
-inline cudaStream_t capture_stream() {  // created on first use, kept for the process
-    static const cudaStream_t stream = [] {
-        cudaStream_t created = nullptr;
-        CUDA_CHECK(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking));
-        return created;
-    }();
-    return stream;
-}
-
 template <class T>
 void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
     using Arguments = std::tuple<const T*, std::size_t, T*, T*, int>;
     static cudaGraphExec_t exec = nullptr;  // one per element type, and what it was captured with
-    static Arguments captured;
+    static Arguments captured;  // a graph holds its arguments: captured again when any changes
+    static const cudaStream_t capturing = [] {  // the legacy default stream cannot be captured
+        cudaStream_t created = nullptr;
+        CUDA_CHECK(cudaStreamCreateWithFlags(&created, cudaStreamNonBlocking));
+        return created;
+    }();
     const Arguments arguments{in, n, out, scratch, block};
     if (exec == nullptr || arguments != captured) {
-        // Asked before capturing: a bad block size throws here, and step 09's first grid_for()
-        // makes occupancy queries that have no place inside a capture.
+        // Before capturing: a bad block size throws here, and grid_for()'s first occupancy queries may not be captured.
         (void)step09::kernel_for_block<T>(block);
         (void)step09::grid_for(n, block);
-        if (exec != nullptr) CUDA_CHECK(cudaGraphExecDestroy(exec));  // one still in flight completes, then is freed (cuda.h)
+        if (exec != nullptr) CUDA_CHECK(cudaGraphExecDestroy(exec));  // one still in flight completes, then is freed
         exec = nullptr;
-        const cudaStream_t capturing = capture_stream();
         cudaGraph_t graph = nullptr;
         CUDA_CHECK(cudaStreamBeginCapture(capturing, cudaStreamCaptureModeThreadLocal));
         try {
@@ -59,10 +41,7 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     CUDA_CHECK(cudaGraphLaunch(exec, stream));
 }
 
-// Step 09's bookkeeping, unchanged.
-template <class T>
-std::size_t scratch_bytes(std::size_t n, int block) { return step09::scratch_bytes<T>(n, block); }
-
-inline std::size_t addition_depth(std::size_t n, int block) { return step09::addition_depth(n, block); }
+using step09::addition_depth;  // step 09's bookkeeping, unchanged
+using step09::scratch_bytes;
 
 }  // namespace graph_replay

@@ -1,0 +1,86 @@
+// What the lab programs of bench/ablation and bench/variants share: flags, event timing, launches, chains.
+#pragma once
+
+#include "cuda_check.h"
+#include "exit_codes.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace lab {
+
+// argv as FLAG VALUE pairs: --help prints "usage: PROGRAM " + help and exits 0; a flag not in `accepted`
+// ("--a, --b") or without a value is a UsageError; on_flag(flag, value) reads the others.
+template <class OnFlag>
+void parse_flags(int argc, char** argv, const std::string& help, const std::string& accepted, const OnFlag& on_flag) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        if (flag == "--help" || flag == "-h") {
+            std::cout << "usage: " << argv[0] << " " << help;
+            std::exit(reduction::exit_ok);
+        }
+        if ((", " + accepted + ", ").find(", " + flag + ", ") == std::string::npos)
+            throw reduction::UsageError("unknown option '" + flag + "'; accepted: " + accepted + ", --help");
+        if (i + 1 >= argc) throw reduction::UsageError(flag + " needs a value; see --help");
+        on_flag(flag, std::string(argv[++i]));
+    }
+}
+
+inline cudaEvent_t new_event() {
+    cudaEvent_t event = nullptr;
+    CUDA_CHECK(cudaEventCreate(&event));
+    return event;
+}
+
+// The milliseconds between two events on the default stream around what launch() queues there.
+template <class Launch>
+float time_ms(const Launch& launch) {
+    static const cudaEvent_t start = new_event(), stop = new_event();
+    CUDA_CHECK(cudaEventRecord(start));
+    launch();
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaEventRecord(stop));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    return ms;
+}
+
+inline cudaLaunchConfig_t launch_config(unsigned int grid, unsigned int block, cudaStream_t stream,
+                                        cudaLaunchAttribute& attribute) {  // for cudaLaunchKernelEx; `attribute` outlives it
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(grid);
+    config.blockDim = dim3(block);
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    return config;
+}
+
+inline int device_attribute(cudaDeviceAttr attribute) {  // of the current device
+    int device = 0, value = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+    return value;
+}
+
+using Word = std::uint64_t;  // a chain node's first word holds the device address of the next node
+
+// Writes into host[0 .. footprint) one random cycle through its nodes, one per `stride` bytes, from node 0.
+inline void build_chain(std::vector<Word>& host, std::size_t footprint, std::size_t stride, Word device_base,
+                        std::mt19937_64& rng) {
+    const std::size_t nodes = footprint / stride;
+    std::vector<std::size_t> order(nodes);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::shuffle(order.begin() + 1, order.end(), rng);
+    for (std::size_t k = 0; k < nodes; ++k)
+        host[order[k] * (stride / sizeof(Word))] = device_base + order[(k + 1) % nodes] * stride;
+}
+
+}  // namespace lab
