@@ -3,7 +3,6 @@ shapes of code, and the C integer expressions in them, evaluated for a small blo
 
 import ast
 import hashlib
-import operator
 import re
 from pathlib import Path
 
@@ -85,17 +84,16 @@ class Evidence:
         return f"drawn from {', '.join(files)}; sha256 of the lines used: {digest.hexdigest()}"
 
 
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
-           ast.Mod: operator.mod, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
-           ast.BitAnd: operator.and_, ast.BitOr: operator.or_}
-_COMPARE = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
-            ast.Eq: operator.eq, ast.NotEq: operator.ne}
+# What an expression may hold: integers, names, arithmetic, comparisons, logic, min() and _if() (C's ?:).
+ALLOWED = (ast.Expression, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.Not, ast.USub, ast.BoolOp, ast.And, ast.Or,
+           ast.Call, ast.Compare, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift,
+           ast.BitAnd, ast.BitOr, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+FUNCTIONS = {"min": min, "_if": lambda c, a, b: a if c else b}
 
 
 def c_to_python(expression):
-    """A C expression of unsigned integers (+ - * / % << >> & | comparisons && || ! ?: std::min) as
-    Python text: blockDim.x -> blockDim_x, sizeof(T) -> sizeof_T, Vector<T>::width -> Vector_T_width,
-    / becomes //, casts and suffixes go."""
+    """A C expression of unsigned integers as Python text: blockDim.x -> blockDim_x, sizeof(T) -> sizeof_T,
+    Vector<T>::width -> Vector_T_width, / becomes //, casts and suffixes go."""
     text = re.sub(r"static_cast<[^<>]+>", "", expression)
     text = re.sub(r"\b(\d+)[uU][lL]*\b", r"\1", text).replace("std::min(", "min(")
     text = re.sub(r"\bsizeof\((\w+)\)", r"sizeof_\1", text)
@@ -113,31 +111,14 @@ def evaluate(expression, names, context=""):
         tree = ast.parse(c_to_python(expression).strip(), mode="eval")
     except SyntaxError:
         raise FigureError(f"{context}: cannot read the expression '{expression}'") from None
-
-    def value(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.Name):
-            if node.id not in names:
-                raise FigureError(f"{context}: the expression '{expression}' uses '{node.id}', which the figure "
-                                  f"does not know (it knows {', '.join(sorted(names))})")
-            return names[node.id]
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            return _BINARY[type(node.op)](value(node.left), value(node.right))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
-            return not value(node.operand) if isinstance(node.op, ast.Not) else -value(node.operand)
-        if isinstance(node, ast.BoolOp):
-            values = [value(v) for v in node.values]
-            return all(values) if isinstance(node.op, ast.And) else any(values)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "_if"):
-            args = [value(a) for a in node.args]  # C's c ? a : b reads as _if(c, a, b)
-            return min(args) if node.func.id == "min" else args[1] if args[0] else args[2]
-        if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
-            operands = [value(node.left)] + [value(c) for c in node.comparators]
-            return all(_COMPARE[type(op)](a, b) for op, a, b in zip(node.ops, operands, operands[1:]))
-        raise FigureError(f"{context}: the expression '{expression}' holds more than integer arithmetic")
-
-    return value(tree.body)
+    for node in ast.walk(tree):
+        call = isinstance(node, ast.Call) and (node.keywords or getattr(node.func, "id", None) not in FUNCTIONS)
+        if call or not isinstance(node, ALLOWED) and not (isinstance(node, ast.Constant) and type(node.value) is int):
+            raise FigureError(f"{context}: the expression '{expression}' holds more than integer arithmetic")
+        if isinstance(node, ast.Name) and node.id not in names and node.id not in FUNCTIONS:
+            raise FigureError(f"{context}: the expression '{expression}' uses '{node.id}', which the figure "
+                              f"does not know (it knows {', '.join(sorted(names))})")
+    return eval(compile(tree, "<expression>", "eval"), {"__builtins__": {}, **FUNCTIONS}, dict(names))
 
 
 def update(variable, statement, names, context=""):

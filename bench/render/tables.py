@@ -1,5 +1,4 @@
-"""Results folders and their tables: the columns a renderer needs, cell formats, row selectors,
-Markdown tables, stamps, and the sweep (where one version beats another, level within the spread)."""
+"""Results folders and their tables: columns, cell formats, row selectors, Markdown tables, stamps, the sweep."""
 
 import itertools
 from pathlib import Path
@@ -7,8 +6,7 @@ from pathlib import Path
 import steps
 from stamped_csv import ResultsError, describe, read as read_table  # noqa: F401 (the package's one reader)
 
-# The columns of compare's CSVs (headline.csv, headline_cold.csv, sweep.csv) the renderer reads; the
-# header itself is compare's (common/report.cpp): a file without one of these is an error naming it.
+# The columns of compare's CSVs (its header: common/report.cpp) the renderer reads; one missing is an error.
 COMPARE_NEEDS = ("type", "op", "n", "block", "step", "change", "time_median_ms", "gbps", "percent_of_peak",
                  "batch_gbps", "peak_gbps", "x_previous", "x_step01", "x_cub", "l2", "status")
 CUB_STEP, READ_PROBE = "cub", "read_probe"  # the read probe: one pass over the input, the ceiling
@@ -31,6 +29,10 @@ class Results:
     def has(self, name):
         return (self.directory / name).is_file()
 
+    def gpus(self, name):
+        """This folder, then each folder beside it that has file `name`."""
+        return [self] + [other for other in self.beside if other.has(name)]
+
     def table(self, name, needs=(), writer=""):
         """The Table of file `name`, which must have the columns `needs` (written by `writer`)."""
         if name not in self._tables:
@@ -43,31 +45,24 @@ class Results:
         return table
 
     def compare(self, name):
+        """compare's CSV `name`; each size keeps the faster read probe pattern's row, named read_probe."""
         table = self.table(name, COMPARE_NEEDS, "compare")
-        fold_probe_patterns(table)
+        key = lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])  # noqa: E731
+        bulk = {key(r): r for r in table.rows if r["step"] == READ_PROBE_BULK}
+        if bulk:
+            folded = []
+            for row in table.rows:
+                other = bulk.get(key(row)) if row["step"] == READ_PROBE else None
+                if other and table.number(other, "time_median_ms") < table.number(row, "time_median_ms"):
+                    row = dict(other, step=READ_PROBE, change="the read probe's faster pattern here: bulk copies "
+                                                              "(step 13)")
+                if row["step"] != READ_PROBE_BULK:
+                    folded.append(row)
+            table.rows = folded
         return table
 
     def ncu(self):
         return self.table("ncu.csv", ["step", "metric", "value"], "tools/profile_steps.sh")
-
-
-def fold_probe_patterns(table):
-    """compare measures the read probe in two patterns (read_probe: step 12's grid-stride loop;
-    read_probe_bulk: step 13's bulk copies). Each size keeps one read_probe row, the faster
-    pattern's, in the place of the loop's row; its `change` names the pattern. Idempotent."""
-    key = lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])  # noqa: E731
-    bulk = {key(r): r for r in table.rows if r["step"] == READ_PROBE_BULK}
-    if not bulk:
-        return
-    folded = []
-    for row in table.rows:
-        if row["step"] == READ_PROBE_BULK:
-            continue
-        other = bulk.get(key(row)) if row["step"] == READ_PROBE else None
-        if other and table.number(other, "time_median_ms") < table.number(row, "time_median_ms"):
-            row = dict(other, step=READ_PROBE, change="the read probe's faster pattern here: bulk copies (step 13)")
-        folded.append(row)
-    table.rows = folded
 
 
 def readme_folders(results_dir):
@@ -89,11 +84,7 @@ def gpu_label(results):
     return results.compare("headline.csv").stamp.get("gpu", name)
 
 
-# Formatting
-
-
 def size_text(n):
-    """"2^24" for powers of two, the decimal count otherwise."""
     n = int(n)
     return f"2^{n.bit_length() - 1}" if n > 0 and n & (n - 1) == 0 else str(n)
 
@@ -154,9 +145,6 @@ def stamped_table(stamp, headers, align, cells):
     return short_stamp(stamp) + "\n\n" + markdown_table(headers, align, cells)
 
 
-# Selecting rows
-
-
 def parse_selector(words, context):
     """key=value words into an ordered dict; words without '=' are an error naming them."""
     selector = {}
@@ -200,16 +188,11 @@ def steps_of(rows):
     return [s for s in distinct(rows, "step") if s in COURSE]
 
 
-# The sweep: where each version wins, level within the run-to-run spread
-
-# Where spread.csv (the headline measured in several separate processes) does not exist yet, two
-# per-call medians closer than this are called level.
-TIE_PERCENT = 1.0
+TIE_PERCENT = 1.0  # two medians closer than this are level, until spread.csv measures the run-to-run spread
 
 
 class Sweep:
-    """A compare CSV read once: times {(type, step, n): median ms}, its types, and per type the sizes
-    (in order), the course's steps (in order) and the last of them."""
+    """A compare CSV read once: times {(type, step, n): median ms}, and per type its sizes, steps and last step."""
 
     def __init__(self, table):
         self.table, self.types = table, distinct(table.rows, "type")
@@ -225,36 +208,33 @@ class Sweep:
                 if (type_name, slower, n) in times and (type_name, step, n) in times]
 
     def first_win(self, type_name, previous, step):
-        """The smallest n from which step is faster than previous at every larger size too (None: not even
-        at the largest), and the smaller sizes measured for both where it is not."""
+        """The smallest n from which step beats previous at every larger size (None: not even at the
+        largest), and the smaller sizes measured for both where it does not."""
         faster = {n: ratio > 1 for n, ratio in self.ratios(type_name, previous, step)}
         won = list(itertools.takewhile(faster.get, reversed(self.sizes[type_name])))
         start = won[-1] if won else None
         return start, [n for n, wins in faster.items() if start is not None and n < start and not wins]
 
 
-def run_spread(table, type_name, step):
-    """The slowest run's median over the fastest's, minus 1, of one row of spread.csv."""
-    times = [table.number(row, "time_median_ms") for row in rows_where(table, type=type_name, step=step)]
-    if len(times) < 2 or min(times) <= 0:
-        raise ResultsError(f"{table.name}: type={type_name} step={step} needs two runs or more, each with a "
-                           f"positive time")
-    return max(times) / min(times) - 1
-
-
 def tie_rule(results, type_steps):
-    """How close two medians must be to be called level: {type: fraction} and the sentence that says
-    where it comes from: per type the largest spread (spread.csv) of the steps compared
-    (type_steps: {type: [step, ...]}), else TIE_PERCENT."""
+    """({type: fraction}, sentence): how close two medians must be to be level, per type the largest
+    run-to-run spread (spread.csv) of the steps compared (type_steps: {type: [step, ...]}), else TIE_PERCENT."""
     if not results.has("spread.csv"):
         return ({t: TIE_PERCENT / 100 for t in type_steps},
                 f"{TIE_PERCENT:g} % either way counts as level, a fixed rule until spread.csv, the measured "
                 f"run-to-run spread, exists")
     table = results.table("spread.csv", ["run", "type", "step", "n", "time_median_ms"],
                           "bench/reproduce.sh --only spread")
+
+    def spread(type_name, step):  # the slowest run's median over the fastest's, minus 1
+        times = [table.number(row, "time_median_ms") for row in rows_where(table, type=type_name, step=step)]
+        if len(times) < 2 or min(times) <= 0:
+            raise ResultsError(f"{table.name}: type={type_name} step={step} needs two runs or more, each with a "
+                               f"positive time")
+        return max(times) / min(times) - 1
     measured = set(distinct(table.rows, "step"))
     missing = sorted({step for steps in type_steps.values() for step in steps} - measured)
-    ties = {t: max([run_spread(table, t, step) for step in steps if step in measured]
+    ties = {t: max([spread(t, step) for step in steps if step in measured]
                    + ([TIE_PERCENT / 100] if set(steps) - measured else [])) for t, steps in type_steps.items()}
     spreads = " and ".join(f"{ties[t] * 100:.1f} % for {t}" for t in ties)
     absent = (f"; spread.csv has no runs of {', '.join(missing)} (measured before it), for which the fixed rule, "
@@ -265,8 +245,8 @@ def tie_rule(results, type_steps):
 
 
 def versus_text(ratios, tie=TIE_PERCENT / 100):
-    """'faster at 2^13 .. 2^26, level at 2^27 .. 2^30, slower at 2^10 .. 2^12' from (n, other's time /
-    this time) pairs in size order, runs of one verdict joined; within a factor 1 + tie is level."""
+    """'faster at 2^13 .. 2^26, level at 2^27, ...' from (n, other's time / this time) pairs in size order;
+    within a factor 1 + tie is level."""
     def verdict(pair):
         return "faster" if pair[1] > 1 + tie else "slower" if pair[1] < 1 / (1 + tie) else "level"
     parts = []
