@@ -1,8 +1,4 @@
-"""Writes every measured number of the course's pages from the CSVs in a results folder.
-
-    python3 bench/render_results.py results/h100 [--check]   # or python3 -m bench.render
-
-The markers it fills, the pages it reads and its exit codes: README.md here."""
+"""Writes every measured number of the course's pages from the CSVs in a results folder (see README.md here)."""
 
 import argparse
 import inspect
@@ -27,7 +23,6 @@ BLOCK_LINE = re.compile(r"<!-- results:[^\n]*? -->")
 
 
 def render_block(results, words, context):
-    """The body of the block `words`: its kind (render_KIND in blocks or lessons), then its arguments."""
     function = BLOCK_KINDS.get(words[0] if words else None)
     if function is None:
         raise ResultsError(f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")
@@ -74,7 +69,7 @@ def render_inline(results, form, spec, context):
 
 
 def with_context(context, function, *args):
-    """function(*args), its errors (a missing file, say) prefixed with where the marker is."""
+    """function(*args), its errors prefixed with where the marker is."""
     try:
         return function(*args)
     except ResultsError as error:
@@ -87,7 +82,6 @@ def render_text(text, results, name):
     """text with every block and inline value rewritten; also the list of what changed (for --check)."""
     def line_of(source, position):
         return source.count("\n", 0, position) + 1
-
     for match in re.finditer(r"<!-- results:", text):
         if not BLOCK.match(text, match.start()) and not text.startswith("<!-- results:end -->", match.start()):
             raise ResultsError(f"{name} line {line_of(text, match.start())}: a results block marker without "
@@ -113,17 +107,8 @@ def render_text(text, results, name):
     return BLOCK.sub(block, valued), changes
 
 
-def inline_markers(text, name):
-    """A core lesson's problems: every line holding an inline value or a marker not alone on its line."""
-    return [f"{name} line {number}: a core lesson carries whole blocks only (a marker alone on its line); "
-            f"move this value to NOTES.md or into a block: {line.strip()[:80]}"
-            for number, line in enumerate(text.splitlines(), 1)
-            if ANY_MARKER.search(line) and not BLOCK_LINE.fullmatch(line.strip())]
-
-
 def pages(root):
-    """[(path, kind)] of every page that exists, in order: 'readme' (README.md, docs/*.md), 'lesson' and
-    'notes' (each step's README.md and NOTES.md, the steps of root's course/steps.csv), 'results'."""
+    """[(path, kind)] of every page that exists, in order: 'readme', 'lesson', 'notes', 'results'."""
     found = [(root / "README.md", "readme")]
     for step in steps.load(root / "course" / "steps.csv"):
         found += [(root / step.folder / "README.md", "lesson"), (root / step.folder / "NOTES.md", "notes")]
@@ -132,25 +117,18 @@ def pages(root):
     return [(path, kind) for path, kind in found if path.is_file()]
 
 
-def page_results(path, kind, results, cache):
-    """A results page's own folder's Results (results/h100's with the GPUs beside it), else `results`."""
-    if kind != "results":
-        return results
-    folder = path.parent.resolve()
-    if folder not in cache:
-        primary, beside = readme_folders(folder)
-        cache[folder] = (Results(folder, [Results(f) for f in beside]) if primary.resolve() == folder
-                         else Results(folder))
-    return cache[folder]
+def folder_results(folder):
+    """The Results of a folder, with the GPUs shown beside it where it is the READMEs' own."""
+    primary, beside = readme_folders(folder)
+    return Results(primary, [Results(f) for f in beside]) if primary.resolve() == Path(folder).resolve() \
+        else Results(folder)
 
 
 def render_charts(results):
     """headline.svg and sweep_<type>.svg (each where its CSV exists); returns the files written."""
     folder = results.directory
-    try:
-        label = folder.resolve().relative_to(REPO_ROOT).as_posix()  # as figures --check names it
-    except ValueError:
-        label = folder.as_posix()
+    label = folder.resolve().relative_to(REPO_ROOT).as_posix() if folder.resolve().is_relative_to(REPO_ROOT) \
+        else folder.as_posix()  # as figures --check names it
     drawn = charts.results_charts(folder, label)
     for path, text in drawn:
         path.write_text(text, encoding="utf-8")
@@ -165,23 +143,24 @@ def main(argv=None):
     parser.add_argument("--root", type=Path, default=REPO_ROOT,
                         help="the folder holding README.md and the steps' pages (default: the repository)")
     args = parser.parse_args(argv)
-
     primary, beside = readme_folders(args.results_dir)
     results = Results(primary, [Results(folder) for folder in beside])
     own = results if primary == args.results_dir else Results(args.results_dir)  # headline.md, charts
     try:
         if not args.results_dir.is_dir():
             raise ResultsError(f"{args.results_dir} is not a folder")
-        files = pages(args.root)
+        files = [(path, kind, path.read_text(encoding="utf-8"), str(path.relative_to(args.root)))
+                 for path, kind in pages(args.root)]
         if not files:
             raise ResultsError(f"no README.md under {args.root}")
-        texts = [path.read_text(encoding="utf-8") for path, _ in files]
-        folders = {}
-        updates = [(path, text, *render_text(text, page_results(path, kind, results, folders),
-                                             str(path.relative_to(args.root))))
-                   for (path, kind), text in zip(files, texts)]
-        misplaced = [problem for (path, kind), text in zip(files, texts) if kind == "lesson"
-                     for problem in inline_markers(text, str(path.relative_to(args.root)))]
+        folders = {}  # a results page shows its own folder
+        updates = [(path, text, *render_text(text, results if kind != "results" else folders.setdefault(
+            path.parent.resolve(), folder_results(path.parent.resolve())), name)) for path, kind, text, name in files]
+        misplaced = [f"{name} line {number}: a core lesson carries whole blocks only (a marker alone on its line); "
+                     f"move this value to NOTES.md or into a block: {line.strip()[:80]}"
+                     for _, kind, text, name in files if kind == "lesson"
+                     for number, line in enumerate(text.splitlines(), 1)
+                     if ANY_MARKER.search(line) and not BLOCK_LINE.fullmatch(line.strip())]
         # the folder's own table, without other GPUs' columns
         headline = blocks.render_course_table(Results(args.results_dir)) if own.has("headline.csv") else None
     except (ResultsError, steps.ManifestError, OSError) as error:

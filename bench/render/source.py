@@ -1,5 +1,4 @@
-"""Reading the steps' code: the source lines a figure is drawn from (their sha256 stamps it), found by
-shapes of code, and the C integer expressions in them, evaluated for a small block."""
+"""Reading the steps' code: the lines a figure is drawn from (found by shapes of code) and their C expressions."""
 
 import ast
 import hashlib
@@ -10,7 +9,7 @@ from stamped_csv import ResultsError
 
 
 class FigureError(ResultsError):
-    """An input that is missing, or a source whose lines do not match what a figure expects."""
+    """A missing input, or a source whose lines do not match what a figure expects."""
 
 
 # A hole: any expression without ';' or a comma outside parentheses (two levels deep at most).
@@ -18,9 +17,7 @@ HOLE = r"(?:[^;\n(),]|\((?:[^()\n]|\([^()\n]*\))*\))+?"
 
 
 def shape_regex(shape):
-    """A regular expression from a shape of code: the code as written, where $name is a hole (read as
-    group 'name'; again: the same text), [[...]] optional, a space any blank and a line break the rest of
-    the line (a comment, say) and the next line's indent. A hole at the end takes what reaches a blank."""
+    """A regular expression from a shape of code ($name a hole, [[...]] optional: README.md here)."""
     parts, seen = [], set()
     for token in re.findall(r"\$\w+|\[\[|\]\]|\n| +|[^$\[\]\n ]+|.", shape):
         if token.startswith("$") and token[1:] in seen:
@@ -50,27 +47,24 @@ class Evidence:
             self._texts[relpath] = path.read_text(encoding="utf-8")
         return self._texts[relpath]
 
-    def _matches(self, relpath, shape, what):
-        regex = shape.pattern if isinstance(shape, re.Pattern) else shape_regex(shape)
-        matches = list(re.finditer(regex, self.text(relpath)))
+    def find_all(self, relpath, shape, what="", first=False):
+        """Every match of `shape` (a shape of code or a compiled regular expression), each joining the
+        fingerprint; first: only the first match, the whole lines it spans joining it."""
+        text = self.text(relpath)
+        matches = list(re.finditer(shape.pattern if isinstance(shape, re.Pattern) else shape_regex(shape), text))
         if not matches:
             shown = shape.replace("\n", " ") if isinstance(shape, str) else "..."
             raise FigureError(f"{relpath}: expected {what + ' ' if what else ''}'{shown}' ($name: any expression, "
                               f"[[...]]: optional); not found (the figure is drawn from it)")
+        if first:
+            start, end = text.rfind("\n", 0, matches[0].start()) + 1, text.find("\n", matches[0].end())
+            self.used.append((relpath, text[start:end if end >= 0 else len(text)]))
+            return matches[0]
+        self.used.extend((relpath, m.group(0)) for m in matches)
         return matches
 
     def find(self, relpath, shape, what=""):
-        """The first match of `shape` (see shape_regex; or a compiled regular expression) in the file; the whole lines it spans join the
-        fingerprint. `what` says in words which code the figure needs."""
-        match, text = self._matches(relpath, shape, what)[0], self.text(relpath)
-        start, end = text.rfind("\n", 0, match.start()) + 1, text.find("\n", match.end())
-        self.used.append((relpath, text[start:end if end >= 0 else len(text)]))
-        return match
-
-    def find_all(self, relpath, shape, what=""):
-        matches = self._matches(relpath, shape, what)
-        self.used.extend((relpath, m.group(0)) for m in matches)
-        return matches
+        return self.find_all(relpath, shape, what, first=True)
 
     def number(self, relpath, shape, what=""):
         """The value of the shape's one hole, an integer literal."""
@@ -131,7 +125,7 @@ def update(variable, statement, names, context=""):
 
 
 def loop_values(variable, init, condition, step, names, context=""):
-    """The values the loop variable takes: for (variable = init; condition; step)."""
+    """The values of variable in: for (variable = init; condition; step)."""
     values, bound = [], dict(names)
     bound[variable] = evaluate(init, bound, context)
     while evaluate(condition, bound, context):
