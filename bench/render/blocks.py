@@ -1,6 +1,4 @@
-"""The blocks many pages use: the course tables, a lesson's headline and step table, profiler
-counters, any CSV, a quoted file, the sweep's claims, the peers, the mistakes, the course map and
-the steps' diff sizes. Each renderer takes (results, ARGS..., context) and returns Markdown."""
+"""The blocks many pages use; each render_KIND takes (results, ARGS..., context) and returns Markdown."""
 
 import difflib
 import itertools
@@ -10,9 +8,6 @@ from . import REPO_ROOT
 from .tables import (CUB_STEP, READ_PROBE, ResultsError, Sweep, cells_of, distinct, format_value, is_number,
                      markdown_table, parse_selector, read_table, rows_where, select_row, short_stamp, size_text,
                      stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text, gpu_label)
-
-# The course table and the lessons' step tables, with other GPUs' columns beside them
-
 
 def headline_names(results):
     return ["headline.csv"] + (["headline_cold.csv"] if results.has("headline_cold.csv") else [])
@@ -28,8 +23,7 @@ def beside_headers(beside):
 
 
 def beside_cells(beside, row):
-    """Per label of beside ({label: table or None}), the median and GB/s of the row that measured the
-    same thing ('-' where none did)."""
+    """Per label of beside ({label: table or None}), the median and GB/s of the row measuring the same."""
     keys, cells = ("type", "op", "n", "block", "l2", "step"), []
     for other in beside.values():
         rows = [] if other is None else rows_where(other, **{k: row[k] for k in keys})
@@ -43,7 +37,6 @@ def batch_cell(table, row):
 
 
 def course_table_markdown(table, beside):
-    """The stamp, then one table per type (every row, the read probe marked as the ceiling it is)."""
     headers = ["step", "what changed", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x step01",
                "x CUB", "check"] + beside_headers(beside)
     out = [stamp_paragraph(table.stamp)] + [f"\n{label} columns: " + stamp_paragraph(o.stamp)
@@ -93,17 +86,16 @@ def render_step_table(results, step, context):
     checked = ("every row verified" if statuses == {"PASS"} else
                "every row verified but where the check column of the course table says otherwise "
                "('-': timed, not verified)" if "FAIL" not in statuses else "SOME ROWS FAILED verification")
-    head = (f"n = {size_text(first.rows[0]['n'])}, block {first.rows[0]['block']}, {checked}. "
-            f"{short_stamp(first.stamp)}"
-            + "".join(f" {label} columns: {short_stamp(other.stamp)}" for label, other in beside.items()) + "\n\n")
     headers = ["type", "L2", "step", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x CUB"]
-    return head + markdown_table(headers + beside_headers(beside), "lll" + "r" * (6 + 2 * len(beside)), cells)
+    return (f"n = {size_text(first.rows[0]['n'])}, block {first.rows[0]['block']}, {checked}. {short_stamp(first.stamp)}"
+            + "".join(f" {label} columns: {short_stamp(other.stamp)}" for label, other in beside.items()) + "\n\n"
+            + markdown_table(headers + beside_headers(beside), "lll" + "r" * (6 + 2 * len(beside)), cells))
 
 
 def render_headline(results, step, context):
     """A core lesson's Result: STEP at the headline size, int32, L2 warm, one row per GPU."""
     cells, stamps, statuses = [], [], set()
-    for gpu in [results] + [other for other in results.beside if other.has("headline.csv")]:
+    for gpu in results.gpus("headline.csv"):
         table = gpu.compare("headline.csv")
         row, label = select_row(table, {"type": "int32", "l2": "warm", "step": step}, context), gpu_label(gpu)
         statuses.add(row["status"])
@@ -117,8 +109,6 @@ def render_headline(results, step, context):
             + "".join(f"\n{stamp}\n" for stamp in stamps))
 
 
-# Profiler counters, any CSV, a quoted text file
-
 NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
 
 
@@ -126,9 +116,8 @@ def ncu_values(results, names, context):
     """({(step, metric): value}, ncu.csv's table), each of names required to have counters."""
     table = results.ncu()
     values = {(row["step"], row["metric"]): table.number(row, "value") for row in table.rows}
-    for name in names:
-        if not any(s == name for s, _ in values):
-            raise ResultsError(f"{context}: {table.name} has no counters for '{name}'")
+    for name in [n for n in names if not any(s == n for s, _ in values)][:1]:
+        raise ResultsError(f"{context}: {table.name} has no counters for '{name}'")
     return values, table
 
 
@@ -175,9 +164,6 @@ def render_quote(results, name, context):
     if not text.strip():
         raise ResultsError(f"{context}: {name} is empty")
     return "```\n" + text.rstrip("\n") + "\n```\n"
-
-
-# The sweep's claims (sweep.csv)
 
 
 def sweep_wins(sweep):
@@ -250,8 +236,6 @@ def render_sweep_claims(results, context=""):
             + "".join(sweep_extremes(sweep, t) for t in sweep.last))
 
 
-# The peers (torch, CuPy, JAX), the mistakes (mutants.csv)
-
 PEERS_SIZES = [1 << e for e in (16, 20, 24, 28, 30, 32)]
 PEERS_NEEDS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
 # What the course's rows return: int32 sums wrap modulo 2^32 (step_api.h), as CUB's on int32
@@ -312,7 +296,7 @@ MUTANT_VERDICTS = {"survived": "nothing: every test passes", "equivalent": "noth
 
 
 def render_mutants(results, context):
-    """One row per mistake of mutants.csv: its step, the mistake, what a student sees, the test that caught it."""
+    """One row per mistake of mutants.csv: its step, the mistake, what a student sees, what caught it."""
     if not results.has("mutants.csv"):
         return ("Not run on this GPU yet: `bench/reproduce.sh --only mutants` writes mutants.csv "
                 "(tests/mutants/run_mutants.py).\n")
@@ -331,9 +315,6 @@ def render_mutants(results, context):
     summary = ", ".join(f"{counts[s]} {s}" for s in ["killed", *MUTANT_VERDICTS] if s in counts)
     return (short_stamp(table.stamp) + f" {len(table.rows)} mistakes: {summary}.\n\n"
             + markdown_table(["step", "mistake", "what a student sees", "caught by"], "llll", cells))
-
-
-# From the manifest (course/steps.csv) and the steps' code
 
 
 def render_course_map(results, context=""):

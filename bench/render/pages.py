@@ -166,17 +166,13 @@ def main(argv=None):
     except (ResultsError, steps.ManifestError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-
-    for problem in misplaced:
+    stale = [change for *_, changes in updates for change in changes] if args.check else []
+    for problem in misplaced + stale:
         print(f"error: {problem}", file=sys.stderr)
     if args.check:
-        stale = [change for *_, changes in updates for change in changes]
-        for change in stale:
-            print(f"error: {change}", file=sys.stderr)
         if stale:
             print(f"run: python3 bench/render_results.py {args.results_dir}", file=sys.stderr)
         return 1 if stale or misplaced else 0
-
     for path, text, updated, _ in updates:
         if updated != text:
             path.write_text(updated, encoding="utf-8")
