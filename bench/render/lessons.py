@@ -1,5 +1,4 @@
-"""Each lesson's own analyses, one section per lesson: the blocks only that lesson's NOTES (or, for
-the bundled steps, the README's course map) use, built from the measurements."""
+"""Each lesson's own analyses: the blocks only one lesson's pages use, built from the measurements."""
 
 from pathlib import Path
 
@@ -9,23 +8,10 @@ from .tables import (CUB_STEP, Results, ResultsError, Sweep, describe, distinct,
                      parse_selector, read_table, rows_where, select_row, short_stamp, size_text, stamped_table, tie_rule,
                      versus_text)
 
-# Steps 01 and 06: the issue floor, profiler counters (ncu.csv) turned into the least time issuing takes
-
-# Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide's
-# description of each architecture's SM), each issuing at most one warp instruction per cycle.
+# Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide), each
+# issuing at most one warp instruction per cycle.
 SCHEDULERS_PER_SM = 4
 SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the profiled launch, Hz
-
-
-def stamp_sms(results, table):
-    """The SM count from a table's stamp, else from headline.csv's."""
-    for stamp in (table.stamp, results.table("headline.csv").stamp if results.has("headline.csv") else {}):
-        if "sms" in stamp:
-            try:
-                return int(stamp["sms"])
-            except ValueError:
-                raise ResultsError(f"{table.name}: the stamp's sms is not a number") from None
-    raise ResultsError(f"{table.name}: no 'sms' in its stamp or in headline.csv's")
 
 
 def render_issue_floor(results, step, context):
@@ -34,7 +20,12 @@ def render_issue_floor(results, step, context):
     for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
         if (step, metric) not in values:
             raise ResultsError(f"{context}: {table.name} has no {metric} for '{step}'")
-    schedulers = stamp_sms(results, table) * SCHEDULERS_PER_SM
+    sms = table.stamp.get("sms") or (results.table("headline.csv").stamp.get("sms") if results.has("headline.csv")
+                                     else None)  # the SM count from the stamp, else headline.csv's
+    if sms is None or not sms.isdigit():
+        raise ResultsError(f"{table.name}: no 'sms' in its stamp or in headline.csv's" if sms is None else
+                           f"{table.name}: the stamp's sms is not a number")
+    schedulers = int(sms) * SCHEDULERS_PER_SM
     cycles = values[(step, "smsp__inst_executed.sum")] / schedulers
     duration_us = values[(step, "gpu__time_duration.sum")] / 1000
     text = f"at least {cycles:,.0f} cycles (instructions / {schedulers})"
@@ -52,15 +43,12 @@ def render_issue_floor(results, step, context):
             f"profiler measured for it.\n")
 
 
-# Steps 07 to 09: Little's law with the latency measured under load (loaded_latency.csv)
-
 LOADED_LATENCY = "loaded_latency.csv"
 
 
 def littles_law_model(results):
-    """(rows, facts). rows: per loads, at the most blocks per SM measured, (loads, bytes in flight, loaded
-    latency, GB/s, in flight / latency, the model: the least of that and the best GB/s). facts: the best
-    GB/s, its latency and loads, the bytes in flight it needs, the idle latency, the threads, the stamp."""
+    """(rows, facts): per loads at the most blocks per SM, (loads, bytes in flight, loaded latency, GB/s,
+    in flight / latency, the model), and the best GB/s with its latency, loads and needs, the idle latency."""
     table = results.table(LOADED_LATENCY, ["loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps",
                                            "latency_ns", "status"], "bench/ablation/loaded_latency.cu")
     bad = [describe(row) for row in table.rows if row["status"] != "ok"]
@@ -135,9 +123,6 @@ def render_littles_law_need(results, per_thread, context):
             f"flight, {need:.0f} bytes per resident thread. {per_thread} bytes per thread is {verdict} that.\n")
 
 
-# Step 10: its alternatives, each against the step (a variants CSV)
-
-
 def render_alternatives_verdict(results, name, reference, context):
     """Each other row of FILE against STEP, per type: faster / level / slower at each size (tie_rule)."""
     variants = Sweep(results.compare(name))
@@ -150,12 +135,8 @@ def render_alternatives_verdict(results, name, reference, context):
     return "\n".join(lines) + "\n"
 
 
-# Step 12: the sweep as a table at small n
-
-
 def render_sweep_table(results, *args, context):
-    """The median time per call (us) of each STEP and CUB at every size of sweep.csv up to N, with
-    CUB's time / the first STEP's."""
+    """The median time per call (us) of each STEP and CUB at every size of sweep.csv up to N, CUB / the first."""
     options = parse_selector([a for a in args if "=" in a], context)
     shown = [a for a in args if "=" not in a]
     if not shown:
@@ -177,14 +158,12 @@ def render_sweep_table(results, *args, context):
     return stamped_table(sweep.table.stamp, headers, "l" + "r" * (len(headers) - 1), cells)
 
 
-# Step 13 (bulk copies): its Result, at the sizes of its path, on every GPU measured
-
 def render_bulk_result(results, step, from_log2, context):
-    """STEP's median time per call at every size of sweep.csv from 2^FROM_LOG2, int32, on this GPU
-    and those beside it, over the previous step's, CUB's and the read probe's (its faster pattern)."""
+    """STEP's median time per call at every size of sweep.csv from 2^FROM_LOG2, int32, on each GPU, over
+    the previous step's, CUB's and the read probe's (its faster pattern)."""
     previous = steps.previous(steps.find(step)).folder
     cells, stamps = [], []
-    for gpu in [results] + [other for other in results.beside if other.has("sweep.csv")]:
+    for gpu in results.gpus("sweep.csv"):
         sweep = Sweep(gpu.compare("sweep.csv"))
         for n in sweep.sizes.get("int32", []):
             if n < 1 << int(from_log2):
@@ -203,21 +182,24 @@ def render_bulk_result(results, step, from_log2, context):
             + "".join(f"\n{stamp}\n" for stamp in stamps))
 
 
-def read_patterns(results, context):
-    """{gpu label: ({(type, pattern, n): median µs}, table)} of read_patterns.csv here and beside."""
-    out = {}
-    for gpu in [results] + [other for other in results.beside if other.has("read_patterns.csv")]:
+def read_patterns(results, type_name, low, high, columns, cells, context):
+    """A table per size of read_patterns.csv in [low, high] and per GPU here and beside: the GPU's `columns`,
+    cells({pattern: µs}, table, n) each; then each GPU's stamp."""
+    gpus = {}
+    for gpu in results.gpus("read_patterns.csv"):
         table = gpu.table("read_patterns.csv", ["type", "n", "pattern", "time_median_us", "verified"], "read_patterns")
         bad = [r for r in table.rows if r["verified"] == "FAIL"]
         if bad:
             raise ResultsError(f"{context}: {table.name} holds a wrong sum: {describe(bad[0])}")
-        out[gpu_label(gpu)] = ({(r["type"], r["pattern"], int(r["n"])): table.number(r, "time_median_us")
-                                for r in table.rows}, table)
-    return out
-
-
-def gpu_stamps(gpus):
-    return "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, (_, table) in gpus.items())
+        gpus[gpu_label(gpu)] = table
+    sizes = sorted({int(r["n"]) for t in gpus.values() for r in t.rows
+                    if r["type"] == type_name and low <= int(r["n"]) <= high})
+    rows = [[size_text(n)] + [cell for table in gpus.values() for cell in cells(
+        {r["pattern"]: table.number(r, "time_median_us") for r in rows_where(table, type=type_name, n=str(n))}, table, n)]
+        for n in sizes]
+    return (markdown_table(["n"] + [f"{label} {c}" for label in gpus for c in columns],
+                           "l" + ("lrr" if len(columns) == 3 else "rrrr") * len(gpus), rows),
+            "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, table in gpus.items()))
 
 
 PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
@@ -226,53 +208,36 @@ PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
 def render_read_patterns(results, type_name, from_log2, context):
     """Per size from 2^FROM_LOG2 and GPU: the fastest of the probe patterns, and the fastest of the
     two the course's probe uses (loop, bulk) over it (1: one of them is the fastest)."""
-    gpus = read_patterns(results, context)
-    headers, cells = ["n"], []
-    for label in gpus:
-        headers += [f"{label} fastest", f"{label} µs", f"{label} probe / fastest"]
-    sizes = sorted({n for times, _ in gpus.values() for (t, _, n) in times if t == type_name and n >= 1 << int(from_log2)})
-    for n in sizes:
-        row = [size_text(n)]
-        for times, table in gpus.values():
-            measured = {p: times[(type_name, p, n)] for p in PROBE_PATTERNS if (type_name, p, n) in times}
-            if "loop" not in measured:
-                raise ResultsError(f"{context}: {table.name} has no {type_name} loop row at n = {n}")
-            best = min(measured, key=measured.get)
-            probe = min(measured[p] for p in ("loop", "bulk") if p in measured)
-            row += [best, f"{measured[best]:.1f}", f"{probe / measured[best]:.3f}"]
-        cells.append(row)
-    return (markdown_table(headers, "l" + "lrr" * len(gpus), cells)
-            + f"\n{type_name}, L2 warm, per-call median of each pattern ({', '.join(PROBE_PATTERNS)}: "
-              "bench/ablation/read_patterns.cu says what each is). probe / fastest: the time of the faster of the "
-              "course probe's two patterns (loop, bulk) over the fastest pattern's (1.000: one of them is it).\n"
-            + gpu_stamps(gpus))
+    def cells(times, table, n):
+        measured = {p: times[p] for p in PROBE_PATTERNS if p in times}
+        if "loop" not in measured:
+            raise ResultsError(f"{context}: {table.name} has no {type_name} loop row at n = {n}")
+        best = min(measured, key=measured.get)
+        probe = min(measured[p] for p in ("loop", "bulk") if p in measured)
+        return [best, f"{measured[best]:.1f}", f"{probe / measured[best]:.3f}"]
+    body, stamps = read_patterns(results, type_name, 1 << int(from_log2), float("inf"),
+                                 ("fastest", "µs", "probe / fastest"), cells, context)
+    return (body + f"\n{type_name}, L2 warm, per-call median of each pattern ({', '.join(PROBE_PATTERNS)}: "
+            "bench/ablation/read_patterns.cu says what each is). probe / fastest: the time of the faster of the "
+            "course probe's two patterns (loop, bulk) over the fastest pattern's (1.000: one of them is it).\n" + stamps)
 
 
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
     """Per size and GPU: step 12's time, the same kernel whose last block does not wait (its wrong sum
     bounds what the combine costs), and the cluster combines, from read_patterns.csv."""
-    gpus = read_patterns(results, context)
     shown = ("step12", "step12_no_wait", "step12_cluster8", "step12_cluster16")
-    headers, cells = ["n"], []
-    for label in gpus:
-        headers += [f"{label} step 12 µs", f"{label} no wait", f"{label} clusters of 8", f"{label} clusters of 16"]
-    sizes = sorted({n for times, _ in gpus.values() for (t, _, n) in times
-                    if t == type_name and 1 << int(from_log2) <= n <= 1 << int(to_log2)})
-    for n in sizes:
-        row = [size_text(n)]
-        for times, table in gpus.values():
-            missing = [p for p in shown if (type_name, p, n) not in times]
-            if missing:
-                raise ResultsError(f"{context}: {table.name} has no {type_name} row at n = {n} for {', '.join(missing)}")
-            row += [f"{times[(type_name, 'step12', n)]:.2f}"] + [f"{times[(type_name, p, n)] - times[(type_name, 'step12', n)]:+.2f}"
-                                                                   for p in shown[1:]]
-        cells.append(row)
-    return (markdown_table(headers, "l" + "rrrr" * len(gpus), cells)
-            + f"\n{type_name}, L2 warm, per-call median. no wait, clusters of 8 and of 16: that kernel's time minus "
-              "step 12's, in µs (below 0: faster). no wait: step 12 whose last block posts its partial and leaves "
-              "(a wrong sum): step 12 without its combine, so minus the no-wait figure is what the combine costs; "
-              "clusters: the partials added through distributed shared memory, one slot per cluster.\n"
-            + gpu_stamps(gpus))
+
+    def cells(times, table, n):
+        missing = [p for p in shown if p not in times]
+        if missing:
+            raise ResultsError(f"{context}: {table.name} has no {type_name} row at n = {n} for {', '.join(missing)}")
+        return [f"{times['step12']:.2f}"] + [f"{times[p] - times['step12']:+.2f}" for p in shown[1:]]
+    body, stamps = read_patterns(results, type_name, 1 << int(from_log2), 1 << int(to_log2),
+                                 ("step 12 µs", "no wait", "clusters of 8", "clusters of 16"), cells, context)
+    return (body + f"\n{type_name}, L2 warm, per-call median. no wait, clusters of 8 and of 16: that kernel's time "
+            "minus step 12's, in µs (below 0: faster). no wait: step 12 whose last block posts its partial and leaves "
+            "(a wrong sum): step 12 without its combine, so minus the no-wait figure is what the combine costs; "
+            "clusters: the partials added through distributed shared memory, one slot per cluster.\n" + stamps)
 
 
 # Step 14: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
