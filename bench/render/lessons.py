@@ -240,12 +240,11 @@ def render_combine_cost(results, type_name, from_log2, to_log2, context):
             "clusters: the partials added through distributed shared memory, one slot per cluster.\n" + stamps)
 
 
-# Step 14: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
-
 GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 
 
 def multigpu_table(results, folder, file_name):
+    """A file of bench/multigpu.sh's folder, named by the block's argument, beside this one."""
     return Results(results.directory.parent / folder).table(file_name)
 
 
@@ -260,23 +259,21 @@ def render_multigpu_step14(results, folder, context):
         runs[(row["type"], int(row["n"]), k, form)] = table.number(row, "time_median_ms")
         if row["status"] != "PASS":
             raise ResultsError(f"{table.name}: a run did not pass: {describe(row)}")
-    counts = sorted({k for (_, _, k, _) in runs if k > 1})
+    counts, largest = sorted({k for (_, _, k, _) in runs if k > 1}), max((n for (_, n, _, _) in runs), default=0)
     if not counts or not any(k == 1 for (_, _, k, _) in runs):
         raise ResultsError(f"{table.name}: needs runs on 1 GPU and on more than one")
     forms = ("process", "mpi", "from GPU 0")
-    headers = ["type", "n", "1 GPU, ms"] + [f"{k} GPUs, {f}, ms" for k in counts for f in forms]
-    for k in counts:
-        headers += [f"scaling (1 GPU / {k} GPUs)", "mpi / process" if len(counts) == 1 else f"{k} GPUs: mpi / process"]
-    types = list(dict.fromkeys(t for (t, _, _, _) in runs))
-    cells, wins = [], {}
-    for type_name in types:
+    headers = ["type", "n", "1 GPU, ms"] + [f"{k} GPUs, {f}, ms" for k in counts for f in forms] + [
+        h for k in counts for h in (f"scaling (1 GPU / {k} GPUs)",
+                                    "mpi / process" if len(counts) == 1 else f"{k} GPUs: mpi / process")]
+    cells, wins, facts = [], {}, []
+    for type_name in dict.fromkeys(t for (t, _, _, _) in runs):
         for n in sorted({n for (t, n, _, _) in runs if t == type_name}):
             one = runs.get((type_name, n, 1, "process"))
             if one is None:
                 raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the 1-GPU run")
-            row = [type_name, size_text(n), f"{one:.4f}"]
-            row += [f"{runs[(type_name, n, k, f)]:.4f}" if (type_name, n, k, f) in runs else "-"
-                    for k in counts for f in forms]
+            row = [type_name, size_text(n), f"{one:.4f}"] + [
+                f"{runs[(type_name, n, k, f)]:.4f}" if (type_name, n, k, f) in runs else "-" for k in counts for f in forms]
             for k in counts:
                 process, mpi = runs.get((type_name, n, k, "process")), runs.get((type_name, n, k, "mpi"))
                 if process is None:
@@ -285,9 +282,6 @@ def render_multigpu_step14(results, folder, context):
                     wins.setdefault((type_name, k), n)
                 row += [f"{one / process:.3f}", "-" if mpi is None else f"{mpi / process:.3f}"]
             cells.append(row)
-    largest = max(n for (_, n, _, _) in runs)
-    facts = []
-    for type_name in types:
         for k in counts:
             scaling = runs[(type_name, largest, 1, "process")] / runs[(type_name, largest, k, "process")]
             win = wins.get((type_name, k))
@@ -296,13 +290,6 @@ def render_multigpu_step14(results, folder, context):
                          + (" (the smallest measured size where they are)" if win else ""))
     return (stamped_table(table.stamp, headers, "ll" + "r" * (len(headers) - 2), cells)
             + "\nScaling: " + "; ".join(facts) + ".\n")
-
-
-def bytes_text(b):
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= size and b % size == 0:
-            return f"{b // size} {unit}"
-    return f"{b} B"
 
 
 def render_multigpu_allreduce(results, folder, context):
@@ -314,7 +301,9 @@ def render_multigpu_allreduce(results, folder, context):
         nccl, naive = rows.get(("nccl", b)), rows.get(("naive", b))
         if nccl and naive:
             t_nccl, t_naive = table.number(nccl, "time_median_us"), table.number(naive, "time_median_us")
-            cells.append([bytes_text(b), f"{t_nccl:.1f}", nccl["algbw_gbps"], nccl["busbw_gbps"], f"{t_naive:.1f}",
+            size = next(f"{b // unit} {name}" for name, unit in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10),
+                                                                 ("B", 1)) if b >= unit and b % unit == 0)
+            cells.append([size, f"{t_nccl:.1f}", nccl["algbw_gbps"], nccl["busbw_gbps"], f"{t_naive:.1f}",
                           naive["algbw_gbps"], f"{t_naive / t_nccl:.2f}"])
     headers = ["bytes per GPU", "NCCL us", "NCCL algbw GB/s", "NCCL busbw GB/s", "naive us", "naive algbw GB/s",
                "NCCL / naive"]
@@ -332,7 +321,6 @@ def render_multigpu_combine(results, folder, context):
 
 
 # Steps 07, 10 and 12 bundle several changes: each change's measured share (the README's course map)
-
 BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # the changes and the rows that measure each
 BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
 
@@ -355,22 +343,19 @@ def bundle_shares(results, context):
     return shares
 
 
-def bundle_stamp(gpu):
-    """One line per GPU: where, when and from which files (bench/reproduce.sh writes each)."""
-    stamps = [gpu.table(name).stamp for name in BUNDLE_FILES]
-    dates = sorted({s.get("date_utc", "?")[:10] for s in stamps})
-    commits = list(dict.fromkeys(f"`{s.get('commit', 'unknown')}`" for s in stamps))
-    return (f"\n{gpu_label(gpu)}: {stamps[0].get('gpu', 'GPU not recorded')}; measured {', '.join(dates)}; "
-            f"commit {', '.join(commits)}; {', '.join(BUNDLE_FILES)} (`bench/reproduce.sh`).\n")
-
-
 def render_bundles(results, context=""):
     """Steps 07, 10 and 12: each change they bundle and its measured speed-up, this GPU beside the others."""
-    gpus = [results] + list(results.beside)
+    gpus, out = [results] + list(results.beside), []
     columns = [bundle_shares(gpu, context) for gpu in gpus]
     cells = [[f"`{row['step']}`", size_text(row["n"]), row["change"]] + [f"{column[i]:.2f}" for column in columns]
              for i, row in enumerate(BUNDLES.rows)]
+    for gpu in gpus:  # where, when and from which files (bench/reproduce.sh writes each)
+        stamps = [gpu.table(name).stamp for name in BUNDLE_FILES]
+        commits = dict.fromkeys(f"`{s.get('commit', 'unknown')}`" for s in stamps)
+        out.append(f"\n{gpu_label(gpu)}: {stamps[0].get('gpu', 'GPU not recorded')}; measured "
+                   f"{', '.join(sorted({s.get('date_utc', '?')[:10] for s in stamps}))}; commit {', '.join(commits)}; "
+                   f"{', '.join(BUNDLE_FILES)} (`bench/reproduce.sh`).\n")
     return ("Each change's speed-up: the median time per call without it over the time with it (above 1: the "
             "change made it faster), int32, L2 warm.\n\n"
             + markdown_table(["step", "n", "change", *(gpu_label(gpu) for gpu in gpus)], "lll" + "r" * len(gpus), cells)
-            + "".join(bundle_stamp(gpu) for gpu in gpus))
+            + "".join(out))
