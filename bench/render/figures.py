@@ -1,8 +1,4 @@
-"""Draws the course's figures as SVG: each lesson's from its step's own code, the charts from results/.
-
-    python3 bench/figures.py [--check]   # or python3 -m bench.render.figures
-
-How a figure is read from the code and stamped, and the exit codes: README.md here."""
+"""Draws the course's figures as SVG: each lesson's from its step's own code, the charts from results/ (README.md)."""
 
 import argparse
 import math
@@ -11,8 +7,8 @@ import sys
 from pathlib import Path
 
 from . import REPO_ROOT
-from .charts import CUB_STYLE, PROBE_STYLE, SERIES_STYLE, compare_table, csv_fingerprint, points_of, results_charts
-from .charts import stamp_line, step_label
+from .charts import (CUB_STYLE, PROBE_STYLE, SERIES_STYLE, compare_table, csv_fingerprint, points_of, results_charts,
+                     stamp_line, step_label)
 from .source import Evidence, FigureError, ResultsError, evaluate, loop_values
 from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
 
@@ -23,6 +19,10 @@ EXAMPLE = [3, 1, 7, 0, 4, 1, 6, 3, 2, 5, 1, 4, 0, 2, 8, 1]  # the values every t
 
 def loop_of(m, names, context):
     return loop_values(m["var"], m["init"], m["cond"], m["step"], names, context)
+
+
+def loop_text(m):
+    return f"for ({m['var']} = {m['init']}; {m['cond']}; {m['step']})"
 
 
 def tree_rounds(evidence, relpath, block):
@@ -50,8 +50,7 @@ def tree_figure(evidence, relpath, title):
     block, values = len(EXAMPLE), list(EXAMPLE)
     m, rounds = tree_rounds(evidence, relpath, block)
     where = f"if ({m['guard']})" + (f", {m['name']} = {m['value']}" if m["name"] else "")
-    svg = Svg(64 + block * 40 + 250, None, title, f"for ({m['var']} = {m['init']}; {m['cond']}; {m['step']}): "
-                                                  f"{where}: sdata[{m['dst']}] += sdata[{m['src']}]")
+    svg = Svg(64 + block * 40 + 250, None, title, f"{loop_text(m)}: {where}: sdata[{m['dst']}] += sdata[{m['src']}]")
     grid = Grid(svg, 64, 78, 40, 26, gap=64, size=11)
     grid.row(values, "sdata", above=range(block), label_fill=GREY)
     for s, work in rounds:
@@ -59,7 +58,8 @@ def tree_figure(evidence, relpath, title):
         for _, dst, src in work:
             new[dst] = values[dst] + values[src]
         row = grid.row([(v, "on" if i in written else "off") for i, v in enumerate(new)], f"{m['var']} = {s}",
-                       f"{len(work)} thread{'s' if len(work) != 1 else ''} add: {' '.join(str(t) for t, *_ in work)}", note_fill=VERMILLION)
+                       f"{len(work)} thread{'s' if len(work) != 1 else ''} add: {' '.join(str(t) for t, *_ in work)}",
+                       note_fill=VERMILLION)
         for tid, dst, src in work:
             grid.join((row - 1, dst), (row, dst))
             grid.join((row - 1, src), (row, dst), shift=4 if src > dst else -4)
@@ -69,8 +69,8 @@ def tree_figure(evidence, relpath, title):
     if values[0] != sum(EXAMPLE):
         raise FigureError(f"{relpath}: the tree loop does not leave the block's sum in sdata[0]")
     svg.caption(grid.y - 30, f"One block of blockDim.x = {block} threads. Each row is the shared array after one round; "
-                        f"blue: the slots written in that round; red tN: the thread that adds. The sum, {values[0]}, "
-                        f"ends in sdata[0]. Each round ends with __syncthreads().")
+                             f"blue: the slots written in that round; red tN: the thread that adds. The sum, "
+                             f"{values[0]}, ends in sdata[0]. Each round ends with __syncthreads().")
     return svg
 
 
@@ -79,14 +79,12 @@ def banks_figure(evidence, relpath, title):
     m, rounds = tree_rounds(evidence, relpath, block)
     svg = Svg(70 + lanes * 24 + 40, None, title,
               f"warp 0 of a block of {block} threads, int32 (4-byte words): word w sits in bank w mod {lanes}")
-    grid = Grid(svg, 70, 106, 24, 22, size=9)
-    shifted = True
+    grid, shifted = Grid(svg, 70, 106, 24, 22, size=9), True
     for s, work in rounds[:2]:
         active = {tid: dst for tid, dst, _ in work if tid < lanes}
         shifted &= all(src - dst == s for tid, dst, src in work if tid < lanes)
-        words = {bank: {d for d in active.values() if d % lanes == bank} for bank in range(lanes)}
-        degree = max(len(w) for w in words.values())
-        where = f", {m['name']} = {m['value']}" if m["name"] else ""
+        counts = [sum(d % lanes == bank for d in set(active.values())) for bank in range(lanes)]
+        degree, where = max(counts), f", {m['name']} = {m['value']}" if m["name"] else ""
         svg.text(16, grid.y - 32, f"round {m['var']} = {s}: lane tid reads sdata[{m['dst']}]{where}", size=13,
                  weight="bold")
         svg.text(16, grid.y - 14, "no conflict: one word per bank" if degree == 1 else f"{degree}-way bank conflict: "
@@ -94,7 +92,6 @@ def banks_figure(evidence, relpath, title):
                  fill=GREEN if degree == 1 else VERMILLION)
         lane_row = grid.row([(lane, "on" if lane in active else "off") for lane in range(lanes)], "lane", gap=68,
                             label_fill=GREY)
-        counts = [len(words[bank]) for bank in range(lanes)]
         bank_row = grid.row([(bank, ["off", "good"][c] if c < 2 else "warn") for bank, c in enumerate(counts)],
                             "bank", gap=90, label_fill=GREY)
         for bank, count in enumerate(counts):
@@ -124,12 +121,9 @@ def first_add_figure(evidence, relpath):
     grid.row([(e, f"b{e // (2 * block) % 3}") if e < n else ("", "gap") for e in range(total)], "in[]",
              label_fill=GREY)
     svg.text(grid.x(n) + 4, 140, f"past n = {n}", size=10, fill=GREY)
-    threads = [None] * total
     for b in range(blocks):
         grid.span(0, b * 2 * block, 2 * block, f"block {b} covers 2 x {block} elements", f"b{b % 3}", size=11)
-        for tid in range(block):
-            threads[b * 2 * block + 2 * tid] = (f"t{tid}", f"b{b % 3}")
-    grid.row(threads, gap=22)
+    grid.row([(f"t{e // 2 % block}", f"b{e // (2 * block) % 3}") if e % 2 == 0 else None for e in range(total)], gap=22)
     for b in range(blocks):
         for tid in range(block):
             names = {"blockIdx_x": b, "blockDim_x": block, "tid": tid}
@@ -158,14 +152,13 @@ def warp_unroll_figure(evidence, relpath):
     evidence.find(relpath, "if (tid < offset) sum = sdata[tid] + sdata[tid + offset];\n__syncwarp();\n"
                            "if (tid < offset) sdata[tid] = sum;\n__syncwarp();", "warp_level's body")
     block, context = 256, f"{relpath}, the tree"
-    block_rounds = loop_of(loop, {"blockDim_x": block}, context)
     offsets = warp_offsets(evidence, relpath, {"blockDim_x": block}, context)
     slots = 2 * offsets[0]
     svg = Svg(110 + slots * 12 + 200, None, "Step 05: the last rounds run in warp 0 alone, __syncwarp() between them",
               f"blockDim.x = {block}: the loop runs while {loop['cond']}, then warp 0 calls warp_level for offsets "
               f"{', '.join(map(str, offsets))}")
     bars = Grid(svg, 110, 70, slots * 12, 22, gap=12, size=11)
-    for s in block_rounds:
+    for s in loop_of(loop, {"blockDim_x": block}, context):
         bars.row([("", "idle")], f"{block // 32} warps wait", "__syncthreads()", note_fill=VERMILLION, label_fill=GREY)
         svg.text(118, bars.ys[-1] + 15, f"{loop['var']} = {s}: threads 0..{s - 1} ({-(-s // 32)} warps) add "
                                         f"sdata[tid + {s}]", size=11)
@@ -195,8 +188,7 @@ def unrolled_figure(evidence, relpath):
         present[size].update((o, "good") for o in warp_offsets(evidence, relpath, {"Block": size}, context))
     strides = sorted({s for rounds in present.values() for s in rounds}, reverse=True)
     svg = Svg(170 + len(sizes) * 96 + 30, None, "Step 06: the rounds each instantiation keeps once Block is a constant",
-              f"for ({loop['var']} = {loop['init']}; {loop['cond']}; {loop['step']}) under #pragma unroll, then "
-              f"warp_level for the last warp")
+              f"{loop_text(loop)} under #pragma unroll, then warp_level for the last warp")
     svg.text(170 + len(sizes) * 48, 66, "Block (template argument)", size=12, anchor="middle", weight="bold")
     grid = Grid(svg, 170, 80, 96, 24, gap=0)
     grid.row([(size, "plain") for size in sizes])
