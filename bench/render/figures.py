@@ -215,30 +215,27 @@ def grid_stride_figure(evidence, relpath):
     launches = evidence.find(relpath, "kernel<<<grid, block, shared_bytes, stream>>>(in, n, scratch);\n\n"
                                       "kernel<<<$second, block, shared_bytes, stream>>>(scratch, grid, out);",
                              "the two launches")
-    block, grid_size, n, context = 4, 2, 44, f"{relpath}, the grid-stride loop"
-    owner = {}
-    for b in range(grid_size):
-        for tid in range(block):
-            names = {"Block": block, "gridDim_x": grid_size, "blockIdx_x": b, "tid": tid, "loads_per_iteration": loads,
-                     "n": n}
-            names["tile"] = evaluate(tile["expr"], names, context)
-            names["grid_stride"] = names[stride["expr"]] * grid_size
-            i = evaluate(start["expr"], names, context) * b + tid
-            for _ in range(65):
-                if not evaluate(loop["cond"], dict(names, i=i), context):
-                    break
-                owner.update((evaluate(f"i + {loop['offset']}", dict(names, i=i, k=k), context), (b, tid))
-                             for k in range(loads))
-                i += names["grid_stride"]
-            else:
-                raise FigureError(f"{context}: the loop does not end")
-            owner.update((evaluate(f"i + {tail['offset']}", dict(names, i=i, k=k), context), (b, tid))
-                         for k in range(loads) if evaluate(tail["cond"], dict(names, i=i, k=k), context))
+    block, grid_size, n, context, owner = 4, 2, 44, f"{relpath}, the grid-stride loop", {}
+    names = {"Block": block, "gridDim_x": grid_size, "loads_per_iteration": loads, "n": n}
+    names["tile"] = evaluate(tile["expr"], names, context)
+    names["grid_stride"] = names[stride["expr"]] * grid_size
+    for b, tid in ((b, tid) for b in range(grid_size) for tid in range(block)):
+        i = evaluate(start["expr"], dict(names, blockIdx_x=b, tid=tid), context) * b + tid
+        for _ in range(65):
+            if not evaluate(loop["cond"], dict(names, i=i), context):
+                break
+            owner.update((evaluate(f"i + {loop['offset']}", dict(names, i=i, k=k), context), (b, tid))
+                         for k in range(loads))
+            i += names["grid_stride"]
+        else:
+            raise FigureError(f"{context}: the loop does not end")
+        owner.update((evaluate(f"i + {tail['offset']}", dict(names, i=i, k=k), context), (b, tid))
+                     for k in range(loads) if evaluate(tail["cond"], dict(names, i=i, k=k), context))
     if sorted(owner) != list(range(n)):
         raise FigureError(f"{relpath}: the grid-stride loop does not read every element exactly once")
     row_len = grid_size * block * loads
-    svg = Svg(110 + row_len * 24 + 40, None, "Step 07: a grid sized to the GPU walks the array, then one block adds "
-                                             "the partials",
+    svg = Svg(110 + row_len * 24 + 40, None, "Step 07: a grid sized to the GPU walks the array, then one block "
+              "adds the partials",
               f"toy sizes: Block = {block} threads, a GPU that holds {grid_size} blocks at once, n = {n}; "
               f"loads_per_iteration = {loads} (from the source)")
     grid = Grid(svg, 110, 96, 24, 24, gap=22, size=9)
@@ -249,10 +246,9 @@ def grid_stride_figure(evidence, relpath):
                  label_fill=VERMILLION if elements[-1] >= n else "#000000")
     for b in range(grid_size):
         grid.span(0, b * block * loads, block * loads, f"block {b}: tile = {loads} x Block", f"b{b}")
-    svg.caption(grid.y + 8, f"Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads}"
-                                f" x {block} = {row_len} elements, each thread {loads} of them, Block apart "
-                                f"(coalesced). The last row crosses n: only there are the loads checked against n.",
-                    width=125)
+    svg.caption(grid.y + 8, f"Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads} x "
+                            f"{block} = {row_len} elements, each thread {loads} of them, Block apart (coalesced). The "
+                            f"last row crosses n: only there are the loads checked against n.", width=125)
     y, x = svg.height + 6, 110 + grid_size * 70
     for b in range(grid_size):
         cell(svg, 110 + b * 70, y, 60, 26, f"partial {b}", f"b{b}", size=10)
@@ -268,13 +264,11 @@ def grid_stride_figure(evidence, relpath):
 def shuffle_figure(evidence, relpath):
     loop = evidence.find(relpath, LOOP + " value += shuffle_down(value, $var);", "the shuffle loop")
     lanes = evidence.number(relpath, "sum = warp_sum<$lanes>(sum);", "the warp's call")
-    offsets = loop_of(loop, {"Lanes": lanes}, relpath)
-    values = [(3 * lane + 1) % 7 for lane in range(lanes)]
+    offsets, values = loop_of(loop, {"Lanes": lanes}, relpath), [(3 * lane + 1) % 7 for lane in range(lanes)]
     total = sum(values)
-    svg = Svg(90 + lanes * 24 + 30, None,
-              f"Step 08: a warp adds its {lanes} values in {len(offsets)} shuffle rounds, in registers",
-              f"for ({loop['var']} = {loop['init']}; {loop['cond']}; {loop['step']}) value += "
-              f"__shfl_down_sync(all lanes, value, {loop['var']}), Lanes = {lanes}")
+    svg = Svg(90 + lanes * 24 + 30, None, f"Step 08: a warp adds its {lanes} values in {len(offsets)} shuffle rounds, "
+              f"in registers", f"{loop_text(loop)} value += __shfl_down_sync(all lanes, value, {loop['var']}), "
+                               f"Lanes = {lanes}")
     grid = Grid(svg, 90, 84, 24, 24, gap=56)
     grid.row([(v, "on") for v in values], "lane", above=range(lanes), label_fill=GREY)
     for offset in offsets:
