@@ -9,7 +9,8 @@ from pathlib import Path
 from . import REPO_ROOT
 from .charts import (CUB_STYLE, PROBE_STYLE, SERIES_STYLE, compare_table, csv_fingerprint, points_of, results_charts,
                      stamp_line, step_label)
-from .source import Evidence, FigureError, ResultsError, evaluate, loop_values
+from .source import Evidence, FigureError, ResultsError, bind, evaluate, loop_values
+from .tables import require
 from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
 
 LOOP = "for (unsigned int $var = $init; $cond; $step)"
@@ -318,8 +319,8 @@ def split_input(rules, relpath, n, misalignment, size, block):
             v = evaluate(rules["load"], dict(bound, i=thread, k=k, Block=block), context)
             if v < names["vectors"]:
                 owner.update((head + v * width + w, ("vector", thread)) for w in range(width))
-    if sorted(owner) != list(range(n)):
-        raise FigureError(f"{relpath}: head, vectors and tail do not cover the input exactly once")
+    require(sorted(owner) == list(range(n)), f"{relpath}: head, vectors and tail do not cover the input exactly once",
+            FigureError)
     return owner, width, head, names["vectors"], names["tail_begin"]
 
 
@@ -365,8 +366,7 @@ def slots_figure(evidence, relpath):
     block, grid_size, context = 2, 10, f"{relpath}, the last block"
     finish = [5, 7, 4, 8, 6, 9, 5, 7, 6, 5]  # when each block has added its share (illustrative units)
     lasts = [b for b in range(grid_size) if evaluate(last["cond"], {"blockIdx_x": b, "gridDim_x": grid_size}, context)]
-    if len(lasts) != 1:
-        raise FigureError(f"{relpath}: 'is_last' is true for {len(lasts)} blocks, the figure expects one")
+    require(len(lasts) == 1, f"{relpath}: 'is_last' is true for {len(lasts)} blocks, the figure expects one", FigureError)
     the_last, threads = lasts[0], []
     for tid in range(block):
         names = {"tid": tid, "gridDim_x": grid_size, "partial_loads": loads, "Block": block, "blockIdx_x": the_last}
@@ -480,8 +480,8 @@ def identity_figure(evidence, relpath):
 
 def require_consecutive(spans, total, message):
     """spans [(first, count)] must cut 0 .. total into consecutive pieces, in order."""
-    if [f for f, _ in spans] != [sum(c for _, c in spans[:i]) for i in range(len(spans))] or sum(c for _, c in spans) != total:
-        raise FigureError(message)
+    starts = [sum(c for _, c in spans[:i]) for i in range(len(spans) + 1)]
+    require([f for f, _ in spans] == starts[:-1] and starts[-1] == total, message, FigureError)
 
 
 def shards_figure(evidence, relpath):
@@ -492,9 +492,7 @@ def shards_figure(evidence, relpath):
     n, k, context = 18, 4, f"{relpath}, shard_of"
     data, shards = [(5 * e + 2) % 9 for e in range(n)], []
     for r in range(k):
-        names = {"n": n, "k": k, "r": r}
-        names.update(base=evaluate(base["base"], names, context), extra=evaluate(base["extra"], names, context))
-        shards.append((evaluate(shard["begin"], names, context), evaluate(shard["count"], names, context)))
+        shards.append(bind(shard, bind(base, {"n": n, "k": k, "r": r}, context), context, "begin", "count"))
     require_consecutive(shards, n, f"{relpath}: shard_of does not cut the input into consecutive shards")
     partials = [sum(data[b:b + c]) for b, c in shards]
     cw, left, top = 36, 40, 92
@@ -528,11 +526,8 @@ def bulk_copies_figure(evidence, relpath):
     count = evidence.find(relpath, "const std::size_t count = $count;")
     phase = evidence.find(relpath, "wait_for_chunk(&ready[s], $phase);", "the wait on a buffer")
     chunks, grid_size, context = 20, 3, f"{relpath}, bulk_thread_reduce"
-    runs = []
-    for b in range(grid_size):
-        names = {"chunks": chunks, "gridDim_x": grid_size, "blockIdx_x": b}
-        names.update(share=evaluate(split["share"], names, context), bigger=evaluate(split["bigger"], names, context))
-        runs.append((evaluate(first["first"], names, context), evaluate(count["count"], names, context)))
+    runs = [(bind(first, names, context, "first")[0], bind(count, names, context, "count")[0]) for names in (
+        bind(split, {"chunks": chunks, "gridDim_x": grid_size, "blockIdx_x": b}, context) for b in range(grid_size))]
     require_consecutive(runs, chunks, f"{relpath}: the blocks' runs do not cut the chunks into consecutive runs")
     owner = [b for b, (f, c) in enumerate(runs) for _ in range(c)]
     mine = range(runs[0][0], runs[0][0] + runs[0][1])
@@ -558,9 +553,9 @@ def bulk_copies_figure(evidence, relpath):
                              f"one into each buffer; each buffer's mbarrier completes a phase when its chunk's bytes "
                              f"have landed. Every thread waits on that phase, adds its vectors of the chunk from "
                              f"shared memory, and after a barrier thread 0 refills the buffer with the chunk "
-                             f"{stages} ahead ('after c0': asked once chunk c0 was added): chunk c goes to buffer c % {stages}, its phase is (c / {stages}) % 2, "
-                             f"c counted from the start of the block's run. No thread loads the input itself.",
-                width=112)
+                             f"{stages} ahead ('after c0': asked once chunk c0 was added): chunk c goes to buffer c % "
+                             f"{stages}, its phase is (c / {stages}) % 2, c counted from the start of the block's run. "
+                             f"No thread loads the input itself.", width=112)
     return svg
 
 
@@ -571,24 +566,12 @@ def bulk_copies_figure(evidence, relpath):
 CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16
 
 
-def step12_tile(evidence, block):
-    """Step 12's one-tile limit at `block`: the largest n its grid_for gives one block (grid_for(n) ==
-    1 takes the OneTile kernel), from tile_elements in its reduce.cuh."""
-    relpath = "step12_small_n/reduce.cuh"
-    tile = evidence.find(relpath, "tile_elements(int block) { return $expr; }")
-    evidence.find(relpath, "const bool one_tile = grid == 1;")
-    rules = vector_rules(evidence, relpath)
-    return evaluate(tile["expr"], {"block": block, "loads_per_iteration": rules["loads"],
-                                   "vector_bytes": rules["bytes"]}, f"{relpath}, tile_elements")
-
-
 def small_n_chart(table, step12_limit=None):
     rows = [r for r in table.rows if r["type"] == "int32"]
     wanted = (("step12_small_n", SERIES_STYLE[0]), ("cub", CUB_STYLE), ("read_probe", PROBE_STYLE))
     times = {step: [(x, y * 1000) for x, y in points_of(table, rows, step, "time_median_ms")] for step, _ in wanted}
     for step, points in times.items():
-        if not points:
-            raise FigureError(f"{table.name}: no int32 rows of {step}")
+        require(points, f"{table.name}: no int32 rows of {step}", FigureError)
     all_points = [p for points in times.values() for p in points]
     tile = CUB_TILE_THREADS * CUB_TILE_ITEMS
     chart = LogChart("Step 12: time against n, int32 sum", stamp_line(table), "n (elements, log scale)",
@@ -639,16 +622,16 @@ def every_figure(root):
         evidence = Evidence(root)
         svg = draw(evidence, f"{step}/reduce.cuh", *title)
         out.append((f"{step}/figures/{name}.svg", svg.render(evidence.fingerprint())))
-    sweep = "results/h100/sweep.csv"
-    if not (root / sweep).is_file():
-        raise FigureError(f"{sweep}: file not found (step12's small_n.svg is drawn from it)")
+    sweep, relpath, evidence = "results/h100/sweep.csv", "step12_small_n/reduce.cuh", Evidence(root)
+    require((root / sweep).is_file(), f"{sweep}: file not found (step12's small_n.svg is drawn from it)", FigureError)
     table = compare_table(root / sweep)
-    evidence = Evidence(root)
-    try:
-        block = int(table.stamp["block"])
-    except (KeyError, ValueError):
-        raise FigureError(f"{sweep}: expected a '# block: N' line in its stamp") from None
-    limit = step12_tile(evidence, block)
+    require(table.stamp.get("block", "").isdigit(), f"{sweep}: expected a '# block: N' line in its stamp", FigureError)
+    # Step 12's one-tile limit: the largest n its grid_for gives one block (grid == 1 takes the OneTile kernel)
+    tile = evidence.find(relpath, "tile_elements(int block) { return $expr; }")
+    evidence.find(relpath, "const bool one_tile = grid == 1;")
+    rules = vector_rules(evidence, relpath)
+    limit = evaluate(tile["expr"], {"block": int(table.stamp["block"]), "loads_per_iteration": rules["loads"],
+                                    "vector_bytes": rules["bytes"]}, f"{relpath}, tile_elements")
     out.append(("step12_small_n/figures/small_n.svg", small_n_chart(table, limit).render(
         f"{csv_fingerprint(root / sweep, sweep)}; {evidence.fingerprint()}")))
     for folder in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
@@ -672,13 +655,11 @@ def main(argv=None):
     for relpath, text in figures:
         path = args.root / relpath
         current = path.read_text(encoding="utf-8") if path.is_file() else None
-        if current == text:
-            continue
-        if args.check:
+        if current != text and args.check:
             stale.append(relpath)
             print(f"error: {relpath} {'is missing' if current is None else 'differs from its sources'}",
                   file=sys.stderr)
-        else:
+        elif current != text:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {relpath}")

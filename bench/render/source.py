@@ -115,6 +115,13 @@ def evaluate(expression, names, context=""):
     return eval(compile(tree, "<expression>", "eval"), {"__builtins__": {}, **FUNCTIONS}, dict(names))
 
 
+def bind(match, names, context="", *holes):
+    """names with each of match's holes evaluated in turn, named as the holes; given holes: their values."""
+    for key, expression in match.groupdict().items():
+        names = dict(names, **{key: evaluate(expression, names, context)})
+    return tuple(names[h] for h in holes) if holes else names
+
+
 def update(variable, statement, names, context=""):
     """The variable's value after a C update statement: 's *= 2', 's >>= 1', 'offset /= 2', 's = s * 2'."""
     match = re.fullmatch(rf"\s*{variable}\s*(\*|/|\+|-|>>|<<)?=\s*(.+?)\s*", statement)

@@ -84,6 +84,11 @@ def gpu_label(results):
     return results.compare("headline.csv").stamp.get("gpu", name)
 
 
+def require(condition, message, error=ResultsError):
+    if not condition:
+        raise error(message)
+
+
 def size_text(n):
     n = int(n)
     return f"2^{n.bit_length() - 1}" if n > 0 and n & (n - 1) == 0 else str(n)
