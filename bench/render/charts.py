@@ -50,7 +50,7 @@ def sweep_chart(table, type_name):
     for step, style in (("cub", CUB_STYLE), ("read_probe", PROBE_STYLE)):
         chart.series(step_label(step), [(x, y) for x, y in points_of(table, rows, step, "gbps") if y > 0], style,
                      width=2.2)
-    chart.horizontal(peak, f"theoretical peak {peak:.0f} GB/s")
+    chart.rule(peak, f"theoretical peak {peak:.0f} GB/s", False)
     others = sorted({r["step"] for r in rows} - set(steps) - {"cub", "read_probe"})
     if others:
         chart.legend_y += 10

@@ -581,7 +581,7 @@ def small_n_chart(table, step12_limit=None):
     chart.svg.items.insert(0, chart.svg.items.pop())  # the shading under the grid
     for step, style in wanted:
         chart.series(step_label(step), times[step], style, width=2.2 if step != "step12_small_n" else 2)
-    chart.vertical(tile, f"n = {tile:,}".replace(",", ","))
+    chart.rule(tile, f"n = {tile:,}", True)
     for i, (left_line, right_line) in enumerate(zip(
             (f"CUB, n < {tile:,}: one block,", "a partial tile, one element", "per load, each checked"),
             (f"CUB, n >= {tile:,}: full tiles", f"of {CUB_TILE_THREADS} x {CUB_TILE_ITEMS}; above {tile:,},",

@@ -1,5 +1,4 @@
-"""The SVG writer: a document built element by element, cells, wrapped text, a chart with log axes.
-Standard library only; the same inputs give byte-identical files."""
+"""The SVG writer: a document built element by element, cells, rows of cells, a chart with log axes."""
 
 import math
 
@@ -24,7 +23,6 @@ class Svg:
     """One SVG document, built element by element; text() gives the file's text."""
 
     def __init__(self, width, height, title, subtitle=None, at=48, size=12):
-        """Also draws the title, and the subtitle in grey below it."""
         self.width, self.height, self.title, self.items = width, height, title, []
         self.text(16, 26, title, size=16, weight="bold")
         if subtitle is not None:
@@ -75,8 +73,15 @@ class Svg:
                 self.add("polygon", points=points, fill=colour, stroke=colour)
 
     def caption(self, y, text, width=120):
-        """The explanation under a figure, from y; the figure ends below it."""
-        self.height = wrap(self, 16, y, text, size=12, width=width) + 4
+        """The explanation under a figure, in lines of at most `width` characters from y; the figure ends below it."""
+        lines = [""]
+        for word in text.split():
+            lines[-1:] = [lines[-1], word] if lines[-1] and len(lines[-1]) + 1 + len(word) > width else \
+                [f"{lines[-1]} {word}" if lines[-1] else word]
+        for line in lines:
+            self.text(16, y, line)
+            y += 12 * 1.35
+        self.height = y + 4
 
     def render(self, comment):
         head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(self.width)}" height="{num(self.height)}" '
@@ -105,22 +110,6 @@ def cell(svg, x, y, w, h, label, style="white", size=11):
         svg.rect(x, y, w, h, fill=fill, stroke=stroke, dash=dash)
     if label != "":
         svg.text(x + w / 2, y + h / 2 + size * 0.36, label, size=size, anchor="middle", fill=colour)
-
-
-def wrap(svg, x, y, text, size=12, width=100, leading=1.35, fill=BLACK):
-    """Text broken into lines of at most `width` characters; returns the y below it."""
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            svg.text(x, y, line, size=size, fill=fill)
-            y += size * leading
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        svg.text(x, y, line, size=size, fill=fill)
-        y += size * leading
-    return y
 
 
 class Grid:
@@ -232,12 +221,11 @@ class LogChart:
         self.svg.text(x + 42, y + 4, label, size=11)
         self.legend_y += 22
 
-    def vertical(self, x, label, colour=VERMILLION):
-        px = self.px(x)
-        self.svg.line(px, self.top, px, self.bottom, stroke=colour, width=1.4, dash="6 3")
-        self.svg.text(px + 4, self.top + 14, label, size=10, fill=colour)
-
-    def horizontal(self, y, label, colour=VERMILLION):
-        py = self.py(y)
-        self.svg.line(self.left, py, self.right, py, stroke=colour, width=1.2, dash="2 4")
-        self.svg.text(self.left + 6, py - 5, label, size=10, fill=colour)
+    def rule(self, value, label, vertical):
+        """A labelled line across the chart: at x = value (vertical) or y = value."""
+        if vertical:
+            self.svg.line(self.px(value), self.top, self.px(value), self.bottom, stroke=VERMILLION, width=1.4, dash="6 3")
+            self.svg.text(self.px(value) + 4, self.top + 14, label, size=10, fill=VERMILLION)
+        else:
+            self.svg.line(self.left, self.py(value), self.right, self.py(value), stroke=VERMILLION, width=1.2, dash="2 4")
+            self.svg.text(self.left + 6, self.py(value) - 5, label, size=10, fill=VERMILLION)
