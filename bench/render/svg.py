@@ -123,8 +123,7 @@ class Grid:
         return self.left + column * self.cw
 
     def row(self, cells, label=None, note=None, above=None, gap=None, note_fill=BLACK, label_fill=BLACK):
-        """cells: a value (a white cell), (value, style), or None (no cell); above: a small grey text
-        over each cell (None or '': none). Returns the row's number."""
+        """cells: a value (a white cell), (value, style) or None; above: grey text over each. Returns the row's number."""
         svg, y = self.svg, self.y
         self.ys.append(y)
         for c, item in enumerate(cells):
@@ -173,12 +172,10 @@ class LogChart:
     def __init__(self, title, subtitle, xlabel, ylabel, xs, ys, width=900, height=520, legend_width=230):
         self.svg = Svg(width, height, title, subtitle, at=46, size=11)
         self.left, self.top, self.right, self.bottom = 78, 64, width - legend_width, height - 58
-        self.xticks = log_ticks(min(xs), max(xs), 2)
-        self.yticks = log_ticks(min(ys), max(ys), 10)
+        self.xticks, self.yticks = log_ticks(min(xs), max(xs), 2), log_ticks(min(ys), max(ys), 10)
         self.x0, self.x1 = math.log2(self.xticks[0]), math.log2(self.xticks[-1])
         self.y0, self.y1 = math.log10(self.yticks[0]), math.log10(self.yticks[-1])
-        self.legend_y = self.top + 6
-        svg = self.svg
+        svg, self.legend_y = self.svg, self.top + 6
         step = 4 if len(self.xticks) > 16 else 2 if len(self.xticks) > 8 else 1
         for x in self.xticks:
             px, labelled = self.px(x), round(math.log2(x)) % step == 0
@@ -194,8 +191,7 @@ class LogChart:
                     svg.line(self.left, self.py(y * minor), self.right, self.py(y * minor), stroke="#f0f0f0")
         svg.rect(self.left, self.top, self.right - self.left, self.bottom - self.top, stroke=BLACK)
         svg.text((self.left + self.right) / 2, self.bottom + 42, xlabel, size=12, anchor="middle")
-        svg.text(20, (self.top + self.bottom) / 2, ylabel, size=12, anchor="middle",
-                 rotate=-90)
+        svg.text(20, (self.top + self.bottom) / 2, ylabel, size=12, anchor="middle", rotate=-90)
 
     def px(self, x):
         return self.left + (math.log2(x) - self.x0) / (self.x1 - self.x0) * (self.right - self.left)
@@ -210,11 +206,7 @@ class LogChart:
         if shape:
             for x, y in points:
                 self.svg.marker(shape, self.px(x), self.py(y), colour, size=3.2)
-        self.legend(label, style, width)
-
-    def legend(self, label, style, width=1.8):
-        colour, shape, dash = style
-        x, y = self.right + 16, self.legend_y
+        x, y = self.right + 16, self.legend_y  # its legend
         self.svg.line(x, y, x + 34, y, stroke=colour, width=width, dash=dash)
         if shape:
             self.svg.marker(shape, x + 17, y, colour, size=3.6)
@@ -223,9 +215,7 @@ class LogChart:
 
     def rule(self, value, label, vertical):
         """A labelled line across the chart: at x = value (vertical) or y = value."""
-        if vertical:
-            self.svg.line(self.px(value), self.top, self.px(value), self.bottom, stroke=VERMILLION, width=1.4, dash="6 3")
-            self.svg.text(self.px(value) + 4, self.top + 14, label, size=10, fill=VERMILLION)
-        else:
-            self.svg.line(self.left, self.py(value), self.right, self.py(value), stroke=VERMILLION, width=1.2, dash="2 4")
-            self.svg.text(self.left + 6, self.py(value) - 5, label, size=10, fill=VERMILLION)
+        x, y = (self.px(value), self.top) if vertical else (self.left, self.py(value))
+        self.svg.line(x, y, *((x, self.bottom) if vertical else (self.right, y)), stroke=VERMILLION,
+                      width=1.4 if vertical else 1.2, dash="6 3" if vertical else "2 4")
+        self.svg.text(x + 4 if vertical else x + 6, y + 14 if vertical else y - 5, label, size=10, fill=VERMILLION)
