@@ -7,10 +7,10 @@ import sys
 from pathlib import Path
 
 from . import REPO_ROOT
-from .charts import (CUB_STYLE, PROBE_STYLE, SERIES_STYLE, compare_table, csv_fingerprint, points_of, results_charts,
-                     stamp_line, step_label)
+from .charts import CUB_STYLE, PROBE_STYLE, SERIES_STYLE, csv_fingerprint, points_of, results_charts, stamp_line
+from .charts import step_label
 from .source import Evidence, FigureError, ResultsError, bind, evaluate, loop_values
-from .tables import require
+from .tables import Results, require
 from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
 
 LOOP = "for (unsigned int $var = $init; $cond; $step)"
@@ -624,7 +624,7 @@ def every_figure(root):
         out.append((f"{step}/figures/{name}.svg", svg.render(evidence.fingerprint())))
     sweep, relpath, evidence = "results/h100/sweep.csv", "step12_small_n/reduce.cuh", Evidence(root)
     require((root / sweep).is_file(), f"{sweep}: file not found (step12's small_n.svg is drawn from it)", FigureError)
-    table = compare_table(root / sweep)
+    table = Results(root / "results" / "h100").compare("sweep.csv")
     require(table.stamp.get("block", "").isdigit(), f"{sweep}: expected a '# block: N' line in its stamp", FigureError)
     # Step 12's one-tile limit: the largest n its grid_for gives one block (grid == 1 takes the OneTile kernel)
     tile = evidence.find(relpath, "tile_elements(int block) { return $expr; }")
