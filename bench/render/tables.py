@@ -11,13 +11,16 @@ COMPARE_NEEDS = ("type", "op", "n", "block", "step", "change", "time_median_ms",
                  "batch_gbps", "peak_gbps", "x_previous", "x_step01", "x_cub", "l2", "status")
 CUB_STEP, READ_PROBE = "cub", "read_probe"  # the read probe: one pass over the input, the ceiling
 READ_PROBE_BULK = "read_probe_bulk"  # its second pattern (step 13's); the probe of a size is the faster
-COLUMN_FORMATS = {
-    "time_median_ms": ".4f", "time_min_ms": ".4f", "batch_ms": ".4f", "idle_ms": ".4f",
-    "gbps": ".1f", "batch_gbps": ".1f", "peak_gbps": ".0f", "percent_of_peak": ".1f",
-    "x_previous": ".2f", "x_step01": ".2f", "x_cub": ".2f", "latency_ns": ".0f",
-}
+COLUMN_FORMATS = {"time_median_ms": ".4f", "time_min_ms": ".4f", "batch_ms": ".4f", "idle_ms": ".4f", "gbps": ".1f",
+                  "batch_gbps": ".1f", "peak_gbps": ".0f", "percent_of_peak": ".1f", "x_previous": ".2f",
+                  "x_step01": ".2f", "x_cub": ".2f", "latency_ns": ".0f"}
 PRIMARY_GPU, BESIDE_GPUS = "h100", ("h200",)  # the READMEs' GPU, and those shown beside it
 COURSE = [step.folder for step in steps.load()]
+
+
+def require(condition, message, error=ResultsError):
+    if not condition:
+        raise error(message)
 
 
 class Results:
@@ -29,36 +32,26 @@ class Results:
     def has(self, name):
         return (self.directory / name).is_file()
 
-    def gpus(self, name):
-        """This folder, then each folder beside it that has file `name`."""
+    def gpus(self, name):  # this folder, then each folder beside it that has file `name`
         return [self] + [other for other in self.beside if other.has(name)]
 
     def table(self, name, needs=(), writer=""):
         """The Table of file `name`, which must have the columns `needs` (written by `writer`)."""
         if name not in self._tables:
             self._tables[name] = read_table(self.directory / name)
-        table = self._tables[name]
-        missing = [c for c in needs if c not in table.columns]
-        if missing:
-            raise ResultsError(f"{table.name}: expected the header {','.join(needs)} that {writer} writes; "
-                               f"missing {','.join(missing)}")
+        table, missing = self._tables[name], ",".join(c for c in needs if c not in self._tables[name].columns)
+        require(not missing, f"{table.name}: expected the header {','.join(needs)} that {writer} writes; missing {missing}")
         return table
 
     def compare(self, name):
         """compare's CSV `name`; each size keeps the faster read probe pattern's row, named read_probe."""
         table = self.table(name, COMPARE_NEEDS, "compare")
         key = lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])  # noqa: E731
+        time = lambda r: table.number(r, "time_median_ms")  # noqa: E731
         bulk = {key(r): r for r in table.rows if r["step"] == READ_PROBE_BULK}
-        if bulk:
-            folded = []
-            for row in table.rows:
-                other = bulk.get(key(row)) if row["step"] == READ_PROBE else None
-                if other and table.number(other, "time_median_ms") < table.number(row, "time_median_ms"):
-                    row = dict(other, step=READ_PROBE, change="the read probe's faster pattern here: bulk copies "
-                                                              "(step 13)")
-                if row["step"] != READ_PROBE_BULK:
-                    folded.append(row)
-            table.rows = folded
+        table.rows = [dict(bulk[key(r)], step=READ_PROBE, change="the read probe's faster pattern here: bulk copies "
+                           "(step 13)") if r["step"] == READ_PROBE and key(r) in bulk and time(bulk[key(r)]) < time(r)
+                      else r for r in table.rows if r["step"] != READ_PROBE_BULK]
         return table
 
     def ncu(self):
@@ -84,12 +77,7 @@ def gpu_label(results):
     return results.compare("headline.csv").stamp.get("gpu", name)
 
 
-def require(condition, message, error=ResultsError):
-    if not condition:
-        raise error(message)
-
-
-def size_text(n):
+def size_text(n):  # "2^24" for powers of two, the decimal count otherwise
     n = int(n)
     return f"2^{n.bit_length() - 1}" if n > 0 and n & (n - 1) == 0 else str(n)
 
@@ -155,10 +143,8 @@ def parse_selector(words, context):
     selector = {}
     for word in words:
         key, sep, value = word.partition("=")
-        if not sep or not key or not value:
-            raise ResultsError(f"{context}: '{word}' is not key=value")
-        if key in selector:
-            raise ResultsError(f"{context}: '{key}' is given twice")
+        require(sep and key and value, f"{context}: '{word}' is not key=value")
+        require(key not in selector, f"{context}: '{key}' is given twice")
         selector[key] = value
     return selector
 
@@ -167,16 +153,14 @@ def select_row(table, selector, context):
     """The one row matching every key=value of selector (max/min: the extreme of that column)."""
     text = " ".join(f"{k}={v}" for k, v in selector.items())
     for key in selector:
-        if key not in table.columns:
-            raise ResultsError(f"{context}: selector '{text}': {table.name} has no column '{key}' "
-                               f"(columns: {','.join(table.columns)})")
+        require(key in table.columns, f"{context}: selector '{text}': {table.name} has no column '{key}' "
+                                      f"(columns: {','.join(table.columns)})")
     rows = [row for row in table.rows if all(row[k] == v for k, v in selector.items() if v not in ("max", "min"))]
     for key, value in selector.items():
         if value in ("max", "min") and rows:
             best = (max if value == "max" else min)(table.number(row, key) for row in rows)
             rows = [row for row in rows if table.number(row, key) == best]
-    if len(rows) != 1:
-        raise ResultsError(f"{context}: selector '{text}' matches {len(rows)} rows of {table.name}, not exactly one")
+    require(len(rows) == 1, f"{context}: selector '{text}' matches {len(rows)} rows of {table.name}, not exactly one")
     return rows[0]
 
 
@@ -233,9 +217,8 @@ def tie_rule(results, type_steps):
 
     def spread(type_name, step):  # the slowest run's median over the fastest's, minus 1
         times = [table.number(row, "time_median_ms") for row in rows_where(table, type=type_name, step=step)]
-        if len(times) < 2 or min(times) <= 0:
-            raise ResultsError(f"{table.name}: type={type_name} step={step} needs two runs or more, each with a "
-                               f"positive time")
+        require(len(times) > 1 and min(times) > 0, f"{table.name}: type={type_name} step={step} needs two runs or "
+                                                   f"more, each with a positive time")
         return max(times) / min(times) - 1
     measured = set(distinct(table.rows, "step"))
     missing = sorted({step for steps in type_steps.values() for step in steps} - measured)
