@@ -9,8 +9,8 @@ from pathlib import Path
 
 import steps
 from . import REPO_ROOT, blocks, charts, lessons
-from .tables import (ResultsError, Results, format_value, is_number, parse_selector, readme_folders, select_row,
-                     size_text)
+from .tables import (ResultsError, Results, format_value, is_number, parse_selector, readme_folders, require,
+                     select_row, size_text)
 
 # The block kinds: render_KIND of blocks.py (used by many pages) and lessons.py (each by one lesson).
 BLOCK_KINDS = {name[7:].replace("_", "-"): function for module in (blocks, lessons)
@@ -24,8 +24,7 @@ BLOCK_LINE = re.compile(r"<!-- results:[^\n]*? -->")
 
 def render_block(results, words, context):
     function = BLOCK_KINDS.get(words[0] if words else None)
-    if function is None:
-        raise ResultsError(f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")
+    require(function, f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")
     signature = inspect.signature(function)
     try:
         signature.bind(results, *words[1:], context=context)
@@ -39,23 +38,18 @@ def render_block(results, words, context):
 
 def render_inline(results, form, spec, context):
     words = spec.split()
-    if not words:
-        raise ResultsError(f"{context}: no file named")
+    require(words, f"{context}: no file named")
     table = results.table(words[0])
-    if form == "r" and words.count("/") != 1:
-        raise ResultsError(f"{context}: a ratio needs two selectors separated by ' / '")
+    require(form == "v" or words.count("/") == 1, f"{context}: a ratio needs two selectors separated by ' / '")
     split = words.index("/") if form == "r" else len(words)
     first = parse_selector(words[1:split], context)
     column, fmt, scale = first.pop("col", None), first.pop("fmt", None), first.pop("scale", None) if form == "v" else None
-    if column is None:
-        raise ResultsError(f"{context}: col=COLUMN is missing")
-    if column not in table.columns:
-        raise ResultsError(f"{context}: {table.name} has no column '{column}'")
+    require(column is not None, f"{context}: col=COLUMN is missing")
+    require(column in table.columns, f"{context}: {table.name} has no column '{column}'")
     if form == "v":
         row = select_row(table, first, context)
         if scale is not None:
-            if not is_number(scale):
-                raise ResultsError(f"{context}: scale={scale} is not a number")
+            require(is_number(scale), f"{context}: scale={scale} is not a number")
             return format(table.number(row, column) * float(scale), fmt or ".4g")
         return size_text(row[column]) if column == "n" and not fmt else format_value(table, row, column, fmt)
     second = parse_selector(words[split + 1:], context)
@@ -63,8 +57,7 @@ def render_inline(results, form, spec, context):
     a, b = (table.number(select_row(table, s, context), column) for s in (first, dict(first, **second)))
     if column.endswith("_ms"):
         a, b = b, a  # times: the first row is faster when its time is smaller
-    if b == 0 or not math.isfinite(a / b):
-        raise ResultsError(f"{context}: the ratio divides by zero")
+    require(b != 0 and math.isfinite(a / b), f"{context}: the ratio divides by zero")
     return format(a / b, fmt)
 
 
@@ -83,9 +76,9 @@ def render_text(text, results, name):
     def line_of(source, position):
         return source.count("\n", 0, position) + 1
     for match in re.finditer(r"<!-- results:", text):
-        if not BLOCK.match(text, match.start()) and not text.startswith("<!-- results:end -->", match.start()):
-            raise ResultsError(f"{name} line {line_of(text, match.start())}: a results block marker without "
-                               f"a matching '<!-- results:end -->' (or not alone on its line)")
+        require(BLOCK.match(text, match.start()) or text.startswith("<!-- results:end -->", match.start()),
+                f"{name} line {line_of(text, match.start())}: a results block marker without a matching "
+                f"'<!-- results:end -->' (or not alone on its line)")
     changes = []
 
     def block(match):
@@ -147,12 +140,10 @@ def main(argv=None):
     results = Results(primary, [Results(folder) for folder in beside])
     own = results if primary == args.results_dir else Results(args.results_dir)  # headline.md, charts
     try:
-        if not args.results_dir.is_dir():
-            raise ResultsError(f"{args.results_dir} is not a folder")
+        require(args.results_dir.is_dir(), f"{args.results_dir} is not a folder")
         files = [(path, kind, path.read_text(encoding="utf-8"), str(path.relative_to(args.root)))
                  for path, kind in pages(args.root)]
-        if not files:
-            raise ResultsError(f"no README.md under {args.root}")
+        require(files, f"no README.md under {args.root}")
         folders = {}  # a results page shows its own folder
         updates = [(path, text, *render_text(text, results if kind != "results" else folders.setdefault(
             path.parent.resolve(), folder_results(path.parent.resolve())), name)) for path, kind, text, name in files]
