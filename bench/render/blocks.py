@@ -1,13 +1,15 @@
 """The blocks many pages use; each render_KIND takes (results, ARGS..., context) and returns Markdown."""
 
+import collections
 import difflib
 import itertools
 
 import steps
 from . import REPO_ROOT
-from .tables import (CUB_STEP, READ_PROBE, ResultsError, Sweep, cells_of, distinct, format_value, is_number,
-                     markdown_table, parse_selector, read_table, rows_where, select_row, short_stamp, size_text,
-                     stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text, gpu_label)
+from .tables import (CUB_STEP, READ_PROBE, Sweep, cells_of, distinct, format_value, gpu_label, is_number,
+                     markdown_table, parse_selector, read_table, require, rows_where, select_row, short_stamp,
+                     size_text, stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text)
+
 
 def headline_names(results):
     return ["headline.csv"] + (["headline_cold.csv"] if results.has("headline_cold.csv") else [])
@@ -36,45 +38,38 @@ def batch_cell(table, row):
     return "-" if row["l2"] == "flushed" else format_value(table, row, "batch_gbps")
 
 
-def course_table_markdown(table, beside):
-    headers = ["step", "what changed", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x step01",
-               "x CUB", "check"] + beside_headers(beside)
-    out = [stamp_paragraph(table.stamp)] + [f"\n{label} columns: " + stamp_paragraph(o.stamp)
-                                            for label, o in beside.items()]
-    for (type_name, op, n, block, l2), rows in itertools.groupby(
-            table.rows, lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])):
-        out.append(f"\n**{type_name}** {op}, n = {n} ({size_text(n)}), block {block}, L2 {l2}:\n\n")
-        cells = []
-        for row in rows:
-            probe = row["step"] == READ_PROBE
-            cells.append([row["step"], "read ceiling: one pass over the input, no reduction" if probe else row["change"]]
-                         + cells_of(table, row, ("time_median_ms", "gbps", "percent_of_peak")) + [batch_cell(table, row)]
-                         + (["-"] * 3 if probe else cells_of(table, row, ("x_previous", "x_step01", "x_cub")))
-                         + [row["status"]] + beside_cells(beside, row))
-        out.append(markdown_table(headers, "ll" + "r" * 7 + "l" + "rr" * len(beside), cells))
-    out.append("\nmedian ms: per call, each call timed alone behind a GPU-side wait. batch GB/s: many calls "
-               "back to back between one pair of events (none with the L2 flushed: the flush would sit between "
-               "the calls). x previous, x step01, x CUB: that row's median time divided by this row's (above 1: "
-               "this row is faster).\n")
-    return "".join(out)
-
-
 def render_course_table(results, context=""):
     """headline.csv (and headline_cold.csv), every row, other GPUs' columns beside."""
-    return "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n".join(
-        course_table_markdown(results.compare(name), beside_tables(results, name)) for name in headline_names(results))
+    parts = []
+    for name in headline_names(results):
+        table, beside = results.compare(name), beside_tables(results, name)
+        headers = ["step", "what changed", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x step01",
+                   "x CUB", "check"] + beside_headers(beside)
+        out = [stamp_paragraph(table.stamp)] + [f"\n{label} columns: " + stamp_paragraph(o.stamp)
+                                                for label, o in beside.items()]
+        for (type_name, op, n, block, l2), rows in itertools.groupby(
+                table.rows, lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])):
+            cells = [[row["step"], "read ceiling: one pass over the input, no reduction" if probe else row["change"]]
+                     + cells_of(table, row, ("time_median_ms", "gbps", "percent_of_peak")) + [batch_cell(table, row)]
+                     + (["-"] * 3 if probe else cells_of(table, row, ("x_previous", "x_step01", "x_cub")))
+                     + [row["status"]] + beside_cells(beside, row) for row in rows for probe in [row["step"] == READ_PROBE]]
+            out.append(f"\n**{type_name}** {op}, n = {n} ({size_text(n)}), block {block}, L2 {l2}:\n\n"
+                       + markdown_table(headers, "ll" + "r" * 7 + "l" + "rr" * len(beside), cells))
+        parts.append("".join(out) + "\nmedian ms: per call, each call timed alone behind a GPU-side wait. batch GB/s: "
+                     "many calls back to back between one pair of events (none with the L2 flushed: the flush would "
+                     "sit between the calls). x previous, x step01, x CUB: that row's median time divided by this "
+                     "row's (above 1: this row is faster).\n")
+    return "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n".join(parts)
 
 
 def render_step_table(results, step, context):
     """STEP beside the previous step and CUB, int32 and float32, each headline file."""
-    beside = beside_tables(results, "headline.csv")
+    beside, first = beside_tables(results, "headline.csv"), results.compare("headline.csv")
     cells, statuses = [], set()
-    first = results.compare("headline.csv")
     for name in headline_names(results):
         table, others = results.compare(name), beside_tables(results, name)
         course = steps_of(table.rows)
-        if step not in course:
-            raise ResultsError(f"{context}: {table.name} has no rows for step '{step}'")
+        require(step in course, f"{context}: {table.name} has no rows for step '{step}'")
         shown = course[max(0, course.index(step) - 1):course.index(step) + 1] + [CUB_STEP]
         for type_name, shown_step in itertools.product(("int32", "float32"), shown):
             row = select_row(table, {"type": type_name, "step": shown_step}, context)
@@ -87,9 +82,16 @@ def render_step_table(results, step, context):
                "every row verified but where the check column of the course table says otherwise "
                "('-': timed, not verified)" if "FAIL" not in statuses else "SOME ROWS FAILED verification")
     headers = ["type", "L2", "step", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x CUB"]
-    return (f"n = {size_text(first.rows[0]['n'])}, block {first.rows[0]['block']}, {checked}. {short_stamp(first.stamp)}"
+    return (f"n = {size_text(first.rows[0]['n'])}, block {first.rows[0]['block']}, {checked}. "
+            f"{short_stamp(first.stamp)}"
             + "".join(f" {label} columns: {short_stamp(other.stamp)}" for label, other in beside.items()) + "\n\n"
             + markdown_table(headers + beside_headers(beside), "lll" + "r" * (6 + 2 * len(beside)), cells))
+
+
+def gpu_rows(cells, stamps, headers, note):
+    """A lesson's Result: one table of rows per GPU, a note under it, then each GPU's stamp."""
+    return (markdown_table(["GPU", "n", "median µs", *headers], "llr" + "r" * len(headers), cells) + note
+            + "".join(f"\n{stamp}\n" for stamp in stamps))
 
 
 def render_headline(results, step, context):
@@ -103,10 +105,8 @@ def render_headline(results, step, context):
                      + cells_of(table, row, ("gbps", "x_previous", "x_cub")))
         stamps.append(f"{label}: {short_stamp(table.stamp)}")
     checked = "Every row verified." if statuses == {"PASS"} else f"Verification: {', '.join(sorted(statuses))}."
-    return (markdown_table(["GPU", "n", "median µs", "GB/s", "× previous step", "× CUB"], "llrrrr", cells)
-            + f"\nint32, L2 warm, per-call median. × previous step, × CUB: their time over this step's (above 1: "
-              f"this step is faster). {checked}\n"
-            + "".join(f"\n{stamp}\n" for stamp in stamps))
+    return gpu_rows(cells, stamps, ["GB/s", "× previous step", "× CUB"], "\nint32, L2 warm, per-call median. × "
+                    f"previous step, × CUB: their time over this step's (above 1: this step is faster). {checked}\n")
 
 
 NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
@@ -116,8 +116,8 @@ def ncu_values(results, names, context):
     """({(step, metric): value}, ncu.csv's table), each of names required to have counters."""
     table = results.ncu()
     values = {(row["step"], row["metric"]): table.number(row, "value") for row in table.rows}
-    for name in [n for n in names if not any(s == n for s, _ in values)][:1]:
-        raise ResultsError(f"{context}: {table.name} has no counters for '{name}'")
+    for name in names:
+        require(any(s == name for s, _ in values), f"{context}: {table.name} has no counters for '{name}'")
     return values, table
 
 
@@ -127,29 +127,23 @@ def render_ncu(results, step, previous=None, context=""):
     values, table = ncu_values(results, shown, context)
     cells, metrics = [], read_table(NCU_METRICS)
     for row in metrics.rows:
-        metric, divisor = row["metric"], metrics.number(row, "divide_by")
-        have = [(name, metric) in values for name in shown]
-        if any(have) and not all(have):
-            raise ResultsError(f"{context}: {table.name} has {metric} for one step but not for "
-                               f"'{shown[have.index(False)]}'")
+        have = [(name, row["metric"]) in values for name in shown]
+        require(all(have) or not any(have), f"{context}: {table.name} has {row['metric']} for one step but not "
+                                            f"for '{shown[have.index(False)] if False in have else ''}'")
         if all(have):
-            cells.append([row["label"]] + [format(values[(name, metric)] / divisor, row["format"]) for name in shown]
-                         + [row["meaning"]])
-    if not cells:
-        raise ResultsError(f"{context}: {table.name} has none of the counters this table shows")
+            cells.append([row["label"]] + [format(values[(name, row["metric"])] / metrics.number(row, "divide_by"),
+                                                  row["format"]) for name in shown] + [row["meaning"]])
+    require(cells, f"{context}: {table.name} has none of the counters this table shows")
     return markdown_table(["counter", *shown, "what it counts"], "l" + "r" * len(shown) + "l", cells)
 
 
 def render_csv(results, name, *options, context):
     """Any results CSV as a table; cols=A,B: only those columns."""
-    table = results.table(name)
-    options = parse_selector(options, context)
+    table, options = results.table(name), parse_selector(options, context)
     columns = options.pop("cols").split(",") if "cols" in options else table.columns
-    if options:
-        raise ResultsError(f"{context}: csv understands only cols=, not {', '.join(options)}")
+    require(not options, f"{context}: csv understands only cols=, not {', '.join(options)}")
     for column in columns:
-        if column not in table.columns:
-            raise ResultsError(f"{context}: {table.name} has no column '{column}'")
+        require(column in table.columns, f"{context}: {table.name} has no column '{column}'")
     align = "".join("r" if all(is_number(row[c]) for row in table.rows) else "l" for c in columns)
     cells = [[size_text(row[c]) if c == "n" else format_value(table, row, c) for c in columns] for row in table.rows]
     return stamped_table(table.stamp, columns, align, cells)
@@ -158,11 +152,9 @@ def render_csv(results, name, *options, context):
 def render_quote(results, name, context):
     """A text file of the results folder, verbatim, in a code block."""
     path = results.directory / name
-    if not path.is_file():
-        raise ResultsError(f"{path} not found")
+    require(path.is_file(), f"{path} not found")
     text = path.read_text(encoding="utf-8")
-    if not text.strip():
-        raise ResultsError(f"{context}: {name} is empty")
+    require(text.strip(), f"{context}: {name} is empty")
     return "```\n" + text.rstrip("\n") + "\n```\n"
 
 
@@ -253,11 +245,9 @@ def render_peers(results, context):
     if not results.has("peers.csv"):
         return ("Not measured on this GPU yet: `bench/reproduce.sh --only sweep,peers` writes peers.csv beside "
                 "sweep.csv.\n")
-    peers = results.table("peers.csv", PEERS_NEEDS, "bench/peers.py")
-    sweep = results.compare("sweep.csv")
-    if peers.stamp.get("gpu") != sweep.stamp.get("gpu"):
-        raise ResultsError(f"{peers.name} was measured on '{peers.stamp.get('gpu')}', {sweep.name} on "
-                           f"'{sweep.stamp.get('gpu')}': the ratios would not be like for like")
+    peers, sweep = results.table("peers.csv", PEERS_NEEDS, "bench/peers.py"), results.compare("sweep.csv")
+    require(peers.stamp.get("gpu") == sweep.stamp.get("gpu"), f"{peers.name} was measured on "
+            f"'{peers.stamp.get('gpu')}', {sweep.name} on '{sweep.stamp.get('gpu')}': the ratios would not be like for like")
     libraries = distinct(peers.rows, "library")
     out = [f"Batch GB/s (calls back to back, total time / count) at a few sizes of the sweep, "
            f"{peers.stamp.get('gpu')}. {', '.join(libraries)}: {short_stamp(peers.stamp)} The course and CUB: "
@@ -301,17 +291,12 @@ def render_mutants(results, context):
         return ("Not run on this GPU yet: `bench/reproduce.sh --only mutants` writes mutants.csv "
                 "(tests/mutants/run_mutants.py).\n")
     table = results.table("mutants.csv", MUTANT_NEEDS, "tests/mutants/run_mutants.py")
-    cells, counts = [], {}
     for row in table.rows:
-        if row["status"] == "killed":
-            caught = f"`{row['killed_by']}`" if row["killed_by"] else "killed"
-        elif row["status"] in MUTANT_VERDICTS:
-            caught = MUTANT_VERDICTS[row["status"]]
-        else:
-            raise ResultsError(f"{table.name}: status '{row['status']}' of {row['id']} is not one of killed, "
-                               f"{', '.join(MUTANT_VERDICTS)}")
-        cells.append([row["step"][:6], row["mistake"], row["symptom"], caught])
-        counts[row["status"]] = counts.get(row["status"], 0) + 1
+        require(row["status"] in ("killed", *MUTANT_VERDICTS), f"{table.name}: status '{row['status']}' of "
+                f"{row['id']} is not one of killed, {', '.join(MUTANT_VERDICTS)}")
+    cells = [[row["step"][:6], row["mistake"], row["symptom"], MUTANT_VERDICTS.get(row["status"]) or (
+        f"`{row['killed_by']}`" if row["killed_by"] else "killed")] for row in table.rows]
+    counts = collections.Counter(row["status"] for row in table.rows)
     summary = ", ".join(f"{counts[s]} {s}" for s in ["killed", *MUTANT_VERDICTS] if s in counts)
     return (short_stamp(table.stamp) + f" {len(table.rows)} mistakes: {summary}.\n\n"
             + markdown_table(["step", "mistake", "what a student sees", "caught by"], "llll", cells))
