@@ -3,9 +3,9 @@
 from pathlib import Path
 
 import steps
-from .blocks import ncu_values
-from .tables import (CUB_STEP, Results, ResultsError, Sweep, describe, distinct, gpu_label, markdown_table,
-                     parse_selector, read_table, rows_where, select_row, short_stamp, size_text, stamped_table, tie_rule,
+from .blocks import gpu_rows, ncu_values
+from .tables import (CUB_STEP, Results, Sweep, describe, distinct, gpu_label, markdown_table, parse_selector,
+                     read_table, require, rows_where, select_row, short_stamp, size_text, stamped_table, tie_rule,
                      versus_text)
 
 # Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide), each
@@ -18,13 +18,11 @@ def render_issue_floor(results, step, context):
     """The least time STEP's profiled launch could take if issuing were all it did, beside ncu's time."""
     values, table = ncu_values(results, (), context)
     for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
-        if (step, metric) not in values:
-            raise ResultsError(f"{context}: {table.name} has no {metric} for '{step}'")
+        require((step, metric) in values, f"{context}: {table.name} has no {metric} for '{step}'")
     sms = table.stamp.get("sms") or (results.table("headline.csv").stamp.get("sms") if results.has("headline.csv")
                                      else None)  # the SM count from the stamp, else headline.csv's
-    if sms is None or not sms.isdigit():
-        raise ResultsError(f"{table.name}: no 'sms' in its stamp or in headline.csv's" if sms is None else
-                           f"{table.name}: the stamp's sms is not a number")
+    require(sms is not None, f"{table.name}: no 'sms' in its stamp or in headline.csv's")
+    require(sms.isdigit(), f"{table.name}: the stamp's sms is not a number")
     schedulers = int(sms) * SCHEDULERS_PER_SM
     cycles = values[(step, "smsp__inst_executed.sum")] / schedulers
     duration_us = values[(step, "gpu__time_duration.sum")] / 1000
@@ -34,9 +32,8 @@ def render_issue_floor(results, step, context):
         return (text + f". The profiler measured {duration_us:.0f} us for that launch, at a clock this ncu.csv does "
                 f"not record (tools/profile_steps.sh now collects it, `{SM_CLOCK_METRIC}`), so the floor is not "
                 f"turned into microseconds here.\n")
-    if not 1e8 <= clock <= 1e10:  # cycles per second; a value in other units would give a wrong floor
-        raise ResultsError(f"{context}: {table.name}: {SM_CLOCK_METRIC} of '{step}' is {clock:g}, not a clock "
-                           f"in Hz (tools/profile_steps.sh asks ncu for base units)")
+    require(1e8 <= clock <= 1e10, f"{context}: {table.name}: {SM_CLOCK_METRIC} of '{step}' is {clock:g}, not a "
+                                  f"clock in Hz (tools/profile_steps.sh asks ncu for base units)")  # cycles per second
     floor_us = cycles / clock * 1e6
     return (text + f", or {floor_us:.0f} us at the {clock / 1e9:.2f} GHz SM clock ncu ran that launch at "
             f"(`{SM_CLOCK_METRIC}`): {floor_us / duration_us * 100:.0f} % of the {duration_us:.0f} us the "
@@ -51,12 +48,10 @@ def littles_law_model(results):
     in flight / latency, the model), and the best GB/s with its latency, loads and needs, the idle latency."""
     table = results.table(LOADED_LATENCY, ["loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps",
                                            "latency_ns", "status"], "bench/ablation/loaded_latency.cu")
-    bad = [describe(row) for row in table.rows if row["status"] != "ok"]
-    if bad:
-        raise ResultsError(f"{table.name}: rows not measured under load: {', '.join(bad)}")
+    bad = ", ".join(describe(row) for row in table.rows if row["status"] != "ok")
+    require(not bad, f"{table.name}: rows not measured under load: {bad}")
     idle, loaded = rows_where(table, loads="0"), [row for row in table.rows if row["loads"] != "0"]
-    if len(idle) != 1 or not loaded:
-        raise ResultsError(f"{table.name}: expected one idle row (loads 0) and rows under load")
+    require(len(idle) == 1 and loaded, f"{table.name}: expected one idle row (loads 0) and rows under load")
     full = max(int(row["blocks_per_sm"]) for row in loaded)
     by_loads = {int(row["loads"]): row for row in loaded if int(row["blocks_per_sm"]) == full}
     best = max(by_loads.values(), key=lambda row: table.number(row, "gbps"))
@@ -111,8 +106,7 @@ def render_littles_law(results, context=""):
 
 def render_littles_law_need(results, per_thread, context):
     """The bytes in flight Little's law needs per resident thread, beside BYTES per thread."""
-    if not per_thread.isdigit():
-        raise ResultsError(f"{context}: littles-law-need takes the bytes one thread keeps in flight")
+    require(per_thread.isdigit(), f"{context}: littles-law-need takes the bytes one thread keeps in flight")
     if not results.has(LOADED_LATENCY):
         return not_measured_yet(results)
     facts = littles_law_model(results)[1]
@@ -137,18 +131,14 @@ def render_alternatives_verdict(results, name, reference, context):
 
 def render_sweep_table(results, *args, context):
     """The median time per call (us) of each STEP and CUB at every size of sweep.csv up to N, CUB / the first."""
-    options = parse_selector([a for a in args if "=" in a], context)
-    shown = [a for a in args if "=" not in a]
-    if not shown:
-        raise ResultsError(f"{context}: sweep-table takes one step name or more")
+    options, shown = parse_selector([a for a in args if "=" in a], context), [a for a in args if "=" not in a]
+    require(shown, f"{context}: sweep-table takes one step name or more")
     upto = options.pop("upto", None)
-    if options:
-        raise ResultsError(f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
+    require(not options, f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
     sweep = Sweep(results.compare("sweep.csv"))
 
     def us(type_name, step, n):
-        if (type_name, step, n) not in sweep.times:
-            raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
+        require((type_name, step, n) in sweep.times, f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
         return sweep.times[(type_name, step, n)] * 1000
     headers = ["n"] + [h for t in sweep.types
                        for h in [f"{t} {s}, us" for s in shown + [CUB_STEP]] + [f"{t} CUB / {shown[0]}"]]
@@ -165,21 +155,17 @@ def render_bulk_result(results, step, from_log2, context):
     cells, stamps = [], []
     for gpu in results.gpus("sweep.csv"):
         sweep = Sweep(gpu.compare("sweep.csv"))
-        for n in sweep.sizes.get("int32", []):
-            if n < 1 << int(from_log2):
-                continue
+        for n in (n for n in sweep.sizes.get("int32", []) if n >= 1 << int(from_log2)):
             times = {s: sweep.times.get(("int32", s, n)) for s in (step, previous, CUB_STEP, "read_probe")}
-            missing = [s for s, t in times.items() if t is None]
-            if missing:
-                raise ResultsError(f"{context}: {gpu_label(gpu)} sweep.csv has no int32 row at n = {n} for {', '.join(missing)}")
+            missing = ", ".join(s for s, t in times.items() if t is None)
+            require(not missing, f"{context}: {gpu_label(gpu)} sweep.csv has no int32 row at n = {n} for {missing}")
             cells.append([gpu_label(gpu), size_text(n), f"{times[step] * 1000:.1f}"]
                          + [f"{times[s] / times[step]:.3f}" for s in (previous, CUB_STEP, "read_probe")])
         stamps.append(f"{gpu_label(gpu)}: {short_stamp(sweep.table.stamp)}")
-    return (markdown_table(["GPU", "n", "median µs", "× previous step", "× CUB", "× read probe"], "llrrrr", cells)
-            + "\nint32, L2 warm (these inputs are far larger than the L2), per-call median. × previous step, × CUB, "
-              "× read probe: their time over this step's (above 1: this step is faster; the probe, its faster "
-              "pattern at each size, reads and adds nothing).\n"
-            + "".join(f"\n{stamp}\n" for stamp in stamps))
+    return gpu_rows(cells, stamps, ["× previous step", "× CUB", "× read probe"], "\nint32, L2 warm (these inputs "
+                    "are far larger than the L2), per-call median. × previous step, × CUB, × read probe: their time "
+                    "over this step's (above 1: this step is faster; the probe, its faster pattern at each size, reads "
+                    "and adds nothing).\n")
 
 
 def read_patterns(results, type_name, low, high, columns, cells, context):
@@ -188,9 +174,8 @@ def read_patterns(results, type_name, low, high, columns, cells, context):
     gpus = {}
     for gpu in results.gpus("read_patterns.csv"):
         table = gpu.table("read_patterns.csv", ["type", "n", "pattern", "time_median_us", "verified"], "read_patterns")
-        bad = [r for r in table.rows if r["verified"] == "FAIL"]
-        if bad:
-            raise ResultsError(f"{context}: {table.name} holds a wrong sum: {describe(bad[0])}")
+        bad = [describe(r) for r in table.rows if r["verified"] == "FAIL"][:1]
+        require(not bad, f"{context}: {table.name} holds a wrong sum: {''.join(bad)}")
         gpus[gpu_label(gpu)] = table
     sizes = sorted({int(r["n"]) for t in gpus.values() for r in t.rows
                     if r["type"] == type_name and low <= int(r["n"]) <= high})
@@ -210,8 +195,7 @@ def render_read_patterns(results, type_name, from_log2, context):
     two the course's probe uses (loop, bulk) over it (1: one of them is the fastest)."""
     def cells(times, table, n):
         measured = {p: times[p] for p in PROBE_PATTERNS if p in times}
-        if "loop" not in measured:
-            raise ResultsError(f"{context}: {table.name} has no {type_name} loop row at n = {n}")
+        require("loop" in measured, f"{context}: {table.name} has no {type_name} loop row at n = {n}")
         best = min(measured, key=measured.get)
         probe = min(measured[p] for p in ("loop", "bulk") if p in measured)
         return [best, f"{measured[best]:.1f}", f"{probe / measured[best]:.3f}"]
@@ -228,9 +212,8 @@ def render_combine_cost(results, type_name, from_log2, to_log2, context):
     shown = ("step12", "step12_no_wait", "step12_cluster8", "step12_cluster16")
 
     def cells(times, table, n):
-        missing = [p for p in shown if p not in times]
-        if missing:
-            raise ResultsError(f"{context}: {table.name} has no {type_name} row at n = {n} for {', '.join(missing)}")
+        missing = ", ".join(p for p in shown if p not in times)
+        require(not missing, f"{context}: {table.name} has no {type_name} row at n = {n} for {missing}")
         return [f"{times['step12']:.2f}"] + [f"{times[p] - times['step12']:+.2f}" for p in shown[1:]]
     body, stamps = read_patterns(results, type_name, 1 << int(from_log2), 1 << int(to_log2),
                                  ("step 12 µs", "no wait", "clusters of 8", "clusters of 16"), cells, context)
@@ -257,11 +240,9 @@ def render_multigpu_step14(results, folder, context):
         k = int(row["gpus"])
         form = "process" if k == 1 else "from GPU 0" if row["from_one_gpu"] == "1" else row["launch"]
         runs[(row["type"], int(row["n"]), k, form)] = table.number(row, "time_median_ms")
-        if row["status"] != "PASS":
-            raise ResultsError(f"{table.name}: a run did not pass: {describe(row)}")
+        require(row["status"] == "PASS", f"{table.name}: a run did not pass: {describe(row)}")
     counts, largest = sorted({k for (_, _, k, _) in runs if k > 1}), max((n for (_, n, _, _) in runs), default=0)
-    if not counts or not any(k == 1 for (_, _, k, _) in runs):
-        raise ResultsError(f"{table.name}: needs runs on 1 GPU and on more than one")
+    require(counts and any(k == 1 for (_, _, k, _) in runs), f"{table.name}: needs runs on 1 GPU and on more than one")
     forms = ("process", "mpi", "from GPU 0")
     headers = ["type", "n", "1 GPU, ms"] + [f"{k} GPUs, {f}, ms" for k in counts for f in forms] + [
         h for k in counts for h in (f"scaling (1 GPU / {k} GPUs)",
@@ -270,14 +251,12 @@ def render_multigpu_step14(results, folder, context):
     for type_name in dict.fromkeys(t for (t, _, _, _) in runs):
         for n in sorted({n for (t, n, _, _) in runs if t == type_name}):
             one = runs.get((type_name, n, 1, "process"))
-            if one is None:
-                raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the 1-GPU run")
+            require(one is not None, f"{table.name}: {type_name} n = {n} lacks the 1-GPU run")
             row = [type_name, size_text(n), f"{one:.4f}"] + [
                 f"{runs[(type_name, n, k, f)]:.4f}" if (type_name, n, k, f) in runs else "-" for k in counts for f in forms]
             for k in counts:
                 process, mpi = runs.get((type_name, n, k, "process")), runs.get((type_name, n, k, "mpi"))
-                if process is None:
-                    raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the one-process run on {k} GPUs")
+                require(process is not None, f"{table.name}: {type_name} n = {n} lacks the one-process run on {k} GPUs")
                 if one / process > 1:
                     wins.setdefault((type_name, k), n)
                 row += [f"{one / process:.3f}", "-" if mpi is None else f"{mpi / process:.3f}"]
@@ -337,8 +316,8 @@ def bundle_shares(results, context):
         common = parse_selector(row["rows"].split(), context)
         a, b = (select_row(table, dict(common, **parse_selector([row[which]], context)), context)
                 for which in ("slower", "faster"))
-        if "status" in table.columns and {a["status"], b["status"]} != {"PASS"}:
-            raise ResultsError(f"{context}: {table.name}: a row compared did not verify ({describe(a)}; {describe(b)})")
+        require("status" not in table.columns or {a["status"], b["status"]} == {"PASS"},
+                f"{context}: {table.name}: a row compared did not verify ({describe(a)}; {describe(b)})")
         shares.append(table.number(a, "time_median_ms") / table.number(b, "time_median_ms"))
     return shares
 
