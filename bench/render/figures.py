@@ -39,10 +39,10 @@ def tree_rounds(evidence, relpath, block):
             if evaluate(m["guard"], names, context):
                 work.append((tid, evaluate(m["dst"], names, context), evaluate(m["src"], names, context)))
         written = {dst for _, dst, _ in work}
-        if len(written) != len(work) or written & {src for *_, src in work}:
-            raise FigureError(f"{relpath}: a round of the tree loop writes a slot twice or reads a slot it writes")
-        if any(not (0 <= i < block) for _, dst, src in work for i in (dst, src)):
-            raise FigureError(f"{relpath}: the tree loop reaches past sdata[{block - 1}] in a block of {block}")
+        require(len(written) == len(work) and not written & {src for *_, src in work}, f"{relpath}: a round of the "
+                f"tree loop writes a slot twice or reads a slot it writes", FigureError)
+        require(all(0 <= i < block for _, dst, src in work for i in (dst, src)), f"{relpath}: the tree loop reaches "
+                f"past sdata[{block - 1}] in a block of {block}", FigureError)
         rounds.append((s, work))
     return m, rounds
 
@@ -67,8 +67,7 @@ def tree_figure(evidence, relpath, title):
             svg.text(grid.x(dst) + 16, grid.ys[row] - 8, f"t{tid}", size=10, anchor="end", fill=VERMILLION,
                      weight="bold")
         values = new
-    if values[0] != sum(EXAMPLE):
-        raise FigureError(f"{relpath}: the tree loop does not leave the block's sum in sdata[0]")
+    require(values[0] == sum(EXAMPLE), f"{relpath}: the tree loop does not leave the block's sum in sdata[0]", FigureError)
     svg.caption(grid.y - 30, f"One block of blockDim.x = {block} threads. Each row is the shared array after one round; "
                              f"blue: the slots written in that round; red tN: the thread that adds. The sum, "
                              f"{values[0]}, ends in sdata[0]. Each round ends with __syncthreads().")
@@ -232,8 +231,8 @@ def grid_stride_figure(evidence, relpath):
             raise FigureError(f"{context}: the loop does not end")
         owner.update((evaluate(f"i + {tail['offset']}", dict(names, i=i, k=k), context), (b, tid))
                      for k in range(loads) if evaluate(tail["cond"], dict(names, i=i, k=k), context))
-    if sorted(owner) != list(range(n)):
-        raise FigureError(f"{relpath}: the grid-stride loop does not read every element exactly once")
+    require(sorted(owner) == list(range(n)), f"{relpath}: the grid-stride loop does not read every element exactly "
+                                              f"once", FigureError)
     row_len = grid_size * block * loads
     svg = Svg(110 + row_len * 24 + 40, None, "Step 07: a grid sized to the GPU walks the array, then one block "
               "adds the partials",
@@ -278,8 +277,7 @@ def shuffle_figure(evidence, relpath):
                        f"offset {offset}")
         for lane in range(offset):
             grid.join((row - 1, lane + offset), (row, lane), BLUE, width=1)
-    if values[0] != total:
-        raise FigureError(f"{relpath}: the shuffle rounds do not leave the warp's sum in lane 0")
+    require(values[0] == total, f"{relpath}: the shuffle rounds do not leave the warp's sum in lane 0", FigureError)
     svg.caption(grid.y - 10, f"Each lane adds the value of the lane {loop['var']} above it. Lane 0 ends with the "
                              f"warp's sum, {total}. Grey: lanes whose result lane 0 never reads (they compute too, "
                              f"all 32 take part in every shuffle). No shared memory and no __syncwarp().", width=125)

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from stamped_csv import ResultsError
+from .tables import require
 
 
 class FigureError(ResultsError):
@@ -42,8 +43,7 @@ class Evidence:
     def text(self, relpath):
         if relpath not in self._texts:
             path = self.root / relpath
-            if not path.is_file():
-                raise FigureError(f"{relpath}: file not found")
+            require(path.is_file(), f"{relpath}: file not found", FigureError)
             self._texts[relpath] = path.read_text(encoding="utf-8")
         return self._texts[relpath]
 
@@ -125,8 +125,7 @@ def bind(match, names, context="", *holes):
 def update(variable, statement, names, context=""):
     """The variable's value after a C update statement: 's *= 2', 's >>= 1', 'offset /= 2', 's = s * 2'."""
     match = re.fullmatch(rf"\s*{variable}\s*(\*|/|\+|-|>>|<<)?=\s*(.+?)\s*", statement)
-    if match is None:
-        raise FigureError(f"{context}: expected an update of '{variable}', found '{statement}'")
+    require(match, f"{context}: expected an update of '{variable}', found '{statement}'", FigureError)
     operation, right = match.groups()
     return evaluate(f"{variable} {operation} ({right})" if operation else right, names, context)
 
@@ -137,7 +136,7 @@ def loop_values(variable, init, condition, step, names, context=""):
     bound[variable] = evaluate(init, bound, context)
     while evaluate(condition, bound, context):
         values.append(bound[variable])
-        if len(values) > 64:
-            raise FigureError(f"{context}: the loop 'for ({variable} = {init}; {condition}; {step})' does not end")
+        require(len(values) <= 64, f"{context}: the loop 'for ({variable} = {init}; {condition}; {step})' does not end",
+                FigureError)
         bound[variable] = update(variable, step, bound, context)
     return values
