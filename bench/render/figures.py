@@ -220,24 +220,19 @@ def grid_stride_figure(evidence, relpath):
     names["tile"] = evaluate(tile["expr"], names, context)
     names["grid_stride"] = names[stride["expr"]] * grid_size
     for b, tid in ((b, tid) for b in range(grid_size) for tid in range(block)):
-        i = evaluate(start["expr"], dict(names, blockIdx_x=b, tid=tid), context) * b + tid
-        for _ in range(65):
-            if not evaluate(loop["cond"], dict(names, i=i), context):
-                break
-            owner.update((evaluate(f"i + {loop['offset']}", dict(names, i=i, k=k), context), (b, tid))
-                         for k in range(loads))
-            i += names["grid_stride"]
-        else:
-            raise FigureError(f"{context}: the loop does not end")
-        owner.update((evaluate(f"i + {tail['offset']}", dict(names, i=i, k=k), context), (b, tid))
-                     for k in range(loads) if evaluate(tail["cond"], dict(names, i=i, k=k), context))
+        bound, init = dict(names, blockIdx_x=b, tid=tid), f"({start['expr']}) * blockIdx_x + tid"
+        trips = loop_values("i", init, loop["cond"], "i += grid_stride", bound, context)
+        end = evaluate(init, bound, context) + len(trips) * names["grid_stride"]  # i once the loop is done
+        for k in range(loads):
+            owner.update((evaluate(f"i + {loop['offset']}", dict(bound, i=i, k=k), context), (b, tid)) for i in trips)
+            if evaluate(tail["cond"], dict(bound, i=end, k=k), context):
+                owner[evaluate(f"i + {tail['offset']}", dict(bound, i=end, k=k), context)] = (b, tid)
     require(sorted(owner) == list(range(n)), f"{relpath}: the grid-stride loop does not read every element exactly "
                                               f"once", FigureError)
     row_len = grid_size * block * loads
     svg = Svg(110 + row_len * 24 + 40, None, "Step 07: a grid sized to the GPU walks the array, then one block "
-              "adds the partials",
-              f"toy sizes: Block = {block} threads, a GPU that holds {grid_size} blocks at once, n = {n}; "
-              f"loads_per_iteration = {loads} (from the source)")
+              "adds the partials", f"toy sizes: Block = {block} threads, a GPU that holds {grid_size} blocks at once, "
+                                   f"n = {n}; loads_per_iteration = {loads} (from the source)")
     grid = Grid(svg, 110, 96, 24, 24, gap=22, size=9)
     for r in range(-(-n // row_len)):
         elements = range(r * row_len, (r + 1) * row_len)
