@@ -359,19 +359,16 @@ def slots_figure(evidence, relpath):
     block, grid_size, context = 2, 10, f"{relpath}, the last block"
     finish = [5, 7, 4, 8, 6, 9, 5, 7, 6, 5]  # when each block has added its share (illustrative units)
     lasts = [b for b in range(grid_size) if evaluate(last["cond"], {"blockIdx_x": b, "gridDim_x": grid_size}, context)]
-    require(len(lasts) == 1, f"{relpath}: 'is_last' is true for {len(lasts)} blocks, the figure expects one", FigureError)
-    the_last, threads = lasts[0], []
-    for tid in range(block):
+    require(len(lasts) == 1, f"{relpath}: 'is_last' is true for {len(lasts)} blocks, the figure expects one",
+            FigureError)
+    the_last, threads, posted = lasts[0], [], re.sub(r"\bblock\b", "b_", other["cond"])
+    for tid in range(block):  # the slots each thread of the last block reads: (slot, posted by another block)
         names = {"tid": tid, "gridDim_x": grid_size, "partial_loads": loads, "Block": block, "blockIdx_x": the_last}
-        reads = []
-        for first in loop_values("first", rounds["init"], rounds["cond"], f"first += {rounds['step']}", names, context):
-            for k in range(loads):
-                b = evaluate(seen["expr"], dict(names, first=first, k=k), context)
-                if evaluate(re.sub(r"\bblock\b", "b_", other["cond"]), dict(names, b_=b), context):
-                    reads.append(b)
-                elif b == the_last:
-                    reads.append(f"{b} (own)")
-        threads.append(reads)
+        reads = [(b, evaluate(posted, dict(names, b_=b), context))
+                 for first in loop_values("first", rounds["init"], rounds["cond"], f"first += {rounds['step']}", names,
+                                          context)
+                 for b in (evaluate(seen["expr"], dict(names, first=first, k=k), context) for k in range(loads))]
+        threads.append([b if other_block else f"{b} (own)" for b, other_block in reads if other_block or b == the_last])
     unit, left, top, rh = 34, 210, 96, 26
     svg = Svg(left + (max(finish) + 5) * unit + 140, None,
               "Step 10: blocks post partials into slots; the last block adds them in order",
@@ -386,20 +383,17 @@ def slots_figure(evidence, relpath):
         if label:
             svg.text(x + (length * unit / 2 if middle else 4), y + 17, label, size=9,
                      anchor="middle" if middle else "start", fill=VERMILLION if dash else BLACK)
-
-    posted = {}
     for b in range(grid_size):
         svg.text(left - 10, top + b * rh + 16, f"block {b}", size=11, anchor="end",
                  weight="bold" if b == the_last else None)
         bar(b, 0, finish[b], "its share, block tree" if b == the_last else "", "b0")
         if b != the_last:
-            posted[b] = finish[b] + 0.5
-            svg.marker("diamond", left + posted[b] * unit, top + b * rh + rh / 2, GREEN, size=5)
-            svg.text(left + posted[b] * unit + 9, top + b * rh + 17, f"posts slot {b}", size=9, fill=GREEN)
+            svg.marker("diamond", left + (finish[b] + 0.5) * unit, top + b * rh + rh / 2, GREEN, size=5)
+            svg.text(left + (finish[b] + 0.5) * unit + 9, top + b * rh + 17, f"posts slot {b}", size=9, fill=GREEN)
     done = []
     for tid, reads in enumerate(threads):
         row, start = grid_size + tid, finish[the_last] + 0.3
-        ready = max(posted[b] for b in reads if isinstance(b, int)) + 0.2
+        ready = max(finish[b] + 0.5 for b in reads if isinstance(b, int)) + 0.2
         svg.text(left - 10, top + row * rh + 16, f"thread {tid}: slots {', '.join(map(str, reads))}", size=11,
                  anchor="end")
         if ready > start:
