@@ -422,24 +422,19 @@ IDENTITY_BODY = re.compile(r"using L = [^;]+; if constexpr \(L::has_infinity\) r
 
 
 def identity_figure(evidence, relpath):
-    ops_path = "common/operators.h"
-    identities = {}
+    ops_path, identities = "common/operators.h", {}
     for m in evidence.find_all(ops_path, IDENTITY, "struct Sum, Max and Min, each with 'identity() { ... }'"):
         body = re.sub(r"\s+", " ", m["body"]).strip()
-        f = IDENTITY_BODY.fullmatch(body)
-        if m["name"] == "Sum" and body == "return T(0);":
-            identities["Sum"] = ("0", 0.0, "0")
-        elif m["name"] != "Sum" and f:
-            identities[m["name"]] = ("-inf" if f["float"] else "+inf", -math.inf if f["float"] else math.inf,
-                                     f"{f['int']}()")
-        else:
-            raise FigureError(f"{ops_path}: {m['name']}'s identity reads '{body}': expected 'return T(0);' for Sum, "
-                              f"'if constexpr (L::has_infinity) return [-]L::infinity(); else return L::...();' else")
+        zero, f = m["name"] == "Sum" and body == "return T(0);", IDENTITY_BODY.fullmatch(body)
+        require(zero or m["name"] != "Sum" and f, f"{ops_path}: {m['name']}'s identity reads '{body}': expected "
+                f"'return T(0);' for Sum, 'if constexpr (L::has_infinity) return [-]L::infinity(); else return "
+                f"L::...();' else", FigureError)
+        identities[m["name"]] = ("0", 0.0, "0") if zero else (
+            "-inf" if f["float"] else "+inf", -math.inf if f["float"] else math.inf, f"{f['int']}()")
     evidence.find(relpath, "T sum = Op::template identity<T>();", "thread_reduce's start")
-    n, block = 26, 32
+    n, block, per_lane = 26, 32, {}
     owner, *_ = split_input(vector_rules(evidence, relpath), relpath, n, 0, 4, block)
     data = [float(((7 * e + 3) % 11) - 4) for e in range(n)]
-    per_lane = {}
     for e, (_, thread) in owner.items():
         per_lane.setdefault(thread, []).append(data[e])
     svg = Svg(110 + block * 23 + 110, None, "Step 11: lanes without an element hold the operator's identity",
@@ -450,7 +445,6 @@ def identity_figure(evidence, relpath):
 
     def show(v):
         return "-inf" if v == -math.inf else "+inf" if v == math.inf else f"{v:g}"
-
     grid = Grid(svg, 110, 108, 23, 22, gap=18, size=8)
     for name, function in (("Sum", sum), ("Max", max), ("Min", min)):
         label, identity, _ = identities[name]
