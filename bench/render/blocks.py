@@ -39,7 +39,6 @@ def batch_cell(table, row):
 
 
 def render_course_table(results, context=""):
-    """headline.csv (and headline_cold.csv), every row, other GPUs' columns beside."""
     parts = []
     for name in headline_names(results):
         table, beside = results.compare(name), beside_tables(results, name)
@@ -63,7 +62,6 @@ def render_course_table(results, context=""):
 
 
 def render_step_table(results, step, context):
-    """STEP beside the previous step and CUB, int32 and float32, each headline file."""
     beside, first = beside_tables(results, "headline.csv"), results.compare("headline.csv")
     cells, statuses = [], set()
     for name in headline_names(results):
@@ -95,7 +93,6 @@ def gpu_rows(cells, stamps, headers, note):
 
 
 def render_headline(results, step, context):
-    """A core lesson's Result: STEP at the headline size, int32, L2 warm, one row per GPU."""
     cells, stamps, statuses = [], [], set()
     for gpu in results.gpus("headline.csv"):
         table = gpu.compare("headline.csv")
@@ -122,7 +119,6 @@ def ncu_values(results, names, context):
 
 
 def render_ncu(results, step, previous=None, context=""):
-    """Nsight Compute counters of STEP beside PREVIOUS (ncu.csv; which ones: bench/ncu_metrics.csv)."""
     shown = (previous, step) if previous and previous != step else (step,)
     values, table = ncu_values(results, shown, context)
     cells, metrics = [], read_table(NCU_METRICS)
@@ -138,7 +134,6 @@ def render_ncu(results, step, previous=None, context=""):
 
 
 def render_csv(results, name, *options, context):
-    """Any results CSV as a table; cols=A,B: only those columns."""
     table, options = results.table(name), parse_selector(options, context)
     columns = options.pop("cols").split(",") if "cols" in options else table.columns
     require(not options, f"{context}: csv understands only cols=, not {', '.join(options)}")
@@ -150,7 +145,6 @@ def render_csv(results, name, *options, context):
 
 
 def render_quote(results, name, context):
-    """A text file of the results folder, verbatim, in a code block."""
     path = results.directory / name
     require(path.is_file(), f"{path} not found")
     text = path.read_text(encoding="utf-8")
@@ -222,7 +216,6 @@ def sweep_extremes(sweep, type_name):
 
 
 def render_sweep_claims(results, context=""):
-    """Where each step beats the one before it, the last step against CUB (sweep.csv)."""
     sweep = Sweep(results.compare("sweep.csv"))
     return (sweep_wins(sweep) + last_step_versus_cub(results, sweep)
             + "".join(sweep_extremes(sweep, t) for t in sweep.last))
@@ -241,7 +234,6 @@ def overall_check(rows, column="check"):
 
 
 def render_peers(results, context):
-    """Batch GB/s of torch, CuPy and JAX (peers.csv) beside the last step and CUB (sweep.csv, the same GPU)."""
     if not results.has("peers.csv"):
         return ("Not measured on this GPU yet: `bench/reproduce.sh --only sweep,peers` writes peers.csv beside "
                 "sweep.csv.\n")
@@ -286,7 +278,6 @@ MUTANT_VERDICTS = {"survived": "nothing: every test passes", "equivalent": "noth
 
 
 def render_mutants(results, context):
-    """One row per mistake of mutants.csv: its step, the mistake, what a student sees, what caught it."""
     if not results.has("mutants.csv"):
         return ("Not run on this GPU yet: `bench/reproduce.sh --only mutants` writes mutants.csv "
                 "(tests/mutants/run_mutants.py).\n")
@@ -303,13 +294,11 @@ def render_mutants(results, context):
 
 
 def render_course_map(results, context=""):
-    """The README's course map: each step's one idea (the manifest's change column) and its lesson."""
     return "| step | the idea | lesson |\n|---|---|---|\n" + "".join(
         f"| {step.tag[4:]} | {step.change} | [{step.folder}]({step.folder}/README.md) |\n" for step in steps.load())
 
 
 def render_step_diffs(results, context=""):
-    """Lines of reduce.cuh added and removed from each step's previous (as `diff -u` counts them)."""
     lines = ["| diff | lines added | lines removed | lines in the new reduce.cuh |", "| :--- | ---: | ---: | ---: |"]
     for step in steps.load():
         before, after = (REPO_ROOT / folder / "reduce.cuh" for folder in (step.previous or step.folder, step.folder))

@@ -15,7 +15,6 @@ SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the
 
 
 def render_issue_floor(results, step, context):
-    """The least time STEP's profiled launch could take if issuing were all it did, beside ncu's time."""
     values, table = ncu_values(results, (), context)
     for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
         require((step, metric) in values, f"{context}: {table.name} has no {metric} for '{step}'")
@@ -74,7 +73,6 @@ def not_measured_yet(results):
 
 
 def render_littles_law(results, context=""):
-    """The model per loads per iteration beside step 07's measured GB/s with that many loads (step07_loads.csv)."""
     if not results.has(LOADED_LATENCY):
         return not_measured_yet(results)
     rows, facts = littles_law_model(results)
@@ -105,7 +103,6 @@ def render_littles_law(results, context=""):
 
 
 def render_littles_law_need(results, per_thread, context):
-    """The bytes in flight Little's law needs per resident thread, beside BYTES per thread."""
     require(per_thread.isdigit(), f"{context}: littles-law-need takes the bytes one thread keeps in flight")
     if not results.has(LOADED_LATENCY):
         return not_measured_yet(results)
@@ -118,7 +115,6 @@ def render_littles_law_need(results, per_thread, context):
 
 
 def render_alternatives_verdict(results, name, reference, context):
-    """Each other row of FILE against STEP, per type: faster / level / slower at each size (tie_rule)."""
     variants = Sweep(results.compare(name))
     previous = steps.find(reference).previous
     ties, rule = tie_rule(results, {t: [reference, previous] for t in variants.types})
@@ -130,7 +126,6 @@ def render_alternatives_verdict(results, name, reference, context):
 
 
 def render_sweep_table(results, *args, context):
-    """The median time per call (us) of each STEP and CUB at every size of sweep.csv up to N, CUB / the first."""
     options, shown = parse_selector([a for a in args if "=" in a], context), [a for a in args if "=" not in a]
     require(shown, f"{context}: sweep-table takes one step name or more")
     upto = options.pop("upto", None)
@@ -149,8 +144,6 @@ def render_sweep_table(results, *args, context):
 
 
 def render_bulk_result(results, step, from_log2, context):
-    """STEP's median time per call at every size of sweep.csv from 2^FROM_LOG2, int32, on each GPU, over
-    the previous step's, CUB's and the read probe's (its faster pattern)."""
     previous = steps.previous(steps.find(step)).folder
     cells, stamps = [], []
     for gpu in results.gpus("sweep.csv"):
@@ -191,8 +184,6 @@ PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
 
 
 def render_read_patterns(results, type_name, from_log2, context):
-    """Per size from 2^FROM_LOG2 and GPU: the fastest of the probe patterns, and the fastest of the
-    two the course's probe uses (loop, bulk) over it (1: one of them is the fastest)."""
     def cells(times, table, n):
         measured = {p: times[p] for p in PROBE_PATTERNS if p in times}
         require("loop" in measured, f"{context}: {table.name} has no {type_name} loop row at n = {n}")
@@ -207,8 +198,6 @@ def render_read_patterns(results, type_name, from_log2, context):
 
 
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
-    """Per size and GPU: step 12's time, the same kernel whose last block does not wait (its wrong sum
-    bounds what the combine costs), and the cluster combines, from read_patterns.csv."""
     shown = ("step12", "step12_no_wait", "step12_cluster8", "step12_cluster16")
 
     def cells(times, table, n):
@@ -232,8 +221,6 @@ def multigpu_table(results, folder, file_name):
 
 
 def render_multigpu_step14(results, folder, context):
-    """step14.csv: per type and n, the time on 1 GPU and, for every K > 1 measured, on K GPUs (one
-    process, one MPI rank per GPU, input from GPU 0), the scaling and mpi / process."""
     table = multigpu_table(results, folder, "step14.csv")
     runs = {}
     for row in table.rows:
@@ -272,7 +259,6 @@ def render_multigpu_step14(results, folder, context):
 
 
 def render_multigpu_allreduce(results, folder, context):
-    """NCCL against the naive all-reduce (allreduce.csv) at the sizes that are powers of 4."""
     table = multigpu_table(results, folder, "allreduce.csv")
     rows = {(row["method"], int(row["bytes"])): row for row in table.rows}
     cells = []
@@ -293,7 +279,6 @@ def render_multigpu_allreduce(results, folder, context):
 
 
 def render_multigpu_combine(results, folder, context):
-    """Each way of combining one partial per GPU (DIR/combine.csv)."""
     table = multigpu_table(results, folder, "combine.csv")
     return stamped_table(table.stamp, table.columns, "lrl" + "r" * 4 + "l", [[row[c] or "-" for c in table.columns]
                                                                         for row in table.rows])
@@ -323,7 +308,6 @@ def bundle_shares(results, context):
 
 
 def render_bundles(results, context=""):
-    """Steps 07, 10 and 12: each change they bundle and its measured speed-up, this GPU beside the others."""
     gpus, out = [results] + list(results.beside), []
     columns = [bundle_shares(gpu, context) for gpu in gpus]
     cells = [[f"`{row['step']}`", size_text(row["n"]), row["change"]] + [f"{column[i]:.2f}" for column in columns]
