@@ -66,9 +66,7 @@ def with_context(context, function, *args):
     try:
         return function(*args)
     except ResultsError as error:
-        if str(error).startswith(context):
-            raise
-        raise ResultsError(f"{context}: {error}") from None
+        raise error if str(error).startswith(context) else ResultsError(f"{context}: {error}") from None
 
 
 def render_text(text, results, name):
@@ -102,11 +100,10 @@ def render_text(text, results, name):
 
 def pages(root):
     """[(path, kind)] of every page that exists, in order: 'readme', 'lesson', 'notes', 'results'."""
-    found = [(root / "README.md", "readme")]
-    for step in steps.load(root / "course" / "steps.csv"):
-        found += [(root / step.folder / "README.md", "lesson"), (root / step.folder / "NOTES.md", "notes")]
-    found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))]
-    found += [(p, "results") for p in sorted(root.glob("results/*/README.md"))]
+    found = [(root / "README.md", "readme")] + [(root / step.folder / page, kind) for step in steps.load(
+        root / "course" / "steps.csv") for page, kind in (("README.md", "lesson"), ("NOTES.md", "notes"))]
+    found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))] + [
+        (p, "results") for p in sorted(root.glob("results/*/README.md"))]
     return [(path, kind) for path, kind in found if path.is_file()]
 
 
@@ -137,8 +134,7 @@ def main(argv=None):
                         help="the folder holding README.md and the steps' pages (default: the repository)")
     args = parser.parse_args(argv)
     primary, beside = readme_folders(args.results_dir)
-    results = Results(primary, [Results(folder) for folder in beside])
-    own = results if primary == args.results_dir else Results(args.results_dir)  # headline.md, charts
+    results, own = Results(primary, [Results(folder) for folder in beside]), Results(args.results_dir)
     try:
         require(args.results_dir.is_dir(), f"{args.results_dir} is not a folder")
         files = [(path, kind, path.read_text(encoding="utf-8"), str(path.relative_to(args.root)))
@@ -152,8 +148,7 @@ def main(argv=None):
                      for _, kind, text, name in files if kind == "lesson"
                      for number, line in enumerate(text.splitlines(), 1)
                      if ANY_MARKER.search(line) and not BLOCK_LINE.fullmatch(line.strip())]
-        # the folder's own table, without other GPUs' columns
-        headline = blocks.render_course_table(Results(args.results_dir)) if own.has("headline.csv") else None
+        headline = blocks.render_course_table(own) if own.has("headline.csv") else None  # without other GPUs
     except (ResultsError, steps.ManifestError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
