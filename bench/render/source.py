@@ -21,11 +21,9 @@ def shape_regex(shape):
     """A regular expression from a shape of code ($name a hole, [[...]] optional: README.md here)."""
     parts, seen = [], set()
     for token in re.findall(r"\$\w+|\[\[|\]\]|\n| +|[^$\[\]\n ]+|.", shape):
-        if token.startswith("$") and token[1:] in seen:
-            parts.append(f"(?P={token[1:]})")
-        elif token.startswith("$"):
+        if token.startswith("$"):  # a hole, or the same text as the hole of that name before
+            parts.append(f"(?P={token[1:]})" if token[1:] in seen else f"(?P<{token[1:]}>{HOLE})")
             seen.add(token[1:])
-            parts.append(f"(?P<{token[1:]}>{HOLE})")
         else:
             parts.append({"[[": "(?:", "]]": ")?", "\n": r"[^\n]*\n\s*"}.get(token, r"\s*" if token.isspace()
                                                                               else re.escape(token)))
@@ -52,13 +50,12 @@ class Evidence:
         fingerprint; first: only the first match, the whole lines it spans joining it."""
         text = self.text(relpath)
         matches = list(re.finditer(shape.pattern if isinstance(shape, re.Pattern) else shape_regex(shape), text))
-        if not matches:
-            shown = shape.replace("\n", " ") if isinstance(shape, str) else "..."
-            raise FigureError(f"{relpath}: expected {what + ' ' if what else ''}'{shown}' ($name: any expression, "
-                              f"[[...]]: optional); not found (the figure is drawn from it)")
+        shown = shape.replace("\n", " ") if isinstance(shape, str) else "..."
+        require(matches, f"{relpath}: expected {what + ' ' if what else ''}'{shown}' ($name: any expression, "
+                         f"[[...]]: optional); not found (the figure is drawn from it)", FigureError)
         if first:
-            start, end = text.rfind("\n", 0, matches[0].start()) + 1, text.find("\n", matches[0].end())
-            self.used.append((relpath, text[start:end if end >= 0 else len(text)]))
+            start, end = text.rfind("\n", 0, matches[0].start()) + 1, (text + "\n").find("\n", matches[0].end())
+            self.used.append((relpath, text[start:end]))
             return matches[0]
         self.used.extend((relpath, m.group(0)) for m in matches)
         return matches
@@ -71,11 +68,8 @@ class Evidence:
         return int(self.find(relpath, shape, what).group(1))
 
     def fingerprint(self):
-        digest = hashlib.sha256()
-        for relpath, lines in self.used:
-            digest.update(f"{relpath}\n{lines}\n".encode("utf-8"))
-        files = sorted({relpath for relpath, _ in self.used})
-        return f"drawn from {', '.join(files)}; sha256 of the lines used: {digest.hexdigest()}"
+        digest = hashlib.sha256("".join(f"{relpath}\n{lines}\n" for relpath, lines in self.used).encode("utf-8"))
+        return f"drawn from {', '.join(sorted({r for r, _ in self.used}))}; sha256 of the lines used: {digest.hexdigest()}"
 
 
 # What an expression may hold: integers, names, arithmetic, comparisons, logic, min() and _if() (C's ?:).
