@@ -1,6 +1,7 @@
 """The SVG writer: a document built element by element, cells, rows of cells, a chart with log axes."""
 
 import math
+import textwrap
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 # Okabe and Ito's palette, told apart also by readers with a colour-vision deficiency.
@@ -57,28 +58,21 @@ class Svg:
 
     def marker(self, shape, x, y, colour, size=4.5):
         """A point of a chart: circle, square, triangle, diamond, down (triangle), cross."""
+        corners = {"triangle": [(0, -1.2), (1.1, 0.8), (-1.1, 0.8)], "down": [(0, 1.2), (1.1, -0.8), (-1.1, -0.8)],
+                   "diamond": [(0, -1.3), (1.1, 0), (0, 1.3), (-1.1, 0)],
+                   "cross": [(-1, -1), (1, 1), (0, 0), (1, -1), (-1, 1), (0, 0)]}.get(shape, [])
+        points = " ".join(f"{num(x + dx * size)},{num(y + dy * size)}" for dx, dy in corners)
         if shape == "circle":
             self.add("circle", cx=x, cy=y, r=size, fill=colour, stroke=colour)
         elif shape == "square":
             self.rect(x - size, y - size, 2 * size, 2 * size, fill=colour, stroke=colour)
         else:
-            corners = {"triangle": [(0, -1.2), (1.1, 0.8), (-1.1, 0.8)],
-                       "down": [(0, 1.2), (1.1, -0.8), (-1.1, -0.8)],
-                       "diamond": [(0, -1.3), (1.1, 0), (0, 1.3), (-1.1, 0)],
-                       "cross": [(-1, -1), (1, 1), (0, 0), (1, -1), (-1, 1), (0, 0)]}[shape]
-            points = " ".join(f"{num(x + dx * size)},{num(y + dy * size)}" for dx, dy in corners)
-            if shape == "cross":
-                self.add("polyline", points=points, fill="none", stroke=colour, stroke_width=2)
-            else:
-                self.add("polygon", points=points, fill=colour, stroke=colour)
+            self.add("polygon" if shape != "cross" else "polyline", points=points, fill=colour if shape != "cross"
+                     else "none", stroke=colour, stroke_width=2 if shape == "cross" else None)
 
     def caption(self, y, text, width=120):
         """The explanation under a figure, in lines of at most `width` characters from y; the figure ends below it."""
-        lines = [""]
-        for word in text.split():
-            lines[-1:] = [lines[-1], word] if lines[-1] and len(lines[-1]) + 1 + len(word) > width else \
-                [f"{lines[-1]} {word}" if lines[-1] else word]
-        for line in lines:
+        for line in textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False):
             self.text(16, y, line)
             y += 12 * 1.35
         self.height = y + 4
