@@ -163,14 +163,10 @@ def sweep_wins(sweep):
     types, sizes = sweep.types, sweep.sizes
     found = [start for per_type in starts.values() for _, start, _ in per_type.values()]
     largest = max(s[-1] for s in sizes.values())
-    if None not in found and max(found) < largest:
-        head = (f"From n = {size_text(max(found))} up, every step is faster than the one before it at every "
-                f"measured size, for {' and '.join(types)}.")
-    elif None not in found:
-        head = (f"Every step is faster than the one before it at the largest size measured ({size_text(largest)}), "
-                f"but not every step is at every size below it.")
-    else:
-        head = "Not every step is faster than the one before it at the largest size measured."
+    head = ("Not every step is faster than the one before it at the largest size measured." if None in found else
+            f"From n = {size_text(max(found))} up, every step is faster than the one before it at every measured "
+            f"size, for {' and '.join(types)}." if max(found) < largest else f"Every step is faster than the one "
+            f"before it at the largest size measured ({size_text(largest)}), but not every step is at every size below it.")
 
     def cell(type_name, per_type):
         if type_name not in per_type:
@@ -185,40 +181,32 @@ def sweep_wins(sweep):
             markdown_table(["step", "faster than"] + [f"{t}: from n =" for t in types], "ll" + "r" * len(types), cells))
 
 
-def last_step_versus_cub(results, sweep):
-    """The last step against CUB at every size (faster, level, slower) and its ratio at a few sizes."""
-    last = sweep.last
-    ratios = {t: dict(sweep.ratios(t, CUB_STEP, step)) for t, step in last.items()}
-    sizes = [1 << e for e in (16, 20, 24, 26, 28, 30, 32) if all(1 << e in ratio for ratio in ratios.values())]
-    if not last or not sizes:
-        return ""
-    name = next(iter(last.values()))
-    ties, rule = tie_rule(results, {t: [step, CUB_STEP] for t, step in last.items()})
-    verdicts = [f"for {t}, " + versus_text(list(ratios[t].items()), ties[t]) for t in last]
-    cells = [[size_text(n)] + [f"{ratios[t][n]:.3f}" for t in last] for n in sizes]
-    return (f"\n{name} against CUB ({rule}): {'; '.join(verdicts)}. CUB's time divided by {name}'s (above 1: "
-            f"{name} is faster):\n\n" + markdown_table(["n"] + list(last), "l" + "r" * len(last), cells))
-
-
-def sweep_extremes(sweep, type_name):
-    """The smallest size's range of times, and the largest size's bandwidth of the last step and CUB."""
-    table, last, sizes = sweep.table, sweep.last[type_name], sweep.sizes[type_name]
-    small = [sweep.times[(type_name, s, sizes[0])] * 1000 for s in sweep.steps[type_name] + [CUB_STEP]
-             if (type_name, s, sizes[0]) in sweep.times]
-    rows = {row["step"]: row for row in rows_where(table, type=type_name, n=str(sizes[-1]))}
-    text = (f"\n{type_name}: at n = {size_text(sizes[0])} every version takes between {min(small):.1f} and "
-            f"{max(small):.1f} us per call.")
-    if last in rows and CUB_STEP in rows:
-        text += (f" At n = {size_text(sizes[-1])}, {last} reaches {format_value(table, rows[last], 'gbps')} GB/s "
-                 f"({format_value(table, rows[last], 'percent_of_peak')} % of peak) and CUB "
-                 f"{format_value(table, rows[CUB_STEP], 'gbps')} GB/s.")
-    return text + "\n"
-
-
 def render_sweep_claims(results, context=""):
     sweep = Sweep(results.compare("sweep.csv"))
-    return (sweep_wins(sweep) + last_step_versus_cub(results, sweep)
-            + "".join(sweep_extremes(sweep, t) for t in sweep.last))
+    out, last = [sweep_wins(sweep)], sweep.last
+    # the last step against CUB at every size (faster, level, slower) and its ratio at a few sizes
+    ratios = {t: dict(sweep.ratios(t, CUB_STEP, step)) for t, step in last.items()}
+    sizes = [1 << e for e in (16, 20, 24, 26, 28, 30, 32) if all(1 << e in ratio for ratio in ratios.values())]
+    if last and sizes:
+        name = next(iter(last.values()))
+        ties, rule = tie_rule(results, {t: [step, CUB_STEP] for t, step in last.items()})
+        verdicts = [f"for {t}, " + versus_text(list(ratios[t].items()), ties[t]) for t in last]
+        cells = [[size_text(n)] + [f"{ratios[t][n]:.3f}" for t in last] for n in sizes]
+        out.append(f"\n{name} against CUB ({rule}): {'; '.join(verdicts)}. CUB's time divided by {name}'s (above 1: "
+                   f"{name} is faster):\n\n" + markdown_table(["n"] + list(last), "l" + "r" * len(last), cells))
+    for type_name, step in last.items():  # the smallest size's range of times; the largest's GB/s of the last and CUB
+        table, sizes = sweep.table, sweep.sizes[type_name]
+        small = [sweep.times[(type_name, s, sizes[0])] * 1000 for s in sweep.steps[type_name] + [CUB_STEP]
+                 if (type_name, s, sizes[0]) in sweep.times]
+        rows = {row["step"]: row for row in rows_where(table, type=type_name, n=str(sizes[-1]))}
+        out.append(f"\n{type_name}: at n = {size_text(sizes[0])} every version takes between {min(small):.1f} and "
+                   f"{max(small):.1f} us per call.")
+        if step in rows and CUB_STEP in rows:
+            out.append(f" At n = {size_text(sizes[-1])}, {step} reaches {format_value(table, rows[step], 'gbps')} GB/s "
+                       f"({format_value(table, rows[step], 'percent_of_peak')} % of peak) and CUB "
+                       f"{format_value(table, rows[CUB_STEP], 'gbps')} GB/s.")
+        out.append("\n")
+    return "".join(out)
 
 
 PEERS_SIZES = [1 << e for e in (16, 20, 24, 28, 30, 32)]
