@@ -18,15 +18,12 @@ def render_issue_floor(results, step, context):
     values, table = ncu_values(results, (), context)
     for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
         require((step, metric) in values, f"{context}: {table.name} has no {metric} for '{step}'")
-    sms = table.stamp.get("sms") or (results.table("headline.csv").stamp.get("sms") if results.has("headline.csv")
-                                     else None)  # the SM count from the stamp, else headline.csv's
+    sms = table.stamp.get("sms") or (results.table("headline.csv").stamp if results.has("headline.csv") else {}).get("sms")
     require(sms is not None, f"{table.name}: no 'sms' in its stamp or in headline.csv's")
     require(sms.isdigit(), f"{table.name}: the stamp's sms is not a number")
     schedulers = int(sms) * SCHEDULERS_PER_SM
-    cycles = values[(step, "smsp__inst_executed.sum")] / schedulers
-    duration_us = values[(step, "gpu__time_duration.sum")] / 1000
-    text = f"at least {cycles:,.0f} cycles (instructions / {schedulers})"
-    clock = values.get((step, SM_CLOCK_METRIC))
+    cycles, duration_us = values[(step, "smsp__inst_executed.sum")] / schedulers, values[(step, "gpu__time_duration.sum")] / 1000
+    text, clock = f"at least {cycles:,.0f} cycles (instructions / {schedulers})", values.get((step, SM_CLOCK_METRIC))
     if clock is None:
         return (text + f". The profiler measured {duration_us:.0f} us for that launch, at a clock this ncu.csv does "
                 f"not record (tools/profile_steps.sh now collects it, `{SM_CLOCK_METRIC}`), so the floor is not "
@@ -55,10 +52,9 @@ def littles_law_model(results):
     by_loads = {int(row["loads"]): row for row in loaded if int(row["blocks_per_sm"]) == full}
     best = max(by_loads.values(), key=lambda row: table.number(row, "gbps"))
     best_gbps, best_ns = table.number(best, "gbps"), table.number(best, "latency_ns")
-    rows = []
-    for loads, row in sorted(by_loads.items()):
-        in_flight, latency, gbps = (table.number(row, c) for c in ("bytes_in_flight", "latency_ns", "gbps"))
-        rows.append((loads, in_flight, latency, gbps, in_flight / latency, min(in_flight / latency, best_gbps)))  # B/ns
+    rows = [(loads, in_flight, latency, gbps, in_flight / latency, min(in_flight / latency, best_gbps))  # B/ns: GB/s
+            for loads, row in sorted(by_loads.items()) for in_flight, latency, gbps in [
+                [table.number(row, c) for c in ("bytes_in_flight", "latency_ns", "gbps")]]]
     return rows, dict(best_gbps=best_gbps, best_ns=best_ns, best_loads=int(best["loads"]), needed=best_gbps * best_ns,
                       idle_ns=table.number(idle[0], "latency_ns"), threads=int(best["streaming_threads"]),
                       stamp=table.stamp)
@@ -116,13 +112,11 @@ def render_littles_law_need(results, per_thread, context):
 
 def render_alternatives_verdict(results, name, reference, context):
     variants = Sweep(results.compare(name))
-    previous = steps.find(reference).previous
-    ties, rule = tie_rule(results, {t: [reference, previous] for t in variants.types})
-    lines = [f"Each against {reference}, by per-call median ({rule}):\n"]
-    for step in [s for s in distinct(variants.table.rows, "step") if s != reference]:
-        lines.append(f"- `{step}`: " + "; ".join(f"{t} " + versus_text(variants.ratios(t, reference, step), ties[t])
-                                                 for t in variants.types) + ".")
-    return "\n".join(lines) + "\n"
+    ties, rule = tie_rule(results, {t: [reference, steps.find(reference).previous] for t in variants.types})
+    return "\n".join([f"Each against {reference}, by per-call median ({rule}):\n"] + [
+        f"- `{step}`: " + "; ".join(f"{t} " + versus_text(variants.ratios(t, reference, step), ties[t])
+                                    for t in variants.types) + "." for step in distinct(variants.table.rows, "step")
+        if step != reference]) + "\n"
 
 
 def render_sweep_table(results, *args, context):
@@ -212,16 +206,12 @@ def render_combine_cost(results, type_name, from_log2, to_log2, context):
             "clusters: the partials added through distributed shared memory, one slot per cluster.\n" + stamps)
 
 
+# Step 14's blocks read bench/multigpu.sh's folder, named by the block's argument, beside this one.
 GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 
 
-def multigpu_table(results, folder, file_name):
-    """A file of bench/multigpu.sh's folder, named by the block's argument, beside this one."""
-    return Results(results.directory.parent / folder).table(file_name)
-
-
 def render_multigpu_step14(results, folder, context):
-    table = multigpu_table(results, folder, "step14.csv")
+    table = Results(results.directory.parent / folder).table("step14.csv")
     runs = {}
     for row in table.rows:
         k = int(row["gpus"])
@@ -259,7 +249,7 @@ def render_multigpu_step14(results, folder, context):
 
 
 def render_multigpu_allreduce(results, folder, context):
-    table = multigpu_table(results, folder, "allreduce.csv")
+    table = Results(results.directory.parent / folder).table("allreduce.csv")
     rows = {(row["method"], int(row["bytes"])): row for row in table.rows}
     cells = []
     for b in sorted({b for (_, b) in rows if (b & (b - 1)) == 0 and (b.bit_length() - 1) % 2 == 0}):
@@ -279,7 +269,7 @@ def render_multigpu_allreduce(results, folder, context):
 
 
 def render_multigpu_combine(results, folder, context):
-    table = multigpu_table(results, folder, "combine.csv")
+    table = Results(results.directory.parent / folder).table("combine.csv")
     return stamped_table(table.stamp, table.columns, "lrl" + "r" * 4 + "l", [[row[c] or "-" for c in table.columns]
                                                                         for row in table.rows])
 
