@@ -16,7 +16,6 @@ def headline_names(results):
 
 
 def beside_tables(results, name):
-    """{label: table of file `name`} of each other GPU's folder that has it."""
     return {r.directory.name.upper(): r.compare(name) for r in results.beside if r.has(name)}
 
 
@@ -87,7 +86,6 @@ def render_step_table(results, step, context):
 
 
 def gpu_rows(cells, stamps, headers, note):
-    """A lesson's Result: one table of rows per GPU, a note under it, then each GPU's stamp."""
     return (markdown_table(["GPU", "n", "median µs", *headers], "llr" + "r" * len(headers), cells) + note
             + "".join(f"\n{stamp}\n" for stamp in stamps))
 
@@ -110,7 +108,6 @@ NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons
 
 
 def ncu_values(results, names, context):
-    """({(step, metric): value}, ncu.csv's table), each of names required to have counters."""
     table = results.ncu()
     values = {(row["step"], row["metric"]): table.number(row, "value") for row in table.rows}
     for name in names:
@@ -153,7 +150,6 @@ def render_quote(results, name, context):
 
 
 def sweep_wins(sweep):
-    """Where each step overtakes the one before it for good: a sentence and a table."""
     starts = {}  # {step: {type: (previous step, first_win's start, first_win's losses)}}
     for type_name, course in sweep.steps.items():
         for previous, step in zip(course, course[1:]):
@@ -216,7 +212,6 @@ COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}
 
 
 def overall_check(rows, column="check"):
-    """PASS where every row passed; FAIL if any failed; '-' where none was checked."""
     words = {r[column] for r in rows}
     return "FAIL" if "FAIL" in words else "PASS" if "PASS" in words else "-"
 

@@ -460,7 +460,6 @@ def identity_figure(evidence, relpath):
 
 
 def require_consecutive(spans, total, message):
-    """spans [(first, count)] must cut 0 .. total into consecutive pieces, in order."""
     starts = [sum(c for _, c in spans[:i]) for i in range(len(spans) + 1)]
     require([f for f, _ in spans] == starts[:-1] and starts[-1] == total, message, FigureError)
 
@@ -597,7 +596,6 @@ LESSON_FIGURES = [
 
 
 def every_figure(root):
-    """[(relpath, svg text)] of every figure: the lessons', step12's small_n, each results folder's charts."""
     root, out = Path(root), []
     for step, name, draw, *title in LESSON_FIGURES:
         evidence = Evidence(root)

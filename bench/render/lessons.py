@@ -61,7 +61,6 @@ def littles_law_model(results):
 
 
 def not_measured_yet(results):
-    """The paragraph shown while loaded_latency.csv does not exist: only the idle latency, a floor."""
     idle = select_row(results.table("dram_latency.csv"), {"footprint_bytes": "max"}, "dram_latency.csv")
     return (f"*Not measured yet*: `{LOADED_LATENCY}` does not exist in this results folder (`bench/reproduce.sh "
             f"--only loaded_latency`). Until it does, the only latency measured is the idle one, "
@@ -280,7 +279,6 @@ BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["fi
 
 
 def bundle_shares(results, context):
-    """[share] of each row of bundles.csv, from one GPU's folder."""
     shares = []
     for row in BUNDLES.rows:
         if not row["file"]:  # the step's first share over its second

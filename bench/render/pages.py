@@ -62,7 +62,6 @@ def render_inline(results, form, spec, context):
 
 
 def with_context(context, function, *args):
-    """function(*args), its errors prefixed with where the marker is."""
     try:
         return function(*args)
     except ResultsError as error:
@@ -99,7 +98,6 @@ def render_text(text, results, name):
 
 
 def pages(root):
-    """[(path, kind)] of every page that exists, in order: 'readme', 'lesson', 'notes', 'results'."""
     found = [(root / "README.md", "readme")] + [(root / step.folder / page, kind) for step in steps.load(
         root / "course" / "steps.csv") for page, kind in (("README.md", "lesson"), ("NOTES.md", "notes"))]
     found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))] + [
@@ -108,7 +106,6 @@ def pages(root):
 
 
 def folder_results(folder):
-    """The Results of a folder, with the GPUs shown beside it where it is the READMEs' own."""
     primary, beside = readme_folders(folder)
     return Results(primary, [Results(f) for f in beside]) if primary.resolve() == Path(folder).resolve() \
         else Results(folder)

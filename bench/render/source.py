@@ -33,7 +33,6 @@ def shape_regex(shape):
 
 
 class Evidence:
-    """The source lines one figure is drawn from: every match is remembered for the fingerprint."""
 
     def __init__(self, root):
         self.root, self.used, self._texts = Path(root), [], {}
@@ -64,7 +63,6 @@ class Evidence:
         return self.find_all(relpath, shape, what, first=True)
 
     def number(self, relpath, shape, what=""):
-        """The value of the shape's one hole, an integer literal."""
         return int(self.find(relpath, shape, what).group(1))
 
     def fingerprint(self):
@@ -94,7 +92,6 @@ def c_to_python(expression):
 
 
 def evaluate(expression, names, context=""):
-    """The value of a C expression (see c_to_python) with `names` bound; anything else is an error."""
     try:
         tree = ast.parse(c_to_python(expression).strip(), mode="eval")
     except SyntaxError:
@@ -125,7 +122,6 @@ def update(variable, statement, names, context=""):
 
 
 def loop_values(variable, init, condition, step, names, context=""):
-    """The values of variable in: for (variable = init; condition; step)."""
     values, bound = [], dict(names)
     bound[variable] = evaluate(init, bound, context)
     while evaluate(condition, bound, context):

@@ -21,7 +21,6 @@ def escape(text):
 
 
 class Svg:
-    """One SVG document, built element by element; text() gives the file's text."""
 
     def __init__(self, width, height, title, subtitle=None, at=48, size=12):
         self.width, self.height, self.title, self.items = width, height, title, []
@@ -57,7 +56,6 @@ class Svg:
                  font_style=style, transform=f"rotate({num(rotate)} {num(x)} {num(y)})" if rotate else None)
 
     def marker(self, shape, x, y, colour, size=4.5):
-        """A point of a chart: circle, square, triangle, diamond, down (triangle), cross."""
         corners = {"triangle": [(0, -1.2), (1.1, 0.8), (-1.1, 0.8)], "down": [(0, 1.2), (1.1, -0.8), (-1.1, -0.8)],
                    "diamond": [(0, -1.3), (1.1, 0), (0, 1.3), (-1.1, 0)],
                    "cross": [(-1, -1), (1, 1), (0, 0), (1, -1), (-1, 1), (0, 0)]}.get(shape, [])
@@ -141,7 +139,6 @@ class Grid:
                       self.ys[r2] - (2 if arrow else 0), stroke=colour, width=width, arrow=arrow)
 
     def span(self, row, first, count, label, style, size=10):
-        """A bar over `count` cells of a row from `first`, labelled above in the style's strong colour."""
         x, y = self.x(first), self.ys[row] - 22
         self.svg.rect(x, y, count * self.cw, 7, fill=STYLES[style][0], stroke=STRONG[style])
         self.svg.text(x + count * self.cw / 2, y - 6, label, size=size, anchor="middle", fill=STRONG[style],
@@ -149,7 +146,6 @@ class Grid:
 
 
 def log_ticks(low, high, base):
-    """The powers of `base` from just below low to just above high."""
     first, last = math.floor(math.log(low, base) + 1e-9), math.ceil(math.log(high, base) - 1e-9)
     return [base ** e for e in range(first, last + 1)]
 
@@ -161,7 +157,6 @@ def power_label(value, base):
 
 
 class LogChart:
-    """A chart with log axes: x in powers of 2 (n), y in powers of 10; series on top, legend on the right."""
 
     def __init__(self, title, subtitle, xlabel, ylabel, xs, ys, width=900, height=520, legend_width=230):
         self.svg = Svg(width, height, title, subtitle, at=46, size=11)
@@ -208,7 +203,6 @@ class LogChart:
         self.legend_y += 22
 
     def rule(self, value, label, vertical):
-        """A labelled line across the chart: at x = value (vertical) or y = value."""
         x, y = (self.px(value), self.top) if vertical else (self.left, self.py(value))
         self.svg.line(x, y, *((x, self.bottom) if vertical else (self.right, y)), stroke=VERMILLION,
                       width=1.4 if vertical else 1.2, dash="6 3" if vertical else "2 4")

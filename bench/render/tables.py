@@ -24,7 +24,6 @@ def require(condition, message, error=ResultsError):
 
 
 class Results:
-    """A results folder (each file read once) and the folders of the GPUs shown beside it."""
 
     def __init__(self, directory, beside=()):
         self.directory, self.beside, self._tables = Path(directory), list(beside), {}
@@ -36,7 +35,6 @@ class Results:
         return [self] + [other for other in self.beside if other.has(name)]
 
     def table(self, name, needs=(), writer=""):
-        """The Table of file `name`, which must have the columns `needs` (written by `writer`)."""
         if name not in self._tables:
             self._tables[name] = read_table(self.directory / name)
         table, missing = self._tables[name], ",".join(c for c in needs if c not in self._tables[name].columns)
@@ -103,7 +101,6 @@ def cells_of(table, row, columns):
 
 
 def markdown_table(headers, align, rows):
-    """align: one letter per column, 'l' or 'r'. A '|' inside a cell would end it."""
     def line(cells):
         return "|" + "".join(" " + str(cell).replace("|", "\\|") + " |" for cell in cells) + "\n"
     return line(headers) + "|" + "".join(" ---: |" if a == "r" else " :--- |" for a in align) + "\n" + \
@@ -124,7 +121,6 @@ def stamp_paragraph(stamp):
 
 
 def short_stamp(stamp):
-    """One line for the tables inside lessons: GPU, date, commit, command."""
     text = (f"{stamp.get('gpu', 'GPU not recorded')}; measured {stamp.get('date_utc', 'on an unrecorded date')}; "
             f"commit `{stamp.get('commit', 'unknown')}`")
     return text + (f"; `{stamp['command']}`" if "command" in stamp else "") + "."
@@ -135,7 +131,6 @@ def stamped_table(stamp, headers, align, cells):
 
 
 def parse_selector(words, context):
-    """key=value words into an ordered dict; words without '=' are an error naming them."""
     selector = {}
     for word in words:
         key, sep, value = word.partition("=")
@@ -169,7 +164,6 @@ def distinct(rows, column):
 
 
 def steps_of(rows):
-    """The course's steps (course/steps.csv) among rows, in the rows' order."""
     return [s for s in distinct(rows, "step") if s in COURSE]
 
 
