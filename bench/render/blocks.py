@@ -50,7 +50,8 @@ def render_course_table(results, context=""):
             cells = [[row["step"], "read ceiling: one pass over the input, no reduction" if probe else row["change"]]
                      + cells_of(table, row, ("time_median_ms", "gbps", "percent_of_peak")) + [batch_cell(table, row)]
                      + (["-"] * 3 if probe else cells_of(table, row, ("x_previous", "x_step01", "x_cub")))
-                     + [row["status"]] + beside_cells(beside, row) for row in rows for probe in [row["step"] == READ_PROBE]]
+                     + [row["status"]] + beside_cells(beside, row)
+                     for row in rows for probe in [row["step"] == READ_PROBE]]
             out.append(f"\n**{type_name}** {op}, n = {n} ({size_text(n)}), block {block}, L2 {l2}:\n\n"
                        + markdown_table(headers, "ll" + "r" * 7 + "l" + "rr" * len(beside), cells))
         parts.append("".join(out) + "\nmedian ms: per call, each call timed alone behind a GPU-side wait. batch GB/s: "
@@ -162,7 +163,8 @@ def sweep_wins(sweep):
     head = ("Not every step is faster than the one before it at the largest size measured." if None in found else
             f"From n = {size_text(max(found))} up, every step is faster than the one before it at every measured "
             f"size, for {' and '.join(types)}." if max(found) < largest else f"Every step is faster than the one "
-            f"before it at the largest size measured ({size_text(largest)}), but not every step is at every size below it.")
+            f"before it at the largest size measured ({size_text(largest)}), but not every step is at every size "
+            f"below it.")
 
     def cell(type_name, per_type):
         if type_name not in per_type:
@@ -221,8 +223,8 @@ def render_peers(results, context):
         return ("Not measured on this GPU yet: `bench/reproduce.sh --only sweep,peers` writes peers.csv beside "
                 "sweep.csv.\n")
     peers, sweep = results.table("peers.csv", PEERS_NEEDS, "bench/peers.py"), results.compare("sweep.csv")
-    require(peers.stamp.get("gpu") == sweep.stamp.get("gpu"), f"{peers.name} was measured on "
-            f"'{peers.stamp.get('gpu')}', {sweep.name} on '{sweep.stamp.get('gpu')}': the ratios would not be like for like")
+    require(peers.stamp.get("gpu") == sweep.stamp.get("gpu"), f"{peers.name} was measured on '{peers.stamp.get('gpu')}"
+            f"', {sweep.name} on '{sweep.stamp.get('gpu')}': the ratios would not be like for like")
     libraries = distinct(peers.rows, "library")
     out = [f"Batch GB/s (calls back to back, total time / count) at a few sizes of the sweep, "
            f"{peers.stamp.get('gpu')}. {', '.join(libraries)}: {short_stamp(peers.stamp)} The course and CUB: "

@@ -67,7 +67,8 @@ def tree_figure(evidence, relpath, title):
             svg.text(grid.x(dst) + 16, grid.ys[row] - 8, f"t{tid}", size=10, anchor="end", fill=VERMILLION,
                      weight="bold")
         values = new
-    require(values[0] == sum(EXAMPLE), f"{relpath}: the tree loop does not leave the block's sum in sdata[0]", FigureError)
+    require(values[0] == sum(EXAMPLE), f"{relpath}: the tree loop does not leave the block's sum in sdata[0]",
+            FigureError)
     svg.caption(grid.y - 30, f"One block of blockDim.x = {block} threads. Each row is the shared array after one round; "
                              f"blue: the slots written in that round; red tN: the thread that adds. The sum, "
                              f"{values[0]}, ends in sdata[0]. Each round ends with __syncthreads().")

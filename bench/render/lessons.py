@@ -18,11 +18,13 @@ def render_issue_floor(results, step, context):
     values, table = ncu_values(results, (), context)
     for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
         require((step, metric) in values, f"{context}: {table.name} has no {metric} for '{step}'")
-    sms = table.stamp.get("sms") or (results.table("headline.csv").stamp if results.has("headline.csv") else {}).get("sms")
+    headline = results.table("headline.csv").stamp if results.has("headline.csv") else {}
+    sms = table.stamp.get("sms") or headline.get("sms")  # the SM count from the stamp, else headline.csv's
     require(sms is not None, f"{table.name}: no 'sms' in its stamp or in headline.csv's")
     require(sms.isdigit(), f"{table.name}: the stamp's sms is not a number")
     schedulers = int(sms) * SCHEDULERS_PER_SM
-    cycles, duration_us = values[(step, "smsp__inst_executed.sum")] / schedulers, values[(step, "gpu__time_duration.sum")] / 1000
+    cycles = values[(step, "smsp__inst_executed.sum")] / schedulers
+    duration_us = values[(step, "gpu__time_duration.sum")] / 1000
     text, clock = f"at least {cycles:,.0f} cycles (instructions / {schedulers})", values.get((step, SM_CLOCK_METRIC))
     if clock is None:
         return (text + f". The profiler measured {duration_us:.0f} us for that launch, at a clock this ncu.csv does "
@@ -126,7 +128,8 @@ def render_sweep_table(results, *args, context):
     sweep = Sweep(results.compare("sweep.csv"))
 
     def us(type_name, step, n):
-        require((type_name, step, n) in sweep.times, f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
+        require((type_name, step, n) in sweep.times,
+                f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
         return sweep.times[(type_name, step, n)] * 1000
     headers = ["n"] + [h for t in sweep.types
                        for h in [f"{t} {s}, us" for s in shown + [CUB_STEP]] + [f"{t} CUB / {shown[0]}"]]
@@ -166,7 +169,8 @@ def read_patterns(results, type_name, low, high, columns, cells, context):
     sizes = sorted({int(r["n"]) for t in gpus.values() for r in t.rows
                     if r["type"] == type_name and low <= int(r["n"]) <= high})
     rows = [[size_text(n)] + [cell for table in gpus.values() for cell in cells(
-        {r["pattern"]: table.number(r, "time_median_us") for r in rows_where(table, type=type_name, n=str(n))}, table, n)]
+        {r["pattern"]: table.number(r, "time_median_us") for r in rows_where(table, type=type_name, n=str(n))},
+        table, n)]
         for n in sizes]
     return (markdown_table(["n"] + [f"{label} {c}" for label in gpus for c in columns],
                            "l" + ("lrr" if len(columns) == 3 else "rrrr") * len(gpus), rows),
@@ -187,7 +191,8 @@ def render_read_patterns(results, type_name, from_log2, context):
                                  ("fastest", "µs", "probe / fastest"), cells, context)
     return (body + f"\n{type_name}, L2 warm, per-call median of each pattern ({', '.join(PROBE_PATTERNS)}: "
             "bench/ablation/read_patterns.cu says what each is). probe / fastest: the time of the faster of the "
-            "course probe's two patterns (loop, bulk) over the fastest pattern's (1.000: one of them is it).\n" + stamps)
+            "course probe's two patterns (loop, bulk) over the fastest pattern's (1.000: one of them is it).\n"
+            + stamps)
 
 
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
@@ -229,7 +234,8 @@ def render_multigpu_step14(results, folder, context):
             one = runs.get((type_name, n, 1, "process"))
             require(one is not None, f"{table.name}: {type_name} n = {n} lacks the 1-GPU run")
             row = [type_name, size_text(n), f"{one:.4f}"] + [
-                f"{runs[(type_name, n, k, f)]:.4f}" if (type_name, n, k, f) in runs else "-" for k in counts for f in forms]
+                f"{runs[(type_name, n, k, f)]:.4f}" if (type_name, n, k, f) in runs else "-"
+                for k in counts for f in forms]
             for k in counts:
                 process, mpi = runs.get((type_name, n, k, "process")), runs.get((type_name, n, k, "mpi"))
                 require(process is not None, f"{table.name}: {type_name} n = {n} lacks the one-process run on {k} GPUs")

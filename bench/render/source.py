@@ -67,7 +67,8 @@ class Evidence:
 
     def fingerprint(self):
         digest = hashlib.sha256("".join(f"{relpath}\n{lines}\n" for relpath, lines in self.used).encode("utf-8"))
-        return f"drawn from {', '.join(sorted({r for r, _ in self.used}))}; sha256 of the lines used: {digest.hexdigest()}"
+        return (f"drawn from {', '.join(sorted({r for r, _ in self.used}))}; sha256 of the lines used: "
+                f"{digest.hexdigest()}")
 
 
 # What an expression may hold: integers, names, arithmetic, comparisons, logic, min() and _if() (C's ?:).

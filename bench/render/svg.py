@@ -115,7 +115,7 @@ class Grid:
         return self.left + column * self.cw
 
     def row(self, cells, label=None, note=None, above=None, gap=None, note_fill=BLACK, label_fill=BLACK):
-        """cells: a value (a white cell), (value, style) or None; above: grey text over each. Returns the row's number."""
+        """cells: a value (a white cell), (value, style) or None; above: grey text over each. Returns its number."""
         svg, y = self.svg, self.y
         self.ys.append(y)
         for c, item in enumerate(cells):

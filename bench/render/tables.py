@@ -38,7 +38,8 @@ class Results:
         if name not in self._tables:
             self._tables[name] = read_table(self.directory / name)
         table, missing = self._tables[name], ",".join(c for c in needs if c not in self._tables[name].columns)
-        require(not missing, f"{table.name}: expected the header {','.join(needs)} that {writer} writes; missing {missing}")
+        require(not missing, f"{table.name}: expected the header {','.join(needs)} that {writer} writes; "
+                             f"missing {missing}")
         return table
 
     def compare(self, name):
@@ -70,7 +71,9 @@ def readme_folders(results_dir):
 def gpu_label(results):
     """'H100' for results/h100 (the course's GPUs by their folder), else the GPU its headline names."""
     name = results.directory.name
-    return name.upper() if name in (PRIMARY_GPU, *BESIDE_GPUS) else results.compare("headline.csv").stamp.get("gpu", name)
+    if name in (PRIMARY_GPU, *BESIDE_GPUS):
+        return name.upper()
+    return results.compare("headline.csv").stamp.get("gpu", name)
 
 
 def size_text(n):  # "2^24" for powers of two, the decimal count otherwise
@@ -89,7 +92,8 @@ def is_number(text):
 def format_value(table, row, column, fmt=None):
     """One cell: the column's default format (or fmt), '-' where a comparison does not apply."""
     value = row[column]
-    require(value.strip() or column.startswith("x_"), f"{table.name}: column '{column}' is empty in row {describe(row)}")
+    require(value.strip() or column.startswith("x_"),
+            f"{table.name}: column '{column}' is empty in row {describe(row)}")
     if not value.strip():
         return "-"  # step01 has no previous step, CUB is no step
     fmt = fmt or COLUMN_FORMATS.get(column)
@@ -109,9 +113,9 @@ def markdown_table(headers, align, rows):
 
 def stamp_paragraph(stamp):
     """Where, with what and when: GPU, driver, CUDA, date, commit, L2 mode, command."""
-    details = [label.format(stamp[key]) for key, label in (
-        ("compute_capability", "compute capability {}"), ("sms", "{} SMs"), ("l2_mib", "{} MiB L2")) if key in stamp] + ([
-        f"{float(stamp['peak_gbps']):.0f} GB/s theoretical peak"] if "peak_gbps" in stamp else [])
+    details = [label.format(stamp[key]) for key, label in (("compute_capability", "compute capability {}"),
+                                                           ("sms", "{} SMs"), ("l2_mib", "{} MiB L2")) if key in stamp]
+    details += [f"{float(stamp['peak_gbps']):.0f} GB/s theoretical peak"] if "peak_gbps" in stamp else []
     parts = [f"**{stamp.get('gpu', 'GPU not recorded')}**" + (f" ({', '.join(details)})" if details else ""),
              f"NVIDIA driver {stamp.get('nvidia_driver', 'not recorded')}",
              f"CUDA {stamp.get('cuda_runtime', '?')} runtime on driver API {stamp.get('cuda_driver_api', '?')}",
