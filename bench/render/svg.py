@@ -74,6 +74,7 @@ class Svg:
             self.text(16, y, line)
             y += 12 * 1.35
         self.height = y + 4
+        return self
 
     def render(self, comment):
         head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(self.width)}" height="{num(self.height)}" '
