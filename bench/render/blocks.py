@@ -24,7 +24,6 @@ def beside_headers(beside):
 
 
 def beside_cells(beside, row):
-    """Per label of beside ({label: table or None}), the median and GB/s of the row measuring the same."""
     keys, cells = ("type", "op", "n", "block", "l2", "step"), []
     for other in beside.values():
         rows = [] if other is None else rows_where(other, **{k: row[k] for k in keys})
@@ -33,7 +32,6 @@ def beside_cells(beside, row):
 
 
 def batch_cell(table, row):
-    """The batch figure, or '-' for an L2-flushed row: the flush would sit between the calls it times."""
     return "-" if row["l2"] == "flushed" else format_value(table, row, "batch_gbps")
 
 

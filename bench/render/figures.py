@@ -27,7 +27,6 @@ def loop_text(m):
 
 
 def tree_rounds(evidence, relpath, block):
-    """[(s, [(thread, dst, src), ...]), ...]: each round of the step's tree loop for one block."""
     m = evidence.find(relpath, TREE, "the block's tree loop")
     context, rounds = f"{relpath}, the tree loop", []
     for s in loop_of(m, {"blockDim_x": block}, context):
@@ -139,7 +138,6 @@ def first_add_figure(evidence, relpath):
 
 
 def warp_offsets(evidence, relpath, names, context):
-    """The offsets of the last warp's calls (steps 05 and 06) whose condition holds with `names` bound."""
     evidence.find(relpath, "if (tid < 32) {", "the last warp's block")
     calls = evidence.find_all(relpath, "[[if ($cond) ]]warp_level(sdata, tid, $offset);", "the last warp's calls")
     return [int(c["offset"]) for c in calls if not c["cond"] or evaluate(c["cond"], names, context)]
@@ -278,7 +276,6 @@ def shuffle_figure(evidence, relpath):
 
 
 def vector_rules(evidence, relpath):
-    """The vector width, the head and the tail, from a step's thread loop (steps 09 to 12)."""
     hole = {key: evidence.find(relpath, shape)[1] for key, shape in (
         ("width", "static constexpr unsigned int width = $expr;"),
         ("head", "const std::size_t head = misalignment == 0 ? 0 : $expr;"),
@@ -291,7 +288,6 @@ def vector_rules(evidence, relpath):
 
 
 def split_input(rules, relpath, n, misalignment, size, block):
-    """{element: (kind, thread)} of a one-block, one-warp run: kind 'head', 'tail' or 'vector'."""
     context = f"{relpath}, the thread loop"
     names = {"vector_bytes": rules["bytes"], "misalignment": misalignment, "sizeof_T": size, "n": n}
     width = evaluate(rules["width"], names, context)

@@ -42,8 +42,6 @@ LOADED_LATENCY = "loaded_latency.csv"
 
 
 def littles_law_model(results):
-    """(rows, facts): per loads at the most blocks per SM, (loads, bytes in flight, loaded latency, GB/s,
-    in flight / latency, the model), and the best GB/s with its latency, loads and needs, the idle latency."""
     table = results.table(LOADED_LATENCY, ["loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps",
                                            "latency_ns", "status"], "bench/ablation/loaded_latency.cu")
     bad = ", ".join(describe(row) for row in table.rows if row["status"] != "ok")
@@ -158,8 +156,6 @@ def render_bulk_result(results, step, from_log2, context):
 
 
 def read_patterns(results, type_name, low, high, columns, cells, context):
-    """A table per size of read_patterns.csv in [low, high] and per GPU here and beside: the GPU's `columns`,
-    cells({pattern: µs}, table, n) each; then each GPU's stamp."""
     gpus = {}
     for gpu in results.gpus("read_patterns.csv"):
         table = gpu.table("read_patterns.csv", ["type", "n", "pattern", "time_median_us", "verified"], "read_patterns")

@@ -69,7 +69,6 @@ def with_context(context, function, *args):
 
 
 def render_text(text, results, name):
-    """text with every block and inline value rewritten; also the list of what changed (for --check)."""
     def line_of(source, position):
         return source.count("\n", 0, position) + 1
     for match in re.finditer(r"<!-- results:", text):
@@ -112,7 +111,6 @@ def folder_results(folder):
 
 
 def render_charts(results):
-    """headline.svg and sweep_<type>.svg (each where its CSV exists); returns the files written."""
     folder = results.directory
     label = folder.resolve().relative_to(REPO_ROOT).as_posix() if folder.resolve().is_relative_to(REPO_ROOT) \
         else folder.as_posix()  # as figures --check names it

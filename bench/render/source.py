@@ -18,7 +18,6 @@ HOLE = r"(?:[^;\n(),]|\((?:[^()\n]|\([^()\n]*\))*\))+?"
 
 
 def shape_regex(shape):
-    """A regular expression from a shape of code ($name a hole, [[...]] optional: README.md here)."""
     parts, seen = [], set()
     for token in re.findall(r"\$\w+|\[\[|\]\]|\n| +|[^$\[\]\n ]+|.", shape):
         if token.startswith("$"):  # a hole, or the same text as the hole of that name before
@@ -45,8 +44,6 @@ class Evidence:
         return self._texts[relpath]
 
     def find_all(self, relpath, shape, what="", first=False):
-        """Every match of `shape` (a shape of code or a compiled regular expression), each joining the
-        fingerprint; first: only the first match, the whole lines it spans joining it."""
         text = self.text(relpath)
         matches = list(re.finditer(shape.pattern if isinstance(shape, re.Pattern) else shape_regex(shape), text))
         shown = shape.replace("\n", " ") if isinstance(shape, str) else "..."
@@ -79,8 +76,6 @@ FUNCTIONS = {"min": min, "_if": lambda c, a, b: a if c else b}
 
 
 def c_to_python(expression):
-    """A C expression of unsigned integers as Python text: blockDim.x -> blockDim_x, sizeof(T) -> sizeof_T,
-    Vector<T>::width -> Vector_T_width, / becomes //, casts and suffixes go."""
     text = re.sub(r"static_cast<[^<>]+>", "", expression)
     text = re.sub(r"\b(\d+)[uU][lL]*\b", r"\1", text).replace("std::min(", "min(")
     text = re.sub(r"\bsizeof\((\w+)\)", r"sizeof_\1", text)
@@ -108,14 +103,12 @@ def evaluate(expression, names, context=""):
 
 
 def bind(match, names, context="", *holes):
-    """names with each of match's holes evaluated in turn, named as the holes; given holes: their values."""
     for key, expression in match.groupdict().items():
         names = dict(names, **{key: evaluate(expression, names, context)})
     return tuple(names[h] for h in holes) if holes else names
 
 
 def update(variable, statement, names, context=""):
-    """The variable's value after a C update statement: 's *= 2', 's >>= 1', 'offset /= 2', 's = s * 2'."""
     match = re.fullmatch(rf"\s*{variable}\s*(\*|/|\+|-|>>|<<)?=\s*(.+?)\s*", statement)
     require(match, f"{context}: expected an update of '{variable}', found '{statement}'", FigureError)
     operation, right = match.groups()

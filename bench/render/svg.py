@@ -11,7 +11,6 @@ GREY, LIGHT, PALE_BLUE, PALE_ORANGE, PALE_GREEN = "#767676", "#d9d9d9", "#cfe6f5
 
 
 def num(value):
-    """A coordinate: at most two decimals, no trailing zeros, never '-0'."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
@@ -69,7 +68,6 @@ class Svg:
                      else "none", stroke=colour, stroke_width=2 if shape == "cross" else None)
 
     def caption(self, y, text, width=120):
-        """The explanation under a figure, in lines of at most `width` characters from y; the figure ends below it."""
         for line in textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False):
             self.text(16, y, line)
             y += 12 * 1.35
@@ -106,8 +104,6 @@ def cell(svg, x, y, w, h, label, style="white", size=11):
 
 
 class Grid:
-    """Rows of equal cells, one under another, each with a label on its left and a note on its right;
-    arrows or lines join cells of two rows, bars with a label span cells of one."""
 
     def __init__(self, svg, left, top, cw, ch=24, gap=30, size=10):
         self.svg, self.left, self.cw, self.ch, self.gap, self.size, self.y, self.ys = svg, left, cw, ch, gap, size, top, []
@@ -116,7 +112,6 @@ class Grid:
         return self.left + column * self.cw
 
     def row(self, cells, label=None, note=None, above=None, gap=None, note_fill=BLACK, label_fill=BLACK):
-        """cells: a value (a white cell), (value, style) or None; above: grey text over each. Returns its number."""
         svg, y = self.svg, self.y
         self.ys.append(y)
         for c, item in enumerate(cells):
@@ -134,7 +129,6 @@ class Grid:
         return len(self.ys) - 1
 
     def join(self, start, end, colour="#444444", arrow=True, width=1.2, shift=0):
-        """A line from the bottom of cell start = (row, column) to the top of cell end (shifted right)."""
         (r1, c1), (r2, c2) = start, end
         self.svg.line(self.x(c1) + self.cw / 2, self.ys[r1] + self.ch, self.x(c2) + self.cw / 2 + shift,
                       self.ys[r2] - (2 if arrow else 0), stroke=colour, width=width, arrow=arrow)

@@ -43,7 +43,6 @@ class Results:
         return table
 
     def compare(self, name):
-        """compare's CSV `name`; each size keeps the faster read probe pattern's row, named read_probe."""
         table = self.table(name, COMPARE_NEEDS, "compare")
         key = lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])  # noqa: E731
         time = lambda r: table.number(r, "time_median_ms")  # noqa: E731
@@ -58,7 +57,6 @@ class Results:
 
 
 def readme_folders(results_dir):
-    """(the folder whose results fill the READMEs, [folders of other GPUs shown beside it])."""
     primary = Path(results_dir)
     several_gpus = (primary / "step14.csv").is_file() and not (primary / "headline.csv").is_file()
     if (primary.name in BESIDE_GPUS or several_gpus) and (primary.parent / PRIMARY_GPU).is_dir():
@@ -69,7 +67,6 @@ def readme_folders(results_dir):
 
 
 def gpu_label(results):
-    """'H100' for results/h100 (the course's GPUs by their folder), else the GPU its headline names."""
     name = results.directory.name
     if name in (PRIMARY_GPU, *BESIDE_GPUS):
         return name.upper()
@@ -90,7 +87,6 @@ def is_number(text):
 
 
 def format_value(table, row, column, fmt=None):
-    """One cell: the column's default format (or fmt), '-' where a comparison does not apply."""
     value = row[column]
     require(value.strip() or column.startswith("x_"),
             f"{table.name}: column '{column}' is empty in row {describe(row)}")
@@ -112,7 +108,6 @@ def markdown_table(headers, align, rows):
 
 
 def stamp_paragraph(stamp):
-    """Where, with what and when: GPU, driver, CUDA, date, commit, L2 mode, command."""
     details = [label.format(stamp[key]) for key, label in (("compute_capability", "compute capability {}"),
                                                            ("sms", "{} SMs"), ("l2_mib", "{} MiB L2")) if key in stamp]
     details += [f"{float(stamp['peak_gbps']):.0f} GB/s theoretical peak"] if "peak_gbps" in stamp else []
@@ -145,7 +140,6 @@ def parse_selector(words, context):
 
 
 def select_row(table, selector, context):
-    """The one row matching every key=value of selector (max/min: the extreme of that column)."""
     text = " ".join(f"{k}={v}" for k, v in selector.items())
     for key in selector:
         require(key in table.columns, f"{context}: selector '{text}': {table.name} has no column '{key}' "
@@ -175,7 +169,6 @@ TIE_PERCENT = 1.0  # two medians closer than this are level, until spread.csv me
 
 
 class Sweep:
-    """A compare CSV read once: times {(type, step, n): median ms}, and per type its sizes, steps and last step."""
 
     def __init__(self, table):
         self.table, self.types = table, distinct(table.rows, "type")
@@ -185,14 +178,11 @@ class Sweep:
         self.last = {t: steps[-1] for t, steps in self.steps.items() if steps}
 
     def ratios(self, type_name, slower, step):
-        """[(n, slower's time / step's time)] at every size both were measured (above 1: step is faster)."""
         times = self.times
         return [(n, times[(type_name, slower, n)] / times[(type_name, step, n)]) for n in self.sizes[type_name]
                 if (type_name, slower, n) in times and (type_name, step, n) in times]
 
     def first_win(self, type_name, previous, step):
-        """The smallest n from which step beats previous at every larger size (None: not even at the
-        largest), and the smaller sizes measured for both where it does not."""
         faster = {n: ratio > 1 for n, ratio in self.ratios(type_name, previous, step)}
         won = list(itertools.takewhile(faster.get, reversed(self.sizes[type_name])))
         start = won[-1] if won else None
@@ -200,8 +190,6 @@ class Sweep:
 
 
 def tie_rule(results, type_steps):
-    """({type: fraction}, sentence): how close two medians must be to be level, per type the largest
-    run-to-run spread (spread.csv) of the steps compared (type_steps: {type: [step, ...]}), else TIE_PERCENT."""
     if not results.has("spread.csv"):
         return ({t: TIE_PERCENT / 100 for t in type_steps},
                 f"{TIE_PERCENT:g} % either way counts as level, a fixed rule until spread.csv, the measured "
@@ -227,8 +215,6 @@ def tie_rule(results, type_steps):
 
 
 def versus_text(ratios, tie=TIE_PERCENT / 100):
-    """'faster at 2^13 .. 2^26, level at 2^27, ...' from (n, other's time / this time) pairs in size order;
-    within a factor 1 + tie is level."""
     def verdict(pair):
         return "faster" if pair[1] > 1 + tie else "slower" if pair[1] < 1 / (1 + tie) else "level"
     parts = []
