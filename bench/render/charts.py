@@ -113,8 +113,7 @@ def results_charts(folder, label=None):
         out.append((folder / "headline.svg", headline_chart(results.compare("headline.csv")).render(
             csv_fingerprint(folder / "headline.csv", f"{label}/headline.csv"))))
     if results.has("sweep.csv"):
-        table = results.compare("sweep.csv")
-        comment = csv_fingerprint(folder / "sweep.csv", f"{label}/sweep.csv")
+        table, comment = results.compare("sweep.csv"), csv_fingerprint(folder / "sweep.csv", f"{label}/sweep.csv")
         for type_name in sorted({r["type"] for r in table.rows}):
             out.append((folder / f"sweep_{type_name}.svg", sweep_chart(table, type_name).render(comment)))
     return out

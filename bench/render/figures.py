@@ -177,8 +177,7 @@ def unrolled_figure(evidence, relpath):
     context = f"{relpath}, the tree"
     sizes = [int(m["size"]) for m in evidence.find_all(relpath, "case $size: return reduce_template_kernel<$size, T>;",
                                                        "the instantiations")]
-    loop = evidence.find(relpath, "#pragma unroll\n" + LOOP, "the unrolled loop")
-    present = {}
+    loop, present = evidence.find(relpath, "#pragma unroll\n" + LOOP, "the unrolled loop"), {}
     for size in sizes:
         present[size] = {s: "on" for s in loop_of(loop, {"Block": size}, context)}
         present[size].update((o, "good") for o in warp_offsets(evidence, relpath, {"Block": size}, context))
@@ -543,8 +542,7 @@ def small_n_chart(table, step12_limit=None):
     times = {step: [(x, y * 1000) for x, y in points_of(table, rows, step, "time_median_ms")] for step, _ in wanted}
     for step, points in times.items():
         require(points, f"{table.name}: no int32 rows of {step}", FigureError)
-    all_points = [p for points in times.values() for p in points]
-    tile = CUB_TILE_THREADS * CUB_TILE_ITEMS
+    all_points, tile = [p for points in times.values() for p in points], CUB_TILE_THREADS * CUB_TILE_ITEMS
     chart = LogChart("Step 12: time against n, int32 sum", stamp_line(table), "n (elements, log scale)",
                      "median time per call (µs, log scale)", [x for x, _ in all_points], [y for _, y in all_points])
     chart.svg.rect(chart.left, chart.top, chart.px(tile) - chart.left, chart.bottom - chart.top, fill="#f5f5f5",

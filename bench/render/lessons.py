@@ -211,8 +211,7 @@ GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sen
 
 
 def render_multigpu_step14(results, folder, context):
-    table = Results(results.directory.parent / folder).table("step14.csv")
-    runs = {}
+    table, runs = Results(results.directory.parent / folder).table("step14.csv"), {}
     for row in table.rows:
         k = int(row["gpus"])
         form = "process" if k == 1 else "from GPU 0" if row["from_one_gpu"] == "1" else row["launch"]
@@ -251,8 +250,7 @@ def render_multigpu_step14(results, folder, context):
 
 def render_multigpu_allreduce(results, folder, context):
     table = Results(results.directory.parent / folder).table("allreduce.csv")
-    rows = {(row["method"], int(row["bytes"])): row for row in table.rows}
-    cells = []
+    rows, cells = {(row["method"], int(row["bytes"])): row for row in table.rows}, []
     for b in sorted({b for (_, b) in rows if (b & (b - 1)) == 0 and (b.bit_length() - 1) % 2 == 0}):
         nccl, naive = rows.get(("nccl", b)), rows.get(("naive", b))
         if nccl and naive:

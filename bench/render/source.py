@@ -32,7 +32,6 @@ def shape_regex(shape):
 
 
 class Evidence:
-
     def __init__(self, root):
         self.root, self.used, self._texts = Path(root), [], {}
 

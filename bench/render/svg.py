@@ -20,7 +20,6 @@ def escape(text):
 
 
 class Svg:
-
     def __init__(self, width, height, title, subtitle=None, at=48, size=12):
         self.width, self.height, self.title, self.items = width, height, title, []
         self.text(16, 26, title, size=16, weight="bold")
@@ -104,7 +103,6 @@ def cell(svg, x, y, w, h, label, style="white", size=11):
 
 
 class Grid:
-
     def __init__(self, svg, left, top, cw, ch=24, gap=30, size=10):
         self.svg, self.left, self.cw, self.ch, self.gap, self.size, self.y, self.ys = svg, left, cw, ch, gap, size, top, []
 
@@ -152,7 +150,6 @@ def power_label(value, base):
 
 
 class LogChart:
-
     def __init__(self, title, subtitle, xlabel, ylabel, xs, ys, width=900, height=520, legend_width=230):
         self.svg = Svg(width, height, title, subtitle, at=46, size=11)
         self.left, self.top, self.right, self.bottom = 78, 64, width - legend_width, height - 58

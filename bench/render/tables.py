@@ -24,7 +24,6 @@ def require(condition, message, error=ResultsError):
 
 
 class Results:
-
     def __init__(self, directory, beside=()):
         self.directory, self.beside, self._tables = Path(directory), list(beside), {}
 
@@ -169,7 +168,6 @@ TIE_PERCENT = 1.0  # two medians closer than this are level, until spread.csv me
 
 
 class Sweep:
-
     def __init__(self, table):
         self.table, self.types = table, distinct(table.rows, "type")
         self.times = {(r["type"], r["step"], int(r["n"])): table.number(r, "time_median_ms") for r in table.rows}
