@@ -68,13 +68,10 @@ def headline_chart(table):
     def px(value):
         return left + (math.log10(value) - x0) / (x1 - x0) * plot_w
 
-    for t in ticks:
-        svg.line(px(t), top, px(t), bottom, stroke="#cccccc")
-        svg.text(px(t), bottom + 16, power_label(t, 10), size=11, anchor="middle")
-        for minor in (2, 5):
-            if t * minor < ticks[-1]:
-                svg.line(px(t * minor), top, px(t * minor), bottom, stroke="#eeeeee")
-                svg.text(px(t * minor), bottom + 16, f"{t * minor:g}", size=9, anchor="middle", fill=GREY)
+    for t, major in ((t * m, m == 1) for t in ticks for m in (1, 2, 5) if m == 1 or t * m < ticks[-1]):
+        svg.line(px(t), top, px(t), bottom, stroke="#cccccc" if major else "#eeeeee")
+        svg.text(px(t), bottom + 16, power_label(t, 10) if major else f"{t:g}", size=11 if major else 9,
+                 anchor="middle", fill=BLACK if major else GREY)
     colours = [BLUE, ORANGE, GREEN, PURPLE]
     for i, step in enumerate(steps):
         y = top + i * group + 5
@@ -85,11 +82,11 @@ def headline_chart(table):
             if value:
                 svg.rect(left, y + j * bar, px(value) - left, bar - 1, fill=colours[j % 4], stroke="none")
     svg.rect(left, top, plot_w, bottom - top, stroke=BLACK)
-    if probe:
-        svg.line(px(probe), top, px(probe), bottom, stroke=GREY, width=1.6, dash="2 3")
-        svg.text(px(probe) - 4, top - 6, f"read probe {probe:.0f}", size=10, anchor="end", fill=GREY)
-    svg.line(px(peak), top, px(peak), bottom, stroke=VERMILLION, width=1.4, dash="6 3")
-    svg.text(px(peak) + 4, top - 6, f"peak {peak:.0f}", size=10, fill=VERMILLION)
+    for value, label, colour, width, dash, dx, anchor in ((probe, "read probe", GREY, 1.6, "2 3", -4, "end"),
+                                                          (peak, "peak", VERMILLION, 1.4, "6 3", 4, "start")):
+        if value:
+            svg.line(px(value), top, px(value), bottom, stroke=colour, width=width, dash=dash)
+            svg.text(px(value) + dx, top - 6, f"{label} {value:.0f}", size=10, anchor=anchor, fill=colour)
     svg.text(left + plot_w / 2, bottom + 38, "GB/s (input bytes / median time per call, log scale)", size=12,
              anchor="middle")
     for j, type_name in enumerate(types):
