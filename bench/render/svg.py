@@ -27,13 +27,8 @@ class Svg:
             self.text(16, at, subtitle, size=size, fill=GREY)
 
     def add(self, tag, content=None, **attributes):
-        parts = [tag]
-        for key, value in attributes.items():
-            if value is None:
-                continue
-            if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)):
-                value = num(value)
-            parts.append(f'{key.rstrip("_").replace("_", "-")}="{escape(value)}"')
+        parts = [tag] + [f'{key.rstrip("_").replace("_", "-")}="{escape(num(v) if isinstance(v, (int, float)) else v)}"'
+                         for key, v in attributes.items() if v is not None]
         self.items.append(f"<{' '.join(parts)}/>" if content is None else
                           f"<{' '.join(parts)}>{escape(content)}</{tag}>")
 
@@ -144,9 +139,8 @@ def log_ticks(low, high, base):
 
 
 def power_label(value, base):
-    if base == 2:
-        return f"2^{round(math.log2(value))}"
-    return f"{value:g}" if value < 1e6 else f"1e{round(math.log10(value))}"
+    return (f"2^{round(math.log2(value))}" if base == 2 else f"{value:g}" if value < 1e6
+            else f"1e{round(math.log10(value))}")
 
 
 class LogChart:
