@@ -529,10 +529,7 @@ def bulk_copies_figure(evidence, relpath):
                        width=112)
 
 
-# CUB's DeviceReduce for int32 on sm_90 (CUDA 13.0, cub/device/dispatch/tuning/tuning_reduce.cuh): Policy600
-# applies below sm_100, 256 threads x 16 items per thread (MemBoundScaling keeps both for 4-byte items), so
-# a tile is 4,096 elements. dispatch_reduce.cuh: n <= one tile runs the single-tile kernel, one block;
-# agent_reduce.cuh: fewer items than a tile is a partial tile (guarded loads), more runs two launches.
+# CUB's tile for int32 on sm_90 (CUDA 13.0, tuning_reduce.cuh's Policy600; where from: README.md here)
 CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16
 
 
