@@ -215,8 +215,6 @@ def tie_rule(results, type_steps):
 def versus_text(ratios, tie=TIE_PERCENT / 100):
     def verdict(pair):
         return "faster" if pair[1] > 1 + tie else "slower" if pair[1] < 1 / (1 + tie) else "level"
-    parts = []
-    for word, run in itertools.groupby(ratios, verdict):
-        sizes = [n for n, _ in run]
-        parts.append(f"{word} at {size_text(sizes[0])}" + (f" .. {size_text(sizes[-1])}" if len(sizes) > 1 else ""))
+    parts = [f"{word} at {size_text(sizes[0])}" + (f" .. {size_text(sizes[-1])}" if len(sizes) > 1 else "")
+             for word, run in itertools.groupby(ratios, verdict) for sizes in [[n for n, _ in run]]]
     return ", ".join(parts) if parts else "not measured"
