@@ -155,22 +155,20 @@ def render_bulk_result(results, step, from_log2, context):
                     "and adds nothing).\n")
 
 
-def read_patterns(results, type_name, low, high, columns, cells, context):
+def read_patterns(results, type_name, low, high, columns, align, cells, note, context):
     gpus = {}
     for gpu in results.gpus("read_patterns.csv"):
         table = gpu.table("read_patterns.csv", ["type", "n", "pattern", "time_median_us", "verified"], "read_patterns")
-        bad = [describe(r) for r in table.rows if r["verified"] == "FAIL"][:1]
-        require(not bad, f"{context}: {table.name} holds a wrong sum: {''.join(bad)}")
+        bad = [describe(r) for r in table.rows if r["verified"] == "FAIL"]
+        require(not bad, f"{context}: {table.name} holds a wrong sum: {bad[0] if bad else ''}")
         gpus[gpu_label(gpu)] = table
     sizes = sorted({int(r["n"]) for t in gpus.values() for r in t.rows
                     if r["type"] == type_name and low <= int(r["n"]) <= high})
-    rows = [[size_text(n)] + [cell for table in gpus.values() for cell in cells(
-        {r["pattern"]: table.number(r, "time_median_us") for r in rows_where(table, type=type_name, n=str(n))},
-        table, n)]
-        for n in sizes]
-    return (markdown_table(["n"] + [f"{label} {c}" for label in gpus for c in columns],
-                           "l" + ("lrr" if len(columns) == 3 else "rrrr") * len(gpus), rows),
-            "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, table in gpus.items()))
+    rows = [[size_text(n)] + [cell for table in gpus.values() for cell in cells({
+        r["pattern"]: table.number(r, "time_median_us") for r in rows_where(table, type=type_name, n=str(n))},
+        table, n)] for n in sizes]
+    return (markdown_table(["n"] + [f"{label} {c}" for label in gpus for c in columns], "l" + align * len(gpus), rows)
+            + note + "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, table in gpus.items()))
 
 
 PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
@@ -183,12 +181,11 @@ def render_read_patterns(results, type_name, from_log2, context):
         best = min(measured, key=measured.get)
         probe = min(measured[p] for p in ("loop", "bulk") if p in measured)
         return [best, f"{measured[best]:.1f}", f"{probe / measured[best]:.3f}"]
-    body, stamps = read_patterns(results, type_name, 1 << int(from_log2), float("inf"),
-                                 ("fastest", "µs", "probe / fastest"), cells, context)
-    return (body + f"\n{type_name}, L2 warm, per-call median of each pattern ({', '.join(PROBE_PATTERNS)}: "
-            "bench/ablation/read_patterns.cu says what each is). probe / fastest: the time of the faster of the "
-            "course probe's two patterns (loop, bulk) over the fastest pattern's (1.000: one of them is it).\n"
-            + stamps)
+    return read_patterns(results, type_name, 1 << int(from_log2), float("inf"), ("fastest", "µs", "probe / fastest"),
+                         "lrr", cells, f"\n{type_name}, L2 warm, per-call median of each pattern "
+                         f"({', '.join(PROBE_PATTERNS)}: bench/ablation/read_patterns.cu says what each is). probe / "
+                         "fastest: the time of the faster of the course probe's two patterns (loop, bulk) over the "
+                         "fastest pattern's (1.000: one of them is it).\n", context)
 
 
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
@@ -198,12 +195,12 @@ def render_combine_cost(results, type_name, from_log2, to_log2, context):
         missing = ", ".join(p for p in shown if p not in times)
         require(not missing, f"{context}: {table.name} has no {type_name} row at n = {n} for {missing}")
         return [f"{times['step12']:.2f}"] + [f"{times[p] - times['step12']:+.2f}" for p in shown[1:]]
-    body, stamps = read_patterns(results, type_name, 1 << int(from_log2), 1 << int(to_log2),
-                                 ("step 12 µs", "no wait", "clusters of 8", "clusters of 16"), cells, context)
-    return (body + f"\n{type_name}, L2 warm, per-call median. no wait, clusters of 8 and of 16: that kernel's time "
-            "minus step 12's, in µs (below 0: faster). no wait: step 12 whose last block posts its partial and leaves "
-            "(a wrong sum): step 12 without its combine, so minus the no-wait figure is what the combine costs; "
-            "clusters: the partials added through distributed shared memory, one slot per cluster.\n" + stamps)
+    return read_patterns(results, type_name, 1 << int(from_log2), 1 << int(to_log2), (
+        "step 12 µs", "no wait", "clusters of 8", "clusters of 16"), "rrrr", cells, f"\n{type_name}, L2 warm, per-call "
+        "median. no wait, clusters of 8 and of 16: that kernel's time minus step 12's, in µs (below 0: faster). no "
+        "wait: step 12 whose last block posts its partial and leaves (a wrong sum): step 12 without its combine, so "
+        "minus the no-wait figure is what the combine costs; clusters: the partials added through distributed shared "
+        "memory, one slot per cluster.\n", context)
 
 
 # Step 14's blocks read bench/multigpu.sh's folder, named by the block's argument, beside this one.
