@@ -62,7 +62,7 @@ class Svg:
                      else "none", stroke=colour, stroke_width=2 if shape == "cross" else None)
 
     def caption(self, y, text, width=120):
-        for line in textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False):
+        for line in textwrap.wrap(" ".join(text.split()), width, break_long_words=False, break_on_hyphens=False):
             self.text(16, y, line)
             y += 12 * 1.35
         self.height = y + 4
