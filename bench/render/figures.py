@@ -54,9 +54,8 @@ def tree_figure(evidence, relpath, title):
     grid = Grid(svg, 64, 78, 40, 26, gap=64, size=11)
     grid.row(values, "sdata", above=range(block), label_fill=GREY)
     for s, work in rounds:
-        new, written = list(values), {dst for _, dst, _ in work}
-        for _, dst, src in work:
-            new[dst] = values[dst] + values[src]
+        written = {dst: values[dst] + values[src] for _, dst, src in work}
+        new = [written.get(i, v) for i, v in enumerate(values)]
         row = grid.row([(v, "on" if i in written else "off") for i, v in enumerate(new)], f"{m['var']} = {s}",
                        f"{len(work)} thread{'s' if len(work) != 1 else ''} add: {' '.join(str(t) for t, *_ in work)}",
                        note_fill=VERMILLION)
@@ -101,9 +100,8 @@ def banks_figure(evidence, relpath, title):
             grid.join((lane_row, lane), (bank_row, dst % lanes), GREEN if counts[dst % lanes] == 1 else VERMILLION,
                       arrow=False, width=1)
     note = f"sdata[{m['src']}], the second read, is the same pattern {m['var']} words further on. " if shifted else ""
-    svg.caption(grid.y - 50, note + "Green: one lane per bank; orange: a bank that several lanes need in the same "
-                                    "instruction.")
-    return svg
+    return svg.caption(grid.y - 50, note + "Green: one lane per bank; orange: a bank that several lanes need in "
+                                           "the same instruction.")
 
 
 def first_add_figure(evidence, relpath):
