@@ -1,12 +1,9 @@
 #!/usr/bin/env python3
-"""python3 bench/figures.py [--check]: every lesson figure and results chart as SVG (the same as
-python3 -m bench.render.figures; see bench/render/figures.py)."""
-
+"""python3 bench/figures.py [--check]: every lesson figure and results chart as SVG (bench/render/README.md)."""
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from render.figures import main  # noqa: E402
 
-if __name__ == "__main__":
-    sys.exit(main())
+sys.exit(main())

@@ -1,6 +1,4 @@
-"""The course's renderer: every generated number, table and figure of its pages (see README.md here:
-its modules, the markers it fills, the figures it draws)."""
-
+"""The course's renderer: every generated number, table and figure of its pages (README.md here)."""
 import sys
 from pathlib import Path
 

@@ -1,17 +1,14 @@
-"""The blocks many pages use: the course tables, a lesson's headline and step table, profiler
-counters, any CSV, a quoted file, the sweep's claims, the peers, the mistakes, the course map and
-the steps' diff sizes. Each renderer takes (results, ARGS..., context) and returns Markdown."""
+"""The blocks many pages use; each render_KIND takes (results, ARGS..., context) and returns Markdown."""
 
+import collections
 import difflib
 import itertools
 
 import steps
 from . import REPO_ROOT
-from .tables import (CUB_STEP, READ_PROBE, ResultsError, Sweep, cells_of, distinct, format_value, is_number,
-                     markdown_table, parse_selector, read_table, rows_where, select_row, short_stamp, size_text,
-                     stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text, gpu_label)
-
-# The course table and the lessons' step tables, with other GPUs' columns beside them
+from .tables import (CUB_STEP, READ_PROBE, Sweep, cells_of, distinct, format_value, gpu_label, is_number,
+                     markdown_table, parse_selector, read_table, require, rows_where, select_row, short_stamp,
+                     size_text, stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text)
 
 
 def headline_names(results):
@@ -19,7 +16,6 @@ def headline_names(results):
 
 
 def beside_tables(results, name):
-    """{label: table of file `name`} of each other GPU's folder that has it."""
     return {r.directory.name.upper(): r.compare(name) for r in results.beside if r.has(name)}
 
 
@@ -28,8 +24,6 @@ def beside_headers(beside):
 
 
 def beside_cells(beside, row):
-    """Per label of beside ({label: table or None}), the median and GB/s of the row that measured the
-    same thing ('-' where none did)."""
     keys, cells = ("type", "op", "n", "block", "l2", "step"), []
     for other in beside.values():
         rows = [] if other is None else rows_where(other, **{k: row[k] for k in keys})
@@ -38,50 +32,40 @@ def beside_cells(beside, row):
 
 
 def batch_cell(table, row):
-    """The batch figure, or '-' for an L2-flushed row: the flush would sit between the calls it times."""
     return "-" if row["l2"] == "flushed" else format_value(table, row, "batch_gbps")
 
 
-def course_table_markdown(table, beside):
-    """The stamp, then one table per type (every row, the read probe marked as the ceiling it is)."""
-    headers = ["step", "what changed", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x step01",
-               "x CUB", "check"] + beside_headers(beside)
-    out = [stamp_paragraph(table.stamp)] + [f"\n{label} columns: " + stamp_paragraph(o.stamp)
-                                            for label, o in beside.items()]
-    for (type_name, op, n, block, l2), rows in itertools.groupby(
-            table.rows, lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])):
-        out.append(f"\n**{type_name}** {op}, n = {n} ({size_text(n)}), block {block}, L2 {l2}:\n\n")
-        cells = []
-        for row in rows:
-            probe = row["step"] == READ_PROBE
-            cells.append([row["step"], "read ceiling: one pass over the input, no reduction" if probe else row["change"]]
-                         + cells_of(table, row, ("time_median_ms", "gbps", "percent_of_peak")) + [batch_cell(table, row)]
-                         + (["-"] * 3 if probe else cells_of(table, row, ("x_previous", "x_step01", "x_cub")))
-                         + [row["status"]] + beside_cells(beside, row))
-        out.append(markdown_table(headers, "ll" + "r" * 7 + "l" + "rr" * len(beside), cells))
-    out.append("\nmedian ms: per call, each call timed alone behind a GPU-side wait. batch GB/s: many calls "
-               "back to back between one pair of events (none with the L2 flushed: the flush would sit between "
-               "the calls). x previous, x step01, x CUB: that row's median time divided by this row's (above 1: "
-               "this row is faster).\n")
-    return "".join(out)
-
-
 def render_course_table(results, context=""):
-    """headline.csv (and headline_cold.csv), every row, other GPUs' columns beside."""
-    return "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n".join(
-        course_table_markdown(results.compare(name), beside_tables(results, name)) for name in headline_names(results))
+    parts = []
+    for name in headline_names(results):
+        table, beside = results.compare(name), beside_tables(results, name)
+        headers = ["step", "what changed", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x step01",
+                   "x CUB", "check"] + beside_headers(beside)
+        out = [stamp_paragraph(table.stamp)] + [f"\n{label} columns: " + stamp_paragraph(o.stamp)
+                                                for label, o in beside.items()]
+        for (type_name, op, n, block, l2), rows in itertools.groupby(
+                table.rows, lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])):
+            cells = [[row["step"], "read ceiling: one pass over the input, no reduction" if probe else row["change"]]
+                     + cells_of(table, row, ("time_median_ms", "gbps", "percent_of_peak")) + [batch_cell(table, row)]
+                     + (["-"] * 3 if probe else cells_of(table, row, ("x_previous", "x_step01", "x_cub")))
+                     + [row["status"]] + beside_cells(beside, row)
+                     for row in rows for probe in [row["step"] == READ_PROBE]]
+            out.append(f"\n**{type_name}** {op}, n = {n} ({size_text(n)}), block {block}, L2 {l2}:\n\n"
+                       + markdown_table(headers, "ll" + "r" * 7 + "l" + "rr" * len(beside), cells))
+        parts.append("".join(out) + "\nmedian ms: per call, each call timed alone behind a GPU-side wait. batch GB/s: "
+                     "many calls back to back between one pair of events (none with the L2 flushed: the flush would "
+                     "sit between the calls). x previous, x step01, x CUB: that row's median time divided by this "
+                     "row's (above 1: this row is faster).\n")
+    return "\nThe same with the L2 flushed before every call (inputs read from DRAM):\n\n".join(parts)
 
 
 def render_step_table(results, step, context):
-    """STEP beside the previous step and CUB, int32 and float32, each headline file."""
-    beside = beside_tables(results, "headline.csv")
+    beside, first = beside_tables(results, "headline.csv"), results.compare("headline.csv")
     cells, statuses = [], set()
-    first = results.compare("headline.csv")
     for name in headline_names(results):
         table, others = results.compare(name), beside_tables(results, name)
         course = steps_of(table.rows)
-        if step not in course:
-            raise ResultsError(f"{context}: {table.name} has no rows for step '{step}'")
+        require(step in course, f"{context}: {table.name} has no rows for step '{step}'")
         shown = course[max(0, course.index(step) - 1):course.index(step) + 1] + [CUB_STEP]
         for type_name, shown_step in itertools.product(("int32", "float32"), shown):
             row = select_row(table, {"type": type_name, "step": shown_step}, context)
@@ -93,17 +77,21 @@ def render_step_table(results, step, context):
     checked = ("every row verified" if statuses == {"PASS"} else
                "every row verified but where the check column of the course table says otherwise "
                "('-': timed, not verified)" if "FAIL" not in statuses else "SOME ROWS FAILED verification")
-    head = (f"n = {size_text(first.rows[0]['n'])}, block {first.rows[0]['block']}, {checked}. "
-            f"{short_stamp(first.stamp)}"
-            + "".join(f" {label} columns: {short_stamp(other.stamp)}" for label, other in beside.items()) + "\n\n")
     headers = ["type", "L2", "step", "median ms", "GB/s", "% of peak", "batch GB/s", "x previous", "x CUB"]
-    return head + markdown_table(headers + beside_headers(beside), "lll" + "r" * (6 + 2 * len(beside)), cells)
+    return (f"n = {size_text(first.rows[0]['n'])}, block {first.rows[0]['block']}, {checked}. "
+            f"{short_stamp(first.stamp)}"
+            + "".join(f" {label} columns: {short_stamp(other.stamp)}" for label, other in beside.items()) + "\n\n"
+            + markdown_table(headers + beside_headers(beside), "lll" + "r" * (6 + 2 * len(beside)), cells))
+
+
+def gpu_rows(cells, stamps, headers, note):
+    return (markdown_table(["GPU", "n", "median µs", *headers], "llr" + "r" * len(headers), cells) + note
+            + "".join(f"\n{stamp}\n" for stamp in stamps))
 
 
 def render_headline(results, step, context):
-    """A core lesson's Result: STEP at the headline size, int32, L2 warm, one row per GPU."""
     cells, stamps, statuses = [], [], set()
-    for gpu in [results] + [other for other in results.beside if other.has("headline.csv")]:
+    for gpu in results.gpus("headline.csv"):
         table = gpu.compare("headline.csv")
         row, label = select_row(table, {"type": "int32", "l2": "warm", "step": step}, context), gpu_label(gpu)
         statuses.add(row["status"])
@@ -111,77 +99,56 @@ def render_headline(results, step, context):
                      + cells_of(table, row, ("gbps", "x_previous", "x_cub")))
         stamps.append(f"{label}: {short_stamp(table.stamp)}")
     checked = "Every row verified." if statuses == {"PASS"} else f"Verification: {', '.join(sorted(statuses))}."
-    return (markdown_table(["GPU", "n", "median µs", "GB/s", "× previous step", "× CUB"], "llrrrr", cells)
-            + f"\nint32, L2 warm, per-call median. × previous step, × CUB: their time over this step's (above 1: "
-              f"this step is faster). {checked}\n"
-            + "".join(f"\n{stamp}\n" for stamp in stamps))
+    return gpu_rows(cells, stamps, ["GB/s", "× previous step", "× CUB"], "\nint32, L2 warm, per-call median. × "
+                    f"previous step, × CUB: their time over this step's (above 1: this step is faster). {checked}\n")
 
-
-# Profiler counters, any CSV, a quoted text file
 
 NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
 
 
 def ncu_values(results, names, context):
-    """({(step, metric): value}, ncu.csv's table), each of names required to have counters."""
     table = results.ncu()
     values = {(row["step"], row["metric"]): table.number(row, "value") for row in table.rows}
     for name in names:
-        if not any(s == name for s, _ in values):
-            raise ResultsError(f"{context}: {table.name} has no counters for '{name}'")
+        require(any(s == name for s, _ in values), f"{context}: {table.name} has no counters for '{name}'")
     return values, table
 
 
 def render_ncu(results, step, previous=None, context=""):
-    """Nsight Compute counters of STEP beside PREVIOUS (ncu.csv; which ones: bench/ncu_metrics.csv)."""
     shown = (previous, step) if previous and previous != step else (step,)
     values, table = ncu_values(results, shown, context)
     cells, metrics = [], read_table(NCU_METRICS)
     for row in metrics.rows:
-        metric, divisor = row["metric"], metrics.number(row, "divide_by")
-        have = [(name, metric) in values for name in shown]
-        if any(have) and not all(have):
-            raise ResultsError(f"{context}: {table.name} has {metric} for one step but not for "
-                               f"'{shown[have.index(False)]}'")
+        have = [(name, row["metric"]) in values for name in shown]
+        require(all(have) or not any(have), f"{context}: {table.name} has {row['metric']} for one step but not "
+                                            f"for '{shown[have.index(False)] if False in have else ''}'")
         if all(have):
-            cells.append([row["label"]] + [format(values[(name, metric)] / divisor, row["format"]) for name in shown]
-                         + [row["meaning"]])
-    if not cells:
-        raise ResultsError(f"{context}: {table.name} has none of the counters this table shows")
+            cells.append([row["label"]] + [format(values[(name, row["metric"])] / metrics.number(row, "divide_by"),
+                                                  row["format"]) for name in shown] + [row["meaning"]])
+    require(cells, f"{context}: {table.name} has none of the counters this table shows")
     return markdown_table(["counter", *shown, "what it counts"], "l" + "r" * len(shown) + "l", cells)
 
 
 def render_csv(results, name, *options, context):
-    """Any results CSV as a table; cols=A,B: only those columns."""
-    table = results.table(name)
-    options = parse_selector(options, context)
+    table, options = results.table(name), parse_selector(options, context)
     columns = options.pop("cols").split(",") if "cols" in options else table.columns
-    if options:
-        raise ResultsError(f"{context}: csv understands only cols=, not {', '.join(options)}")
+    require(not options, f"{context}: csv understands only cols=, not {', '.join(options)}")
     for column in columns:
-        if column not in table.columns:
-            raise ResultsError(f"{context}: {table.name} has no column '{column}'")
+        require(column in table.columns, f"{context}: {table.name} has no column '{column}'")
     align = "".join("r" if all(is_number(row[c]) for row in table.rows) else "l" for c in columns)
     cells = [[size_text(row[c]) if c == "n" else format_value(table, row, c) for c in columns] for row in table.rows]
     return stamped_table(table.stamp, columns, align, cells)
 
 
 def render_quote(results, name, context):
-    """A text file of the results folder, verbatim, in a code block."""
     path = results.directory / name
-    if not path.is_file():
-        raise ResultsError(f"{path} not found")
+    require(path.is_file(), f"{path} not found")
     text = path.read_text(encoding="utf-8")
-    if not text.strip():
-        raise ResultsError(f"{context}: {name} is empty")
+    require(text.strip(), f"{context}: {name} is empty")
     return "```\n" + text.rstrip("\n") + "\n```\n"
 
 
-# The sweep's claims (sweep.csv)
-
-
 def sweep_wins(sweep):
-    """Where each step overtakes the one before it for good: a sentence and a table."""
     starts = {}  # {step: {type: (previous step, first_win's start, first_win's losses)}}
     for type_name, course in sweep.steps.items():
         for previous, step in zip(course, course[1:]):
@@ -191,14 +158,11 @@ def sweep_wins(sweep):
     types, sizes = sweep.types, sweep.sizes
     found = [start for per_type in starts.values() for _, start, _ in per_type.values()]
     largest = max(s[-1] for s in sizes.values())
-    if None not in found and max(found) < largest:
-        head = (f"From n = {size_text(max(found))} up, every step is faster than the one before it at every "
-                f"measured size, for {' and '.join(types)}.")
-    elif None not in found:
-        head = (f"Every step is faster than the one before it at the largest size measured ({size_text(largest)}), "
-                f"but not every step is at every size below it.")
-    else:
-        head = "Not every step is faster than the one before it at the largest size measured."
+    head = ("Not every step is faster than the one before it at the largest size measured." if None in found else
+            f"From n = {size_text(max(found))} up, every step is faster than the one before it at every measured "
+            f"size, for {' and '.join(types)}." if max(found) < largest else f"Every step is faster than the one "
+            f"before it at the largest size measured ({size_text(largest)}), but not every step is at every size "
+            f"below it.")
 
     def cell(type_name, per_type):
         if type_name not in per_type:
@@ -213,44 +177,33 @@ def sweep_wins(sweep):
             markdown_table(["step", "faster than"] + [f"{t}: from n =" for t in types], "ll" + "r" * len(types), cells))
 
 
-def last_step_versus_cub(results, sweep):
-    """The last step against CUB at every size (faster, level, slower) and its ratio at a few sizes."""
-    last = sweep.last
+def render_sweep_claims(results, context=""):
+    sweep = Sweep(results.compare("sweep.csv"))
+    out, last = [sweep_wins(sweep)], sweep.last
+    # the last step against CUB at every size (faster, level, slower) and its ratio at a few sizes
     ratios = {t: dict(sweep.ratios(t, CUB_STEP, step)) for t, step in last.items()}
     sizes = [1 << e for e in (16, 20, 24, 26, 28, 30, 32) if all(1 << e in ratio for ratio in ratios.values())]
-    if not last or not sizes:
-        return ""
-    name = next(iter(last.values()))
-    ties, rule = tie_rule(results, {t: [step, CUB_STEP] for t, step in last.items()})
-    verdicts = [f"for {t}, " + versus_text(list(ratios[t].items()), ties[t]) for t in last]
-    cells = [[size_text(n)] + [f"{ratios[t][n]:.3f}" for t in last] for n in sizes]
-    return (f"\n{name} against CUB ({rule}): {'; '.join(verdicts)}. CUB's time divided by {name}'s (above 1: "
-            f"{name} is faster):\n\n" + markdown_table(["n"] + list(last), "l" + "r" * len(last), cells))
+    if last and sizes:
+        name = next(iter(last.values()))
+        ties, rule = tie_rule(results, {t: [step, CUB_STEP] for t, step in last.items()})
+        verdicts = [f"for {t}, " + versus_text(list(ratios[t].items()), ties[t]) for t in last]
+        cells = [[size_text(n)] + [f"{ratios[t][n]:.3f}" for t in last] for n in sizes]
+        out.append(f"\n{name} against CUB ({rule}): {'; '.join(verdicts)}. CUB's time divided by {name}'s (above 1: "
+                   f"{name} is faster):\n\n" + markdown_table(["n"] + list(last), "l" + "r" * len(last), cells))
+    for type_name, step in last.items():  # the smallest size's range of times; the largest's GB/s of the last and CUB
+        table, sizes = sweep.table, sweep.sizes[type_name]
+        small = [sweep.times[(type_name, s, sizes[0])] * 1000 for s in sweep.steps[type_name] + [CUB_STEP]
+                 if (type_name, s, sizes[0]) in sweep.times]
+        rows = {row["step"]: row for row in rows_where(table, type=type_name, n=str(sizes[-1]))}
+        out.append(f"\n{type_name}: at n = {size_text(sizes[0])} every version takes between {min(small):.1f} and "
+                   f"{max(small):.1f} us per call.")
+        if step in rows and CUB_STEP in rows:
+            out.append(f" At n = {size_text(sizes[-1])}, {step} reaches {format_value(table, rows[step], 'gbps')} GB/s "
+                       f"({format_value(table, rows[step], 'percent_of_peak')} % of peak) and CUB "
+                       f"{format_value(table, rows[CUB_STEP], 'gbps')} GB/s.")
+        out.append("\n")
+    return "".join(out)
 
-
-def sweep_extremes(sweep, type_name):
-    """The smallest size's range of times, and the largest size's bandwidth of the last step and CUB."""
-    table, last, sizes = sweep.table, sweep.last[type_name], sweep.sizes[type_name]
-    small = [sweep.times[(type_name, s, sizes[0])] * 1000 for s in sweep.steps[type_name] + [CUB_STEP]
-             if (type_name, s, sizes[0]) in sweep.times]
-    rows = {row["step"]: row for row in rows_where(table, type=type_name, n=str(sizes[-1]))}
-    text = (f"\n{type_name}: at n = {size_text(sizes[0])} every version takes between {min(small):.1f} and "
-            f"{max(small):.1f} us per call.")
-    if last in rows and CUB_STEP in rows:
-        text += (f" At n = {size_text(sizes[-1])}, {last} reaches {format_value(table, rows[last], 'gbps')} GB/s "
-                 f"({format_value(table, rows[last], 'percent_of_peak')} % of peak) and CUB "
-                 f"{format_value(table, rows[CUB_STEP], 'gbps')} GB/s.")
-    return text + "\n"
-
-
-def render_sweep_claims(results, context=""):
-    """Where each step beats the one before it, the last step against CUB (sweep.csv)."""
-    sweep = Sweep(results.compare("sweep.csv"))
-    return (sweep_wins(sweep) + last_step_versus_cub(results, sweep)
-            + "".join(sweep_extremes(sweep, t) for t in sweep.last))
-
-
-# The peers (torch, CuPy, JAX), the mistakes (mutants.csv)
 
 PEERS_SIZES = [1 << e for e in (16, 20, 24, 28, 30, 32)]
 PEERS_NEEDS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
@@ -259,21 +212,17 @@ COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}
 
 
 def overall_check(rows, column="check"):
-    """PASS where every row passed; FAIL if any failed; '-' where none was checked."""
     words = {r[column] for r in rows}
     return "FAIL" if "FAIL" in words else "PASS" if "PASS" in words else "-"
 
 
 def render_peers(results, context):
-    """Batch GB/s of torch, CuPy and JAX (peers.csv) beside the last step and CUB (sweep.csv, the same GPU)."""
     if not results.has("peers.csv"):
         return ("Not measured on this GPU yet: `bench/reproduce.sh --only sweep,peers` writes peers.csv beside "
                 "sweep.csv.\n")
-    peers = results.table("peers.csv", PEERS_NEEDS, "bench/peers.py")
-    sweep = results.compare("sweep.csv")
-    if peers.stamp.get("gpu") != sweep.stamp.get("gpu"):
-        raise ResultsError(f"{peers.name} was measured on '{peers.stamp.get('gpu')}', {sweep.name} on "
-                           f"'{sweep.stamp.get('gpu')}': the ratios would not be like for like")
+    peers, sweep = results.table("peers.csv", PEERS_NEEDS, "bench/peers.py"), results.compare("sweep.csv")
+    require(peers.stamp.get("gpu") == sweep.stamp.get("gpu"), f"{peers.name} was measured on '{peers.stamp.get('gpu')}"
+            f"', {sweep.name} on '{sweep.stamp.get('gpu')}': the ratios would not be like for like")
     libraries = distinct(peers.rows, "library")
     out = [f"Batch GB/s (calls back to back, total time / count) at a few sizes of the sweep, "
            f"{peers.stamp.get('gpu')}. {', '.join(libraries)}: {short_stamp(peers.stamp)} The course and CUB: "
@@ -312,38 +261,27 @@ MUTANT_VERDICTS = {"survived": "nothing: every test passes", "equivalent": "noth
 
 
 def render_mutants(results, context):
-    """One row per mistake of mutants.csv: its step, the mistake, what a student sees, the test that caught it."""
     if not results.has("mutants.csv"):
         return ("Not run on this GPU yet: `bench/reproduce.sh --only mutants` writes mutants.csv "
                 "(tests/mutants/run_mutants.py).\n")
     table = results.table("mutants.csv", MUTANT_NEEDS, "tests/mutants/run_mutants.py")
-    cells, counts = [], {}
     for row in table.rows:
-        if row["status"] == "killed":
-            caught = f"`{row['killed_by']}`" if row["killed_by"] else "killed"
-        elif row["status"] in MUTANT_VERDICTS:
-            caught = MUTANT_VERDICTS[row["status"]]
-        else:
-            raise ResultsError(f"{table.name}: status '{row['status']}' of {row['id']} is not one of killed, "
-                               f"{', '.join(MUTANT_VERDICTS)}")
-        cells.append([row["step"][:6], row["mistake"], row["symptom"], caught])
-        counts[row["status"]] = counts.get(row["status"], 0) + 1
+        require(row["status"] in ("killed", *MUTANT_VERDICTS), f"{table.name}: status '{row['status']}' of "
+                f"{row['id']} is not one of killed, {', '.join(MUTANT_VERDICTS)}")
+    cells = [[row["step"][:6], row["mistake"], row["symptom"], MUTANT_VERDICTS.get(row["status"]) or (
+        f"`{row['killed_by']}`" if row["killed_by"] else "killed")] for row in table.rows]
+    counts = collections.Counter(row["status"] for row in table.rows)
     summary = ", ".join(f"{counts[s]} {s}" for s in ["killed", *MUTANT_VERDICTS] if s in counts)
     return (short_stamp(table.stamp) + f" {len(table.rows)} mistakes: {summary}.\n\n"
             + markdown_table(["step", "mistake", "what a student sees", "caught by"], "llll", cells))
 
 
-# From the manifest (course/steps.csv) and the steps' code
-
-
 def render_course_map(results, context=""):
-    """The README's course map: each step's one idea (the manifest's change column) and its lesson."""
     return "| step | the idea | lesson |\n|---|---|---|\n" + "".join(
         f"| {step.tag[4:]} | {step.change} | [{step.folder}]({step.folder}/README.md) |\n" for step in steps.load())
 
 
 def render_step_diffs(results, context=""):
-    """Lines of reduce.cuh added and removed from each step's previous (as `diff -u` counts them)."""
     lines = ["| diff | lines added | lines removed | lines in the new reduce.cuh |", "| :--- | ---: | ---: | ---: |"]
     for step in steps.load():
         before, after = (REPO_ROOT / folder / "reduce.cuh" for folder in (step.previous or step.folder, step.folder))

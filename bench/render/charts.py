@@ -6,20 +6,14 @@ import re
 from pathlib import Path
 
 import steps
-from .tables import Results
-from .svg import (BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, LogChart, Svg, log_ticks,
-                  power_label)
+from .tables import Results, size_text
+from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, LogChart, Svg, log_ticks, power_label
 
 SERIES_STYLE = [(BLUE, "circle", None), (ORANGE, "square", None), (GREEN, "triangle", None),
                 (PURPLE, "diamond", None), (SKY, "down", None), (VERMILLION, "cross", None)]
 CUB_STYLE, PROBE_STYLE = (BLACK, "square", "7 4"), (GREY, None, "2 3")
 # The steps on the sweep charts: the ones where the time changes most, plus CUB and the read probe.
 SWEEP_STEPS = [s.folder for s in steps.load() if s.number in (1, 3, 4, 7, 10, 12)]
-
-
-def compare_table(path):
-    """compare's CSV at path, with the columns the renderer needs."""
-    return Results(Path(path).parent).compare(Path(path).name)
 
 
 def stamp_line(table):
@@ -44,13 +38,10 @@ def sweep_chart(table, type_name):
     chart = LogChart(f"{type_name} sum: GB/s against n", stamp_line(table), "n (elements, log scale)",
                      "GB/s (input bytes / median time, log scale)", [int(r["n"]) for r in rows],
                      [v for v in values if v > 0] + [peak])
-    for index, step in enumerate(steps):
-        chart.series(step_label(step), [(x, y) for x, y in points_of(table, rows, step, "gbps") if y > 0],
-                     SERIES_STYLE[index % len(SERIES_STYLE)])
-    for step, style in (("cub", CUB_STYLE), ("read_probe", PROBE_STYLE)):
-        chart.series(step_label(step), [(x, y) for x, y in points_of(table, rows, step, "gbps") if y > 0], style,
-                     width=2.2)
-    chart.horizontal(peak, f"theoretical peak {peak:.0f} GB/s")
+    for step, style, width in [(step, SERIES_STYLE[i % len(SERIES_STYLE)], 1.8) for i, step in enumerate(steps)] + [
+            ("cub", CUB_STYLE, 2.2), ("read_probe", PROBE_STYLE, 2.2)]:
+        chart.series(step_label(step), [(x, y) for x, y in points_of(table, rows, step, "gbps") if y > 0], style, width)
+    chart.rule(peak, f"theoretical peak {peak:.0f} GB/s", False)
     others = sorted({r["step"] for r in rows} - set(steps) - {"cub", "read_probe"})
     if others:
         chart.legend_y += 10
@@ -63,35 +54,24 @@ def sweep_chart(table, type_name):
 def headline_chart(table):
     rows = [r for r in table.rows if r["step"] != ""]
     types = sorted({r["type"] for r in rows}, key=lambda t: (t != "int32", t))
-    steps = []
-    for r in rows:
-        if r["step"] not in steps and r["step"] != "read_probe":
-            steps.append(r["step"])
+    steps = [step for step in dict.fromkeys(r["step"] for r in rows) if step != "read_probe"]
     gbps = {(r["step"], r["type"]): table.number(r, "gbps") for r in rows}
     probe = max((gbps[("read_probe", t)] for t in types if ("read_probe", t) in gbps), default=None)
     peak = max(table.number(r, "peak_gbps") for r in rows)
-    n = int(rows[0]["n"])
-    title = f"GB/s of every step and CUB at n = 2^{round(math.log2(n))}" if n & (n - 1) == 0 else \
-        f"GB/s of every step and CUB at n = {n}"
-    left, top, bar, group = 200, 70, 10, 10 * len(types) + 10
-    width, plot_w = 900, 560
-    height = top + len(steps) * group + 90
-    svg = Svg(width, height, title, stamp_line(table), at=46, size=11)
-    low = min(v for v in gbps.values() if v > 0)
-    ticks = log_ticks(low, peak, 10)
+    left, top, bar, group, plot_w = 200, 70, 10, 10 * len(types) + 10, 560
+    bottom = top + len(steps) * group
+    svg = Svg(900, bottom + 90, f"GB/s of every step and CUB at n = {size_text(rows[0]['n'])}", stamp_line(table),
+              at=46, size=11)
+    ticks = log_ticks(min(v for v in gbps.values() if v > 0), peak, 10)
     x0, x1 = math.log10(ticks[0]), math.log10(ticks[-1])
 
     def px(value):
         return left + (math.log10(value) - x0) / (x1 - x0) * plot_w
 
-    bottom = top + len(steps) * group
-    for t in ticks:
-        svg.line(px(t), top, px(t), bottom, stroke="#cccccc")
-        svg.text(px(t), bottom + 16, power_label(t, 10), size=11, anchor="middle")
-        for minor in (2, 5):
-            if t * minor < ticks[-1]:
-                svg.line(px(t * minor), top, px(t * minor), bottom, stroke="#eeeeee")
-                svg.text(px(t * minor), bottom + 16, f"{t * minor:g}", size=9, anchor="middle", fill=GREY)
+    for t, major in ((t * m, m == 1) for t in ticks for m in (1, 2, 5) if m == 1 or t * m < ticks[-1]):
+        svg.line(px(t), top, px(t), bottom, stroke="#cccccc" if major else "#eeeeee")
+        svg.text(px(t), bottom + 16, power_label(t, 10) if major else f"{t:g}", size=11 if major else 9,
+                 anchor="middle", fill=BLACK if major else GREY)
     colours = [BLUE, ORANGE, GREEN, PURPLE]
     for i, step in enumerate(steps):
         y = top + i * group + 5
@@ -102,11 +82,11 @@ def headline_chart(table):
             if value:
                 svg.rect(left, y + j * bar, px(value) - left, bar - 1, fill=colours[j % 4], stroke="none")
     svg.rect(left, top, plot_w, bottom - top, stroke=BLACK)
-    if probe:
-        svg.line(px(probe), top, px(probe), bottom, stroke=GREY, width=1.6, dash="2 3")
-        svg.text(px(probe) - 4, top - 6, f"read probe {probe:.0f}", size=10, anchor="end", fill=GREY)
-    svg.line(px(peak), top, px(peak), bottom, stroke=VERMILLION, width=1.4, dash="6 3")
-    svg.text(px(peak) + 4, top - 6, f"peak {peak:.0f}", size=10, fill=VERMILLION)
+    for value, label, colour, width, dash, dx, anchor in ((probe, "read probe", GREY, 1.6, "2 3", -4, "end"),
+                                                          (peak, "peak", VERMILLION, 1.4, "6 3", 4, "start")):
+        if value:
+            svg.line(px(value), top, px(value), bottom, stroke=colour, width=width, dash=dash)
+            svg.text(px(value) + dx, top - 6, f"{label} {value:.0f}", size=10, anchor=anchor, fill=colour)
     svg.text(left + plot_w / 2, bottom + 38, "GB/s (input bytes / median time per call, log scale)", size=12,
              anchor="middle")
     for j, type_name in enumerate(types):
@@ -122,18 +102,15 @@ def csv_fingerprint(path, label):
 
 
 def results_charts(folder, label=None):
-    """[(path, svg text)] of one results folder's charts: headline.svg (from headline.csv) and
-    sweep_<type>.svg (from sweep.csv), each where its CSV exists. `label` names the folder in the
-    files' fingerprint comment (default: the folder as given)."""
-    folder = Path(folder)
-    label = label or folder.as_posix()
-    out = []
-    if (folder / "headline.csv").is_file():
-        out.append((folder / "headline.svg", headline_chart(compare_table(folder / "headline.csv")).render(
+    """[(path, svg text)] of a folder's headline.svg and sweep_<type>.svg, each where its CSV exists; `label`
+    names the folder in their fingerprint (default: the folder as given)."""
+    results, label, out = Results(folder), label or Path(folder).as_posix(), []
+    folder = results.directory
+    if results.has("headline.csv"):
+        out.append((folder / "headline.svg", headline_chart(results.compare("headline.csv")).render(
             csv_fingerprint(folder / "headline.csv", f"{label}/headline.csv"))))
-    if (folder / "sweep.csv").is_file():
-        table = compare_table(folder / "sweep.csv")
-        comment = csv_fingerprint(folder / "sweep.csv", f"{label}/sweep.csv")
+    if results.has("sweep.csv"):
+        table, comment = results.compare("sweep.csv"), csv_fingerprint(folder / "sweep.csv", f"{label}/sweep.csv")
         for type_name in sorted({r["type"] for r in table.rows}):
             out.append((folder / f"sweep_{type_name}.svg", sweep_chart(table, type_name).render(comment)))
     return out

@@ -1,8 +1,4 @@
-"""Draws the course's figures as SVG: each lesson's from its step's own code, the charts from results/.
-
-    python3 bench/figures.py [--check]   # or python3 -m bench.render.figures
-
-How a figure is read from the code and stamped, and the exit codes: README.md here."""
+"""Draws the course's figures as SVG: each lesson's from its step's own code, the charts from results/ (README.md)."""
 
 import argparse
 import math
@@ -11,9 +7,10 @@ import sys
 from pathlib import Path
 
 from . import REPO_ROOT
-from .charts import CUB_STYLE, PROBE_STYLE, SERIES_STYLE, compare_table, csv_fingerprint, points_of, results_charts
-from .charts import stamp_line, step_label
-from .source import Evidence, FigureError, ResultsError, evaluate, loop_values
+from .charts import CUB_STYLE, PROBE_STYLE, SERIES_STYLE, csv_fingerprint, points_of, results_charts, stamp_line
+from .charts import step_label
+from .source import Evidence, FigureError, ResultsError, bind, evaluate, loop_values
+from .tables import Results, require
 from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
 
 LOOP = "for (unsigned int $var = $init; $cond; $step)"
@@ -25,8 +22,11 @@ def loop_of(m, names, context):
     return loop_values(m["var"], m["init"], m["cond"], m["step"], names, context)
 
 
+def loop_text(m):
+    return f"for ({m['var']} = {m['init']}; {m['cond']}; {m['step']})"
+
+
 def tree_rounds(evidence, relpath, block):
-    """[(s, [(thread, dst, src), ...]), ...]: each round of the step's tree loop for one block."""
     m = evidence.find(relpath, TREE, "the block's tree loop")
     context, rounds = f"{relpath}, the tree loop", []
     for s in loop_of(m, {"blockDim_x": block}, context):
@@ -38,10 +38,10 @@ def tree_rounds(evidence, relpath, block):
             if evaluate(m["guard"], names, context):
                 work.append((tid, evaluate(m["dst"], names, context), evaluate(m["src"], names, context)))
         written = {dst for _, dst, _ in work}
-        if len(written) != len(work) or written & {src for *_, src in work}:
-            raise FigureError(f"{relpath}: a round of the tree loop writes a slot twice or reads a slot it writes")
-        if any(not (0 <= i < block) for _, dst, src in work for i in (dst, src)):
-            raise FigureError(f"{relpath}: the tree loop reaches past sdata[{block - 1}] in a block of {block}")
+        require(len(written) == len(work) and not written & {src for *_, src in work}, f"{relpath}: a round of the "
+                f"tree loop writes a slot twice or reads a slot it writes", FigureError)
+        require(all(0 <= i < block for _, dst, src in work for i in (dst, src)), f"{relpath}: the tree loop reaches "
+                f"past sdata[{block - 1}] in a block of {block}", FigureError)
         rounds.append((s, work))
     return m, rounds
 
@@ -50,28 +50,26 @@ def tree_figure(evidence, relpath, title):
     block, values = len(EXAMPLE), list(EXAMPLE)
     m, rounds = tree_rounds(evidence, relpath, block)
     where = f"if ({m['guard']})" + (f", {m['name']} = {m['value']}" if m["name"] else "")
-    svg = Svg(64 + block * 40 + 250, None, title, f"for ({m['var']} = {m['init']}; {m['cond']}; {m['step']}): "
-                                                  f"{where}: sdata[{m['dst']}] += sdata[{m['src']}]")
+    svg = Svg(64 + block * 40 + 250, None, title, f"{loop_text(m)}: {where}: sdata[{m['dst']}] += sdata[{m['src']}]")
     grid = Grid(svg, 64, 78, 40, 26, gap=64, size=11)
     grid.row(values, "sdata", above=range(block), label_fill=GREY)
     for s, work in rounds:
-        new, written = list(values), {dst for _, dst, _ in work}
-        for _, dst, src in work:
-            new[dst] = values[dst] + values[src]
+        written = {dst: values[dst] + values[src] for _, dst, src in work}
+        new = [written.get(i, v) for i, v in enumerate(values)]
         row = grid.row([(v, "on" if i in written else "off") for i, v in enumerate(new)], f"{m['var']} = {s}",
-                       f"{len(work)} thread{'s' if len(work) != 1 else ''} add: {' '.join(str(t) for t, *_ in work)}", note_fill=VERMILLION)
+                       f"{len(work)} thread{'s' if len(work) != 1 else ''} add: {' '.join(str(t) for t, *_ in work)}",
+                       note_fill=VERMILLION)
         for tid, dst, src in work:
             grid.join((row - 1, dst), (row, dst))
             grid.join((row - 1, src), (row, dst), shift=4 if src > dst else -4)
             svg.text(grid.x(dst) + 16, grid.ys[row] - 8, f"t{tid}", size=10, anchor="end", fill=VERMILLION,
                      weight="bold")
         values = new
-    if values[0] != sum(EXAMPLE):
-        raise FigureError(f"{relpath}: the tree loop does not leave the block's sum in sdata[0]")
-    svg.caption(grid.y - 30, f"One block of blockDim.x = {block} threads. Each row is the shared array after one round; "
-                        f"blue: the slots written in that round; red tN: the thread that adds. The sum, {values[0]}, "
-                        f"ends in sdata[0]. Each round ends with __syncthreads().")
-    return svg
+    require(values[0] == sum(EXAMPLE), f"{relpath}: the tree loop does not leave the block's sum in sdata[0]",
+            FigureError)
+    return svg.caption(grid.y - 30, f"One block of blockDim.x = {block} threads. Each row is the shared array after "
+                                    f"one round; blue: the slots written in that round; red tN: the thread that adds. "
+                                    f"The sum, {values[0]}, ends in sdata[0]. Each round ends with __syncthreads().")
 
 
 def banks_figure(evidence, relpath, title):
@@ -79,14 +77,12 @@ def banks_figure(evidence, relpath, title):
     m, rounds = tree_rounds(evidence, relpath, block)
     svg = Svg(70 + lanes * 24 + 40, None, title,
               f"warp 0 of a block of {block} threads, int32 (4-byte words): word w sits in bank w mod {lanes}")
-    grid = Grid(svg, 70, 106, 24, 22, size=9)
-    shifted = True
+    grid, shifted = Grid(svg, 70, 106, 24, 22, size=9), True
     for s, work in rounds[:2]:
         active = {tid: dst for tid, dst, _ in work if tid < lanes}
         shifted &= all(src - dst == s for tid, dst, src in work if tid < lanes)
-        words = {bank: {d for d in active.values() if d % lanes == bank} for bank in range(lanes)}
-        degree = max(len(w) for w in words.values())
-        where = f", {m['name']} = {m['value']}" if m["name"] else ""
+        counts = [sum(d % lanes == bank for d in set(active.values())) for bank in range(lanes)]
+        degree, where = max(counts), f", {m['name']} = {m['value']}" if m["name"] else ""
         svg.text(16, grid.y - 32, f"round {m['var']} = {s}: lane tid reads sdata[{m['dst']}]{where}", size=13,
                  weight="bold")
         svg.text(16, grid.y - 14, "no conflict: one word per bank" if degree == 1 else f"{degree}-way bank conflict: "
@@ -94,7 +90,6 @@ def banks_figure(evidence, relpath, title):
                  fill=GREEN if degree == 1 else VERMILLION)
         lane_row = grid.row([(lane, "on" if lane in active else "off") for lane in range(lanes)], "lane", gap=68,
                             label_fill=GREY)
-        counts = [len(words[bank]) for bank in range(lanes)]
         bank_row = grid.row([(bank, ["off", "good"][c] if c < 2 else "warn") for bank, c in enumerate(counts)],
                             "bank", gap=90, label_fill=GREY)
         for bank, count in enumerate(counts):
@@ -105,9 +100,8 @@ def banks_figure(evidence, relpath, title):
             grid.join((lane_row, lane), (bank_row, dst % lanes), GREEN if counts[dst % lanes] == 1 else VERMILLION,
                       arrow=False, width=1)
     note = f"sdata[{m['src']}], the second read, is the same pattern {m['var']} words further on. " if shifted else ""
-    svg.caption(grid.y - 50, note + "Green: one lane per bank; orange: a bank that several lanes need in the same "
-                                    "instruction.")
-    return svg
+    return svg.caption(grid.y - 50, note + "Green: one lane per bank; orange: a bank that several lanes need in "
+                                           "the same instruction.")
 
 
 def first_add_figure(evidence, relpath):
@@ -124,12 +118,9 @@ def first_add_figure(evidence, relpath):
     grid.row([(e, f"b{e // (2 * block) % 3}") if e < n else ("", "gap") for e in range(total)], "in[]",
              label_fill=GREY)
     svg.text(grid.x(n) + 4, 140, f"past n = {n}", size=10, fill=GREY)
-    threads = [None] * total
     for b in range(blocks):
         grid.span(0, b * 2 * block, 2 * block, f"block {b} covers 2 x {block} elements", f"b{b % 3}", size=11)
-        for tid in range(block):
-            threads[b * 2 * block + 2 * tid] = (f"t{tid}", f"b{b % 3}")
-    grid.row(threads, gap=22)
+    grid.row([(f"t{e // 2 % block}", f"b{e // (2 * block) % 3}") if e % 2 == 0 else None for e in range(total)], gap=22)
     for b in range(blocks):
         for tid in range(block):
             names = {"blockIdx_x": b, "blockDim_x": block, "tid": tid}
@@ -139,14 +130,12 @@ def first_add_figure(evidence, relpath):
                     grid.join((0, source), (1, b * 2 * block + 2 * tid), STRONG[f"b{b % 3}"])
         svg.text(grid.x(b * 2 * block), grid.y, f"sdata of block {b}: {block} threads, one sum each", size=11,
                  fill=GREY)
-    svg.caption(grid.y + 36, f"blockDim.x = {block}, n = {n}: ceil(n / (2 x {block})) = {blocks} blocks. Thread t "
-                             f"of block b adds in[2*{block}*b + t] and in[2*{block}*b + t + {block}]; the tree then "
-                             f"starts from {block} sums instead of {2 * block} elements.", width=140)
-    return svg
+    return svg.caption(grid.y + 36, f"blockDim.x = {block}, n = {n}: ceil(n / (2 x {block})) = {blocks} blocks. Thread "
+                                    f"t of block b adds in[2*{block}*b + t] and in[2*{block}*b + t + {block}]; the "
+                                    f"tree then starts from {block} sums instead of {2 * block} elements.", width=140)
 
 
 def warp_offsets(evidence, relpath, names, context):
-    """The offsets of the last warp's calls (steps 05 and 06) whose condition holds with `names` bound."""
     evidence.find(relpath, "if (tid < 32) {", "the last warp's block")
     calls = evidence.find_all(relpath, "[[if ($cond) ]]warp_level(sdata, tid, $offset);", "the last warp's calls")
     return [int(c["offset"]) for c in calls if not c["cond"] or evaluate(c["cond"], names, context)]
@@ -158,14 +147,13 @@ def warp_unroll_figure(evidence, relpath):
     evidence.find(relpath, "if (tid < offset) sum = sdata[tid] + sdata[tid + offset];\n__syncwarp();\n"
                            "if (tid < offset) sdata[tid] = sum;\n__syncwarp();", "warp_level's body")
     block, context = 256, f"{relpath}, the tree"
-    block_rounds = loop_of(loop, {"blockDim_x": block}, context)
     offsets = warp_offsets(evidence, relpath, {"blockDim_x": block}, context)
     slots = 2 * offsets[0]
     svg = Svg(110 + slots * 12 + 200, None, "Step 05: the last rounds run in warp 0 alone, __syncwarp() between them",
               f"blockDim.x = {block}: the loop runs while {loop['cond']}, then warp 0 calls warp_level for offsets "
               f"{', '.join(map(str, offsets))}")
     bars = Grid(svg, 110, 70, slots * 12, 22, gap=12, size=11)
-    for s in block_rounds:
+    for s in loop_of(loop, {"blockDim_x": block}, context):
         bars.row([("", "idle")], f"{block // 32} warps wait", "__syncthreads()", note_fill=VERMILLION, label_fill=GREY)
         svg.text(118, bars.ys[-1] + 15, f"{loop['var']} = {s}: threads 0..{s - 1} ({-(-s // 32)} warps) add "
                                         f"sdata[tid + {s}]", size=11)
@@ -177,26 +165,23 @@ def warp_unroll_figure(evidence, relpath):
         if index + 1 < len(offsets):
             svg.line(110, grid.y - 15, grid.x(slots), grid.y - 15, stroke=GREEN, width=1.2, dash="5 3")
             svg.text(grid.x(slots) + 12, grid.y - 11, "__syncwarp()", size=11, fill=GREEN, weight="bold")
-    svg.caption(grid.y, f"Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write; orange, "
-                        f"the slots offset above that they also read. Only warp 0's 32 lanes wait at a __syncwarp(), "
-                        f"twice per level (after the reads, after the writes); the other warps have finished.",
-                width=130)
-    return svg
+    return svg.caption(grid.y, f"Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write; "
+                               f"orange, the slots offset above that they also read. Only warp 0's 32 lanes wait at a "
+                               f"__syncwarp(), twice per level (after the reads, after the writes); the other warps "
+                               f"have finished.", width=130)
 
 
 def unrolled_figure(evidence, relpath):
     context = f"{relpath}, the tree"
     sizes = [int(m["size"]) for m in evidence.find_all(relpath, "case $size: return reduce_template_kernel<$size, T>;",
                                                        "the instantiations")]
-    loop = evidence.find(relpath, "#pragma unroll\n" + LOOP, "the unrolled loop")
-    present = {}
+    loop, present = evidence.find(relpath, "#pragma unroll\n" + LOOP, "the unrolled loop"), {}
     for size in sizes:
         present[size] = {s: "on" for s in loop_of(loop, {"Block": size}, context)}
         present[size].update((o, "good") for o in warp_offsets(evidence, relpath, {"Block": size}, context))
     strides = sorted({s for rounds in present.values() for s in rounds}, reverse=True)
     svg = Svg(170 + len(sizes) * 96 + 30, None, "Step 06: the rounds each instantiation keeps once Block is a constant",
-              f"for ({loop['var']} = {loop['init']}; {loop['cond']}; {loop['step']}) under #pragma unroll, then "
-              f"warp_level for the last warp")
+              f"{loop_text(loop)} under #pragma unroll, then warp_level for the last warp")
     svg.text(170 + len(sizes) * 48, 66, "Block (template argument)", size=12, anchor="middle", weight="bold")
     grid = Grid(svg, 170, 80, 96, 24, gap=0)
     grid.row([(size, "plain") for size in sizes])
@@ -205,10 +190,10 @@ def unrolled_figure(evidence, relpath):
         grid.row([(labels[present[z][s]], present[z][s]) if s in present[z] else ("", "off") for z in sizes],
                  f"round, stride {s}")
     grid.row([(sum(kind == "on" for kind in present[z].values()), "plain") for z in sizes], "block barriers")
-    svg.caption(grid.y + 24, "Each column is one compiled kernel: a blank cell is a round it does not have (the "
-                             "compiler knows which from Block, so no comparison is left at run time). Blue: a round of "
-                             "the block loop, ended by __syncthreads(); green: a level of the last warp.", width=110)
-    return svg
+    return svg.caption(grid.y + 24, "Each column is one compiled kernel: a blank cell is a round it does not have (the "
+                                    "compiler knows which from Block, so no comparison is left at run time). Blue: a "
+                                    "round of the block loop, ended by __syncthreads(); green: a level of the last "
+                                    "warp.", width=110)
 
 
 def grid_stride_figure(evidence, relpath):
@@ -223,32 +208,24 @@ def grid_stride_figure(evidence, relpath):
     launches = evidence.find(relpath, "kernel<<<grid, block, shared_bytes, stream>>>(in, n, scratch);\n\n"
                                       "kernel<<<$second, block, shared_bytes, stream>>>(scratch, grid, out);",
                              "the two launches")
-    block, grid_size, n, context = 4, 2, 44, f"{relpath}, the grid-stride loop"
-    owner = {}
-    for b in range(grid_size):
-        for tid in range(block):
-            names = {"Block": block, "gridDim_x": grid_size, "blockIdx_x": b, "tid": tid, "loads_per_iteration": loads,
-                     "n": n}
-            names["tile"] = evaluate(tile["expr"], names, context)
-            names["grid_stride"] = names[stride["expr"]] * grid_size
-            i = evaluate(start["expr"], names, context) * b + tid
-            for _ in range(65):
-                if not evaluate(loop["cond"], dict(names, i=i), context):
-                    break
-                owner.update((evaluate(f"i + {loop['offset']}", dict(names, i=i, k=k), context), (b, tid))
-                             for k in range(loads))
-                i += names["grid_stride"]
-            else:
-                raise FigureError(f"{context}: the loop does not end")
-            owner.update((evaluate(f"i + {tail['offset']}", dict(names, i=i, k=k), context), (b, tid))
-                         for k in range(loads) if evaluate(tail["cond"], dict(names, i=i, k=k), context))
-    if sorted(owner) != list(range(n)):
-        raise FigureError(f"{relpath}: the grid-stride loop does not read every element exactly once")
+    block, grid_size, n, context, owner = 4, 2, 44, f"{relpath}, the grid-stride loop", {}
+    names = {"Block": block, "gridDim_x": grid_size, "loads_per_iteration": loads, "n": n}
+    names["tile"] = evaluate(tile["expr"], names, context)
+    names["grid_stride"] = names[stride["expr"]] * grid_size
+    for b, tid in ((b, tid) for b in range(grid_size) for tid in range(block)):
+        bound, init = dict(names, blockIdx_x=b, tid=tid), f"({start['expr']}) * blockIdx_x + tid"
+        trips = loop_values("i", init, loop["cond"], "i += grid_stride", bound, context)
+        end = evaluate(init, bound, context) + len(trips) * names["grid_stride"]  # i once the loop is done
+        for k in range(loads):
+            owner.update((evaluate(f"i + {loop['offset']}", dict(bound, i=i, k=k), context), (b, tid)) for i in trips)
+            if evaluate(tail["cond"], dict(bound, i=end, k=k), context):
+                owner[evaluate(f"i + {tail['offset']}", dict(bound, i=end, k=k), context)] = (b, tid)
+    require(sorted(owner) == list(range(n)), f"{relpath}: the grid-stride loop does not read every element exactly "
+                                              f"once", FigureError)
     row_len = grid_size * block * loads
-    svg = Svg(110 + row_len * 24 + 40, None, "Step 07: a grid sized to the GPU walks the array, then one block adds "
-                                             "the partials",
-              f"toy sizes: Block = {block} threads, a GPU that holds {grid_size} blocks at once, n = {n}; "
-              f"loads_per_iteration = {loads} (from the source)")
+    svg = Svg(110 + row_len * 24 + 40, None, "Step 07: a grid sized to the GPU walks the array, then one block "
+              "adds the partials", f"toy sizes: Block = {block} threads, a GPU that holds {grid_size} blocks at once, "
+                                   f"n = {n}; loads_per_iteration = {loads} (from the source)")
     grid = Grid(svg, 110, 96, 24, 24, gap=22, size=9)
     for r in range(-(-n // row_len)):
         elements = range(r * row_len, (r + 1) * row_len)
@@ -257,10 +234,9 @@ def grid_stride_figure(evidence, relpath):
                  label_fill=VERMILLION if elements[-1] >= n else "#000000")
     for b in range(grid_size):
         grid.span(0, b * block * loads, block * loads, f"block {b}: tile = {loads} x Block", f"b{b}")
-    svg.caption(grid.y + 8, f"Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads}"
-                                f" x {block} = {row_len} elements, each thread {loads} of them, Block apart "
-                                f"(coalesced). The last row crosses n: only there are the loads checked against n.",
-                    width=125)
+    svg.caption(grid.y + 8, f"Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads} x "
+                            f"{block} = {row_len} elements, each thread {loads} of them, Block apart (coalesced). The "
+                            f"last row crosses n: only there are the loads checked against n.", width=125)
     y, x = svg.height + 6, 110 + grid_size * 70
     for b in range(grid_size):
         cell(svg, 110 + b * 70, y, 60, 26, f"partial {b}", f"b{b}", size=10)
@@ -276,13 +252,11 @@ def grid_stride_figure(evidence, relpath):
 def shuffle_figure(evidence, relpath):
     loop = evidence.find(relpath, LOOP + " value += shuffle_down(value, $var);", "the shuffle loop")
     lanes = evidence.number(relpath, "sum = warp_sum<$lanes>(sum);", "the warp's call")
-    offsets = loop_of(loop, {"Lanes": lanes}, relpath)
-    values = [(3 * lane + 1) % 7 for lane in range(lanes)]
+    offsets, values = loop_of(loop, {"Lanes": lanes}, relpath), [(3 * lane + 1) % 7 for lane in range(lanes)]
     total = sum(values)
-    svg = Svg(90 + lanes * 24 + 30, None,
-              f"Step 08: a warp adds its {lanes} values in {len(offsets)} shuffle rounds, in registers",
-              f"for ({loop['var']} = {loop['init']}; {loop['cond']}; {loop['step']}) value += "
-              f"__shfl_down_sync(all lanes, value, {loop['var']}), Lanes = {lanes}")
+    svg = Svg(90 + lanes * 24 + 30, None, f"Step 08: a warp adds its {lanes} values in {len(offsets)} shuffle rounds, "
+              f"in registers", f"{loop_text(loop)} value += __shfl_down_sync(all lanes, value, {loop['var']}), "
+                               f"Lanes = {lanes}")
     grid = Grid(svg, 90, 84, 24, 24, gap=56)
     grid.row([(v, "on") for v in values], "lane", above=range(lanes), label_fill=GREY)
     for offset in offsets:
@@ -291,16 +265,14 @@ def shuffle_figure(evidence, relpath):
                        f"offset {offset}")
         for lane in range(offset):
             grid.join((row - 1, lane + offset), (row, lane), BLUE, width=1)
-    if values[0] != total:
-        raise FigureError(f"{relpath}: the shuffle rounds do not leave the warp's sum in lane 0")
-    svg.caption(grid.y - 10, f"Each lane adds the value of the lane {loop['var']} above it. Lane 0 ends with the "
-                             f"warp's sum, {total}. Grey: lanes whose result lane 0 never reads (they compute too, "
-                             f"all 32 take part in every shuffle). No shared memory and no __syncwarp().", width=125)
-    return svg
+    require(values[0] == total, f"{relpath}: the shuffle rounds do not leave the warp's sum in lane 0", FigureError)
+    return svg.caption(grid.y - 10, f"Each lane adds the value of the lane {loop['var']} above it. Lane 0 ends with "
+                                    f"the warp's sum, {total}. Grey: lanes whose result lane 0 never reads (they "
+                                    f"compute too, all 32 take part in every shuffle). No shared memory and no "
+                                    f"__syncwarp().", width=125)
 
 
 def vector_rules(evidence, relpath):
-    """The vector width, the head and the tail, from a step's thread loop (steps 09 to 12)."""
     hole = {key: evidence.find(relpath, shape)[1] for key, shape in (
         ("width", "static constexpr unsigned int width = $expr;"),
         ("head", "const std::size_t head = misalignment == 0 ? 0 : $expr;"),
@@ -313,7 +285,6 @@ def vector_rules(evidence, relpath):
 
 
 def split_input(rules, relpath, n, misalignment, size, block):
-    """{element: (kind, thread)} of a one-block, one-warp run: kind 'head', 'tail' or 'vector'."""
     context = f"{relpath}, the thread loop"
     names = {"vector_bytes": rules["bytes"], "misalignment": misalignment, "sizeof_T": size, "n": n}
     width = evaluate(rules["width"], names, context)
@@ -332,8 +303,8 @@ def split_input(rules, relpath, n, misalignment, size, block):
             v = evaluate(rules["load"], dict(bound, i=thread, k=k, Block=block), context)
             if v < names["vectors"]:
                 owner.update((head + v * width + w, ("vector", thread)) for w in range(width))
-    if sorted(owner) != list(range(n)):
-        raise FigureError(f"{relpath}: head, vectors and tail do not cover the input exactly once")
+    require(sorted(owner) == list(range(n)), f"{relpath}: head, vectors and tail do not cover the input exactly once",
+            FigureError)
     return owner, width, head, names["vectors"], names["tail_begin"]
 
 
@@ -361,12 +332,11 @@ def vector_loads_figure(evidence, relpath):
                 svg.text(x + width * 11, y - 4, f"lane {owner[e][1]}", size=9, anchor="middle", fill=BLUE)
             if c % width == 0 and e < n:
                 svg.line(x, y - 2, x, y + 26, width=1.6)
-    svg.caption(grid.y, f"Thick ticks: 16-byte boundaries. Orange: the head (elements before the first "
-                             f"boundary, {head} here) and the tail (after the last whole vector, {n - tail_begin} "
-                             f"here), one element per thread. Blue boxes: {vectors} vectors of {width} int32, one "
-                             f"128-bit load each; lane t loads vector t. With more input each lane issues "
-                             f"{rules['loads']} such loads per iteration, Block vectors apart.", width=125)
-    return svg
+    return svg.caption(grid.y, f"Thick ticks: 16-byte boundaries. Orange: the head (elements before the first "
+                               f"boundary, {head} here) and the tail (after the last whole vector, {n - tail_begin} "
+                               f"here), one element per thread. Blue boxes: {vectors} vectors of {width} int32, one "
+                               f"128-bit load each; lane t loads vector t. With more input each lane issues "
+                               f"{rules['loads']} such loads per iteration, Block vectors apart.", width=125)
 
 
 def slots_figure(evidence, relpath):
@@ -379,20 +349,16 @@ def slots_figure(evidence, relpath):
     block, grid_size, context = 2, 10, f"{relpath}, the last block"
     finish = [5, 7, 4, 8, 6, 9, 5, 7, 6, 5]  # when each block has added its share (illustrative units)
     lasts = [b for b in range(grid_size) if evaluate(last["cond"], {"blockIdx_x": b, "gridDim_x": grid_size}, context)]
-    if len(lasts) != 1:
-        raise FigureError(f"{relpath}: 'is_last' is true for {len(lasts)} blocks, the figure expects one")
-    the_last, threads = lasts[0], []
-    for tid in range(block):
+    require(len(lasts) == 1, f"{relpath}: 'is_last' is true for {len(lasts)} blocks, the figure expects one",
+            FigureError)
+    the_last, threads, posted = lasts[0], [], re.sub(r"\bblock\b", "b_", other["cond"])
+    for tid in range(block):  # the slots each thread of the last block reads: (slot, posted by another block)
         names = {"tid": tid, "gridDim_x": grid_size, "partial_loads": loads, "Block": block, "blockIdx_x": the_last}
-        reads = []
-        for first in loop_values("first", rounds["init"], rounds["cond"], f"first += {rounds['step']}", names, context):
-            for k in range(loads):
-                b = evaluate(seen["expr"], dict(names, first=first, k=k), context)
-                if evaluate(re.sub(r"\bblock\b", "b_", other["cond"]), dict(names, b_=b), context):
-                    reads.append(b)
-                elif b == the_last:
-                    reads.append(f"{b} (own)")
-        threads.append(reads)
+        reads = [(b, evaluate(posted, dict(names, b_=b), context))
+                 for first in loop_values("first", rounds["init"], rounds["cond"], f"first += {rounds['step']}", names,
+                                          context)
+                 for b in (evaluate(seen["expr"], dict(names, first=first, k=k), context) for k in range(loads))]
+        threads.append([b if other_block else f"{b} (own)" for b, other_block in reads if other_block or b == the_last])
     unit, left, top, rh = 34, 210, 96, 26
     svg = Svg(left + (max(finish) + 5) * unit + 140, None,
               "Step 10: blocks post partials into slots; the last block adds them in order",
@@ -407,20 +373,17 @@ def slots_figure(evidence, relpath):
         if label:
             svg.text(x + (length * unit / 2 if middle else 4), y + 17, label, size=9,
                      anchor="middle" if middle else "start", fill=VERMILLION if dash else BLACK)
-
-    posted = {}
     for b in range(grid_size):
         svg.text(left - 10, top + b * rh + 16, f"block {b}", size=11, anchor="end",
                  weight="bold" if b == the_last else None)
         bar(b, 0, finish[b], "its share, block tree" if b == the_last else "", "b0")
         if b != the_last:
-            posted[b] = finish[b] + 0.5
-            svg.marker("diamond", left + posted[b] * unit, top + b * rh + rh / 2, GREEN, size=5)
-            svg.text(left + posted[b] * unit + 9, top + b * rh + 17, f"posts slot {b}", size=9, fill=GREEN)
+            svg.marker("diamond", left + (finish[b] + 0.5) * unit, top + b * rh + rh / 2, GREEN, size=5)
+            svg.text(left + (finish[b] + 0.5) * unit + 9, top + b * rh + 17, f"posts slot {b}", size=9, fill=GREEN)
     done = []
     for tid, reads in enumerate(threads):
         row, start = grid_size + tid, finish[the_last] + 0.3
-        ready = max(posted[b] for b in reads if isinstance(b, int)) + 0.2
+        ready = max(finish[b] + 0.5 for b in reads if isinstance(b, int)) + 0.2
         svg.text(left - 10, top + row * rh + 16, f"thread {tid}: slots {', '.join(map(str, reads))}", size=11,
                  anchor="end")
         if ready > start:
@@ -435,12 +398,11 @@ def slots_figure(evidence, relpath):
     svg.text(left - 10, y + 16, "a slot (64 bits)", size=11, anchor="end", weight="bold")
     cell(svg, left, y, 170, 24, f"bits {bit}..63: the mark, 1 << {bit}", "b2", size=10)
     cell(svg, left + 170, y, 170, 24, f"bits 0..{bit - 1}: the partial", "b0", size=10)
-    svg.caption(y + 50, f"Mark and partial are written by one 64-bit atomic store, so whoever sees the mark sees the "
-                        f"partial. Thread t of the last block reads the slots of blocks t, t + Block, ... (up to "
-                        f"partial_loads = {loads} at once), never its own block's ('own'): it has that partial at "
-                        f"hand. It spins while a slot it needs is empty, then adds the partials in index order and "
-                        f"stores 0 into each slot for the next call.")
-    return svg
+    return svg.caption(y + 50, f"Mark and partial are written by one 64-bit atomic store, so whoever sees the mark "
+                               f"sees the partial. Thread t of the last block reads the slots of blocks t, t + Block, "
+                               f"... (up to partial_loads = {loads} at once), never its own block's ('own'): it has "
+                               f"that partial at hand. It spins while a slot it needs is empty, then adds the partials "
+                               f"in index order and stores 0 into each slot for the next call.")
 
 
 IDENTITY = re.compile(r"struct (?P<name>Sum|Max|Min) \{[^{}]*?identity\(\) \{(?P<body>[^{}]*)\}")
@@ -449,24 +411,19 @@ IDENTITY_BODY = re.compile(r"using L = [^;]+; if constexpr \(L::has_infinity\) r
 
 
 def identity_figure(evidence, relpath):
-    ops_path = "common/operators.h"
-    identities = {}
+    ops_path, identities = "common/operators.h", {}
     for m in evidence.find_all(ops_path, IDENTITY, "struct Sum, Max and Min, each with 'identity() { ... }'"):
         body = re.sub(r"\s+", " ", m["body"]).strip()
-        f = IDENTITY_BODY.fullmatch(body)
-        if m["name"] == "Sum" and body == "return T(0);":
-            identities["Sum"] = ("0", 0.0, "0")
-        elif m["name"] != "Sum" and f:
-            identities[m["name"]] = ("-inf" if f["float"] else "+inf", -math.inf if f["float"] else math.inf,
-                                     f"{f['int']}()")
-        else:
-            raise FigureError(f"{ops_path}: {m['name']}'s identity reads '{body}': expected 'return T(0);' for Sum, "
-                              f"'if constexpr (L::has_infinity) return [-]L::infinity(); else return L::...();' else")
+        zero, f = m["name"] == "Sum" and body == "return T(0);", IDENTITY_BODY.fullmatch(body)
+        require(zero or m["name"] != "Sum" and f, f"{ops_path}: {m['name']}'s identity reads '{body}': expected "
+                f"'return T(0);' for Sum, 'if constexpr (L::has_infinity) return [-]L::infinity(); else return "
+                f"L::...();' else", FigureError)
+        identities[m["name"]] = ("0", 0.0, "0") if zero else (
+            "-inf" if f["float"] else "+inf", -math.inf if f["float"] else math.inf, f"{f['int']}()")
     evidence.find(relpath, "T sum = Op::template identity<T>();", "thread_reduce's start")
-    n, block = 26, 32
+    n, block, per_lane = 26, 32, {}
     owner, *_ = split_input(vector_rules(evidence, relpath), relpath, n, 0, 4, block)
     data = [float(((7 * e + 3) % 11) - 4) for e in range(n)]
-    per_lane = {}
     for e, (_, thread) in owner.items():
         per_lane.setdefault(thread, []).append(data[e])
     svg = Svg(110 + block * 23 + 110, None, "Step 11: lanes without an element hold the operator's identity",
@@ -477,25 +434,23 @@ def identity_figure(evidence, relpath):
 
     def show(v):
         return "-inf" if v == -math.inf else "+inf" if v == math.inf else f"{v:g}"
-
     grid = Grid(svg, 110, 108, 23, 22, gap=18, size=8)
     for name, function in (("Sum", sum), ("Max", max), ("Min", min)):
         label, identity, _ = identities[name]
         grid.row([(show(function([identity] + per_lane[lane])), "on") if lane in per_lane else (label, "idle")
                   for lane in range(block)] + [None, (show(function([identity] + data)), "b2")],
                  f"{name.lower()}: {label}", above=range(block) if name == "Sum" else None)
-    svg.caption(grid.y + 12, f"Blue: lanes {min(per_lane)}..{max(per_lane)} combine their elements (a vector of 4, "
-                             f"some a tail element too); grey: lanes with no element, holding the identity. Sum: 0; "
-                             f"max: -infinity; min: +infinity (for integers: {identities['Max'][2]} and "
-                             f"{identities['Min'][2]}). The same warp tree then gives the right answer for each.",
-                width=125)
-    return svg
+    return svg.caption(grid.y + 12, f"Blue: lanes {min(per_lane)}..{max(per_lane)} combine their elements (a vector of "
+                                    f"4, some a tail element too); grey: lanes with no element, holding the identity. "
+                                    f"Sum: 0; max: -infinity; min: +infinity (for integers: {identities['Max'][2]} "
+                                    f"and {identities['Min'][2]}). The same warp tree then gives the right answer for "
+                                    f"each.",
+                       width=125)
 
 
 def require_consecutive(spans, total, message):
-    """spans [(first, count)] must cut 0 .. total into consecutive pieces, in order."""
-    if [f for f, _ in spans] != [sum(c for _, c in spans[:i]) for i in range(len(spans))] or sum(c for _, c in spans) != total:
-        raise FigureError(message)
+    starts = [sum(c for _, c in spans[:i]) for i in range(len(spans) + 1)]
+    require([f for f, _ in spans] == starts[:-1] and starts[-1] == total, message, FigureError)
 
 
 def shards_figure(evidence, relpath):
@@ -506,9 +461,7 @@ def shards_figure(evidence, relpath):
     n, k, context = 18, 4, f"{relpath}, shard_of"
     data, shards = [(5 * e + 2) % 9 for e in range(n)], []
     for r in range(k):
-        names = {"n": n, "k": k, "r": r}
-        names.update(base=evaluate(base["base"], names, context), extra=evaluate(base["extra"], names, context))
-        shards.append((evaluate(shard["begin"], names, context), evaluate(shard["count"], names, context)))
+        shards.append(bind(shard, bind(base, {"n": n, "k": k, "r": r}, context), context, "begin", "count"))
     require_consecutive(shards, n, f"{relpath}: shard_of does not cut the input into consecutive shards")
     partials = [sum(data[b:b + c]) for b, c in shards]
     cw, left, top = 36, 40, 92
@@ -529,9 +482,8 @@ def shards_figure(evidence, relpath):
     svg.rect(left, y, n * cw, 40, fill="#f2f2f2", stroke="#000000", rx=6)
     svg.text(left + n * cw / 2, y + 25, f"ncclAllReduce of 1 element per GPU: {' + '.join(map(str, partials))} = "
                                         f"{sum(partials)}", size=13, anchor="middle", weight="bold")
-    svg.caption(y + 124, f"Each GPU runs {previous}'s reduction on its own shard, all GPUs at once; the combine moves "
-                         f"one value per GPU and leaves the total on every GPU.", width=105)
-    return svg
+    return svg.caption(y + 124, f"Each GPU runs {previous}'s reduction on its own shard, all GPUs at once; the combine "
+                                f"moves one value per GPU and leaves the total on every GPU.", width=105)
 
 
 def bulk_copies_figure(evidence, relpath):
@@ -542,11 +494,8 @@ def bulk_copies_figure(evidence, relpath):
     count = evidence.find(relpath, "const std::size_t count = $count;")
     phase = evidence.find(relpath, "wait_for_chunk(&ready[s], $phase);", "the wait on a buffer")
     chunks, grid_size, context = 20, 3, f"{relpath}, bulk_thread_reduce"
-    runs = []
-    for b in range(grid_size):
-        names = {"chunks": chunks, "gridDim_x": grid_size, "blockIdx_x": b}
-        names.update(share=evaluate(split["share"], names, context), bigger=evaluate(split["bigger"], names, context))
-        runs.append((evaluate(first["first"], names, context), evaluate(count["count"], names, context)))
+    runs = [(bind(first, names, context, "first")[0], bind(count, names, context, "count")[0]) for names in (
+        bind(split, {"chunks": chunks, "gridDim_x": grid_size, "blockIdx_x": b}, context) for b in range(grid_size))]
     require_consecutive(runs, chunks, f"{relpath}: the blocks' runs do not cut the chunks into consecutive runs")
     owner = [b for b, (f, c) in enumerate(runs) for _ in range(c)]
     mine = range(runs[0][0], runs[0][0] + runs[0][1])
@@ -568,32 +517,18 @@ def bulk_copies_figure(evidence, relpath):
              gap=24)
     for c in mine:
         grid.join((row, c), (ring, c), colour=STRONG["b0"])
-    svg.caption(grid.y + 16, f"Thread 0 asks the copy engine for block 0's first {stages} chunks (cp.async.bulk), "
-                             f"one into each buffer; each buffer's mbarrier completes a phase when its chunk's bytes "
-                             f"have landed. Every thread waits on that phase, adds its vectors of the chunk from "
-                             f"shared memory, and after a barrier thread 0 refills the buffer with the chunk "
-                             f"{stages} ahead ('after c0': asked once chunk c0 was added): chunk c goes to buffer c % {stages}, its phase is (c / {stages}) % 2, "
-                             f"c counted from the start of the block's run. No thread loads the input itself.",
-                width=112)
-    return svg
+    return svg.caption(grid.y + 16, f"Thread 0 asks the copy engine for block 0's first {stages} chunks "
+                                    f"(cp.async.bulk), one into each buffer; each buffer's mbarrier completes a phase "
+                                    f"when its chunk's bytes have landed. Every thread waits on that phase, adds its "
+                                    f"vectors of the chunk from shared memory, and after a barrier thread 0 refills "
+                                    f"the buffer with the chunk {stages} ahead ('after c0': asked once chunk c0 was "
+                                    f"added): chunk c goes to buffer c % {stages}, its phase is (c / {stages}) % 2, c "
+                                    f"counted from the start of the block's run. No thread loads the input itself.",
+                       width=112)
 
 
-# CUB's DeviceReduce for int32 on sm_90 (CUDA 13.0, cub/device/dispatch/tuning/tuning_reduce.cuh): Policy600
-# applies below sm_100, 256 threads x 16 items per thread (MemBoundScaling keeps both for 4-byte items), so
-# a tile is 4,096 elements. dispatch_reduce.cuh: n <= one tile runs the single-tile kernel, one block;
-# agent_reduce.cuh: fewer items than a tile is a partial tile (guarded loads), more runs two launches.
+# CUB's tile for int32 on sm_90 (CUDA 13.0, tuning_reduce.cuh's Policy600; where from: README.md here)
 CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16
-
-
-def step12_tile(evidence, block):
-    """Step 12's one-tile limit at `block`: the largest n its grid_for gives one block (grid_for(n) ==
-    1 takes the OneTile kernel), from tile_elements in its reduce.cuh."""
-    relpath = "step12_small_n/reduce.cuh"
-    tile = evidence.find(relpath, "tile_elements(int block) { return $expr; }")
-    evidence.find(relpath, "const bool one_tile = grid == 1;")
-    rules = vector_rules(evidence, relpath)
-    return evaluate(tile["expr"], {"block": block, "loads_per_iteration": rules["loads"],
-                                   "vector_bytes": rules["bytes"]}, f"{relpath}, tile_elements")
 
 
 def small_n_chart(table, step12_limit=None):
@@ -601,10 +536,8 @@ def small_n_chart(table, step12_limit=None):
     wanted = (("step12_small_n", SERIES_STYLE[0]), ("cub", CUB_STYLE), ("read_probe", PROBE_STYLE))
     times = {step: [(x, y * 1000) for x, y in points_of(table, rows, step, "time_median_ms")] for step, _ in wanted}
     for step, points in times.items():
-        if not points:
-            raise FigureError(f"{table.name}: no int32 rows of {step}")
-    all_points = [p for points in times.values() for p in points]
-    tile = CUB_TILE_THREADS * CUB_TILE_ITEMS
+        require(points, f"{table.name}: no int32 rows of {step}", FigureError)
+    all_points, tile = [p for points in times.values() for p in points], CUB_TILE_THREADS * CUB_TILE_ITEMS
     chart = LogChart("Step 12: time against n, int32 sum", stamp_line(table), "n (elements, log scale)",
                      "median time per call (µs, log scale)", [x for x, _ in all_points], [y for _, y in all_points])
     chart.svg.rect(chart.left, chart.top, chart.px(tile) - chart.left, chart.bottom - chart.top, fill="#f5f5f5",
@@ -612,7 +545,7 @@ def small_n_chart(table, step12_limit=None):
     chart.svg.items.insert(0, chart.svg.items.pop())  # the shading under the grid
     for step, style in wanted:
         chart.series(step_label(step), times[step], style, width=2.2 if step != "step12_small_n" else 2)
-    chart.vertical(tile, f"n = {tile:,}".replace(",", ","))
+    chart.rule(tile, f"n = {tile:,}", True)
     for i, (left_line, right_line) in enumerate(zip(
             (f"CUB, n < {tile:,}: one block,", "a partial tile, one element", "per load, each checked"),
             (f"CUB, n >= {tile:,}: full tiles", f"of {CUB_TILE_THREADS} x {CUB_TILE_ITEMS}; above {tile:,},",
@@ -647,22 +580,21 @@ LESSON_FIGURES = [
 
 
 def every_figure(root):
-    """[(relpath, svg text)] of every figure: the lessons', step12's small_n, each results folder's charts."""
     root, out = Path(root), []
     for step, name, draw, *title in LESSON_FIGURES:
         evidence = Evidence(root)
         svg = draw(evidence, f"{step}/reduce.cuh", *title)
         out.append((f"{step}/figures/{name}.svg", svg.render(evidence.fingerprint())))
-    sweep = "results/h100/sweep.csv"
-    if not (root / sweep).is_file():
-        raise FigureError(f"{sweep}: file not found (step12's small_n.svg is drawn from it)")
-    table = compare_table(root / sweep)
-    evidence = Evidence(root)
-    try:
-        block = int(table.stamp["block"])
-    except (KeyError, ValueError):
-        raise FigureError(f"{sweep}: expected a '# block: N' line in its stamp") from None
-    limit = step12_tile(evidence, block)
+    sweep, relpath, evidence = "results/h100/sweep.csv", "step12_small_n/reduce.cuh", Evidence(root)
+    require((root / sweep).is_file(), f"{sweep}: file not found (step12's small_n.svg is drawn from it)", FigureError)
+    table = Results(root / "results" / "h100").compare("sweep.csv")
+    require(table.stamp.get("block", "").isdigit(), f"{sweep}: expected a '# block: N' line in its stamp", FigureError)
+    # Step 12's one-tile limit: the largest n its grid_for gives one block (grid == 1 takes the OneTile kernel)
+    tile = evidence.find(relpath, "tile_elements(int block) { return $expr; }")
+    evidence.find(relpath, "const bool one_tile = grid == 1;")
+    rules = vector_rules(evidence, relpath)
+    limit = evaluate(tile["expr"], {"block": int(table.stamp["block"]), "loads_per_iteration": rules["loads"],
+                                    "vector_bytes": rules["bytes"]}, f"{relpath}, tile_elements")
     out.append(("step12_small_n/figures/small_n.svg", small_n_chart(table, limit).render(
         f"{csv_fingerprint(root / sweep, sweep)}; {evidence.fingerprint()}")))
     for folder in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
@@ -686,13 +618,11 @@ def main(argv=None):
     for relpath, text in figures:
         path = args.root / relpath
         current = path.read_text(encoding="utf-8") if path.is_file() else None
-        if current == text:
-            continue
-        if args.check:
+        if current != text and args.check:
             stale.append(relpath)
             print(f"error: {relpath} {'is missing' if current is None else 'differs from its sources'}",
                   file=sys.stderr)
-        else:
+        elif current != text:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {relpath}")

@@ -1,89 +1,66 @@
-"""Each lesson's own analyses, one section per lesson: the blocks only that lesson's NOTES (or, for
-the bundled steps, the README's course map) use, built from the measurements."""
+"""Each lesson's own analyses: the blocks only one lesson's pages use, built from the measurements."""
 
 from pathlib import Path
 
 import steps
-from .blocks import ncu_values
-from .tables import (CUB_STEP, Results, ResultsError, Sweep, describe, distinct, gpu_label, markdown_table,
-                     parse_selector, read_table, rows_where, select_row, short_stamp, size_text, stamped_table, tie_rule,
+from .blocks import gpu_rows, ncu_values
+from .tables import (CUB_STEP, Results, Sweep, describe, distinct, gpu_label, markdown_table, parse_selector,
+                     read_table, require, rows_where, select_row, short_stamp, size_text, stamped_table, tie_rule,
                      versus_text)
 
-# Steps 01 and 06: the issue floor, profiler counters (ncu.csv) turned into the least time issuing takes
-
-# Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide's
-# description of each architecture's SM), each issuing at most one warp instruction per cycle.
+# Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide), each
+# issuing at most one warp instruction per cycle.
 SCHEDULERS_PER_SM = 4
 SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the profiled launch, Hz
 
 
-def stamp_sms(results, table):
-    """The SM count from a table's stamp, else from headline.csv's."""
-    for stamp in (table.stamp, results.table("headline.csv").stamp if results.has("headline.csv") else {}):
-        if "sms" in stamp:
-            try:
-                return int(stamp["sms"])
-            except ValueError:
-                raise ResultsError(f"{table.name}: the stamp's sms is not a number") from None
-    raise ResultsError(f"{table.name}: no 'sms' in its stamp or in headline.csv's")
-
-
 def render_issue_floor(results, step, context):
-    """The least time STEP's profiled launch could take if issuing were all it did, beside ncu's time."""
     values, table = ncu_values(results, (), context)
     for metric in ("smsp__inst_executed.sum", "gpu__time_duration.sum"):
-        if (step, metric) not in values:
-            raise ResultsError(f"{context}: {table.name} has no {metric} for '{step}'")
-    schedulers = stamp_sms(results, table) * SCHEDULERS_PER_SM
+        require((step, metric) in values, f"{context}: {table.name} has no {metric} for '{step}'")
+    headline = results.table("headline.csv").stamp if results.has("headline.csv") else {}
+    sms = table.stamp.get("sms") or headline.get("sms")  # the SM count from the stamp, else headline.csv's
+    require(sms is not None, f"{table.name}: no 'sms' in its stamp or in headline.csv's")
+    require(sms.isdigit(), f"{table.name}: the stamp's sms is not a number")
+    schedulers = int(sms) * SCHEDULERS_PER_SM
     cycles = values[(step, "smsp__inst_executed.sum")] / schedulers
     duration_us = values[(step, "gpu__time_duration.sum")] / 1000
-    text = f"at least {cycles:,.0f} cycles (instructions / {schedulers})"
-    clock = values.get((step, SM_CLOCK_METRIC))
+    text, clock = f"at least {cycles:,.0f} cycles (instructions / {schedulers})", values.get((step, SM_CLOCK_METRIC))
     if clock is None:
         return (text + f". The profiler measured {duration_us:.0f} us for that launch, at a clock this ncu.csv does "
                 f"not record (tools/profile_steps.sh now collects it, `{SM_CLOCK_METRIC}`), so the floor is not "
                 f"turned into microseconds here.\n")
-    if not 1e8 <= clock <= 1e10:  # cycles per second; a value in other units would give a wrong floor
-        raise ResultsError(f"{context}: {table.name}: {SM_CLOCK_METRIC} of '{step}' is {clock:g}, not a clock "
-                           f"in Hz (tools/profile_steps.sh asks ncu for base units)")
+    require(1e8 <= clock <= 1e10, f"{context}: {table.name}: {SM_CLOCK_METRIC} of '{step}' is {clock:g}, not a "
+                                  f"clock in Hz (tools/profile_steps.sh asks ncu for base units)")  # cycles per second
     floor_us = cycles / clock * 1e6
     return (text + f", or {floor_us:.0f} us at the {clock / 1e9:.2f} GHz SM clock ncu ran that launch at "
             f"(`{SM_CLOCK_METRIC}`): {floor_us / duration_us * 100:.0f} % of the {duration_us:.0f} us the "
             f"profiler measured for it.\n")
 
 
-# Steps 07 to 09: Little's law with the latency measured under load (loaded_latency.csv)
-
 LOADED_LATENCY = "loaded_latency.csv"
 
 
 def littles_law_model(results):
-    """(rows, facts). rows: per loads, at the most blocks per SM measured, (loads, bytes in flight, loaded
-    latency, GB/s, in flight / latency, the model: the least of that and the best GB/s). facts: the best
-    GB/s, its latency and loads, the bytes in flight it needs, the idle latency, the threads, the stamp."""
     table = results.table(LOADED_LATENCY, ["loads", "blocks_per_sm", "streaming_threads", "bytes_in_flight", "gbps",
                                            "latency_ns", "status"], "bench/ablation/loaded_latency.cu")
-    bad = [describe(row) for row in table.rows if row["status"] != "ok"]
-    if bad:
-        raise ResultsError(f"{table.name}: rows not measured under load: {', '.join(bad)}")
+    bad = ", ".join(describe(row) for row in table.rows if row["status"] != "ok")
+    require(not bad, f"{table.name}: rows not measured under load: {bad}")
     idle, loaded = rows_where(table, loads="0"), [row for row in table.rows if row["loads"] != "0"]
-    if len(idle) != 1 or not loaded:
-        raise ResultsError(f"{table.name}: expected one idle row (loads 0) and rows under load")
+    require(len(idle) == 1 and loaded, f"{table.name}: expected one idle row (loads 0) and rows under load")
     full = max(int(row["blocks_per_sm"]) for row in loaded)
     by_loads = {int(row["loads"]): row for row in loaded if int(row["blocks_per_sm"]) == full}
     best = max(by_loads.values(), key=lambda row: table.number(row, "gbps"))
     best_gbps, best_ns = table.number(best, "gbps"), table.number(best, "latency_ns")
-    rows = []
-    for loads, row in sorted(by_loads.items()):
-        in_flight, latency, gbps = (table.number(row, c) for c in ("bytes_in_flight", "latency_ns", "gbps"))
-        rows.append((loads, in_flight, latency, gbps, in_flight / latency, min(in_flight / latency, best_gbps)))  # B/ns
+    rows = [(loads, in_flight, latency, gbps, in_flight / latency, min(in_flight / latency, best_gbps))  # B/ns: GB/s
+            for loads, row in sorted(by_loads.items()) for in_flight, latency, gbps in [
+                [table.number(row, c) for c in ("bytes_in_flight", "latency_ns", "gbps")]]]
     return rows, dict(best_gbps=best_gbps, best_ns=best_ns, best_loads=int(best["loads"]), needed=best_gbps * best_ns,
                       idle_ns=table.number(idle[0], "latency_ns"), threads=int(best["streaming_threads"]),
                       stamp=table.stamp)
 
 
 def not_measured_yet(results):
-    """The paragraph shown while loaded_latency.csv does not exist: only the idle latency, a floor."""
     idle = select_row(results.table("dram_latency.csv"), {"footprint_bytes": "max"}, "dram_latency.csv")
     return (f"*Not measured yet*: `{LOADED_LATENCY}` does not exist in this results folder (`bench/reproduce.sh "
             f"--only loaded_latency`). Until it does, the only latency measured is the idle one, "
@@ -91,7 +68,6 @@ def not_measured_yet(results):
 
 
 def render_littles_law(results, context=""):
-    """The model per loads per iteration beside step 07's measured GB/s with that many loads (step07_loads.csv)."""
     if not results.has(LOADED_LATENCY):
         return not_measured_yet(results)
     rows, facts = littles_law_model(results)
@@ -122,9 +98,7 @@ def render_littles_law(results, context=""):
 
 
 def render_littles_law_need(results, per_thread, context):
-    """The bytes in flight Little's law needs per resident thread, beside BYTES per thread."""
-    if not per_thread.isdigit():
-        raise ResultsError(f"{context}: littles-law-need takes the bytes one thread keeps in flight")
+    require(per_thread.isdigit(), f"{context}: littles-law-need takes the bytes one thread keeps in flight")
     if not results.has(LOADED_LATENCY):
         return not_measured_yet(results)
     facts = littles_law_model(results)[1]
@@ -135,39 +109,25 @@ def render_littles_law_need(results, per_thread, context):
             f"flight, {need:.0f} bytes per resident thread. {per_thread} bytes per thread is {verdict} that.\n")
 
 
-# Step 10: its alternatives, each against the step (a variants CSV)
-
-
 def render_alternatives_verdict(results, name, reference, context):
-    """Each other row of FILE against STEP, per type: faster / level / slower at each size (tie_rule)."""
     variants = Sweep(results.compare(name))
-    previous = steps.find(reference).previous
-    ties, rule = tie_rule(results, {t: [reference, previous] for t in variants.types})
-    lines = [f"Each against {reference}, by per-call median ({rule}):\n"]
-    for step in [s for s in distinct(variants.table.rows, "step") if s != reference]:
-        lines.append(f"- `{step}`: " + "; ".join(f"{t} " + versus_text(variants.ratios(t, reference, step), ties[t])
-                                                 for t in variants.types) + ".")
-    return "\n".join(lines) + "\n"
-
-
-# Step 12: the sweep as a table at small n
+    ties, rule = tie_rule(results, {t: [reference, steps.find(reference).previous] for t in variants.types})
+    return "\n".join([f"Each against {reference}, by per-call median ({rule}):\n"] + [
+        f"- `{step}`: " + "; ".join(f"{t} " + versus_text(variants.ratios(t, reference, step), ties[t])
+                                    for t in variants.types) + "." for step in distinct(variants.table.rows, "step")
+        if step != reference]) + "\n"
 
 
 def render_sweep_table(results, *args, context):
-    """The median time per call (us) of each STEP and CUB at every size of sweep.csv up to N, with
-    CUB's time / the first STEP's."""
-    options = parse_selector([a for a in args if "=" in a], context)
-    shown = [a for a in args if "=" not in a]
-    if not shown:
-        raise ResultsError(f"{context}: sweep-table takes one step name or more")
+    options, shown = parse_selector([a for a in args if "=" in a], context), [a for a in args if "=" not in a]
+    require(shown, f"{context}: sweep-table takes one step name or more")
     upto = options.pop("upto", None)
-    if options:
-        raise ResultsError(f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
+    require(not options, f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
     sweep = Sweep(results.compare("sweep.csv"))
 
     def us(type_name, step, n):
-        if (type_name, step, n) not in sweep.times:
-            raise ResultsError(f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
+        require((type_name, step, n) in sweep.times,
+                f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
         return sweep.times[(type_name, step, n)] * 1000
     headers = ["n"] + [h for t in sweep.types
                        for h in [f"{t} {s}, us" for s in shown + [CUB_STEP]] + [f"{t} CUB / {shown[0]}"]]
@@ -177,152 +137,104 @@ def render_sweep_table(results, *args, context):
     return stamped_table(sweep.table.stamp, headers, "l" + "r" * (len(headers) - 1), cells)
 
 
-# Step 13 (bulk copies): its Result, at the sizes of its path, on every GPU measured
-
 def render_bulk_result(results, step, from_log2, context):
-    """STEP's median time per call at every size of sweep.csv from 2^FROM_LOG2, int32, on this GPU
-    and those beside it, over the previous step's, CUB's and the read probe's (its faster pattern)."""
     previous = steps.previous(steps.find(step)).folder
     cells, stamps = [], []
-    for gpu in [results] + [other for other in results.beside if other.has("sweep.csv")]:
+    for gpu in results.gpus("sweep.csv"):
         sweep = Sweep(gpu.compare("sweep.csv"))
-        for n in sweep.sizes.get("int32", []):
-            if n < 1 << int(from_log2):
-                continue
+        for n in (n for n in sweep.sizes.get("int32", []) if n >= 1 << int(from_log2)):
             times = {s: sweep.times.get(("int32", s, n)) for s in (step, previous, CUB_STEP, "read_probe")}
-            missing = [s for s, t in times.items() if t is None]
-            if missing:
-                raise ResultsError(f"{context}: {gpu_label(gpu)} sweep.csv has no int32 row at n = {n} for {', '.join(missing)}")
+            missing = ", ".join(s for s, t in times.items() if t is None)
+            require(not missing, f"{context}: {gpu_label(gpu)} sweep.csv has no int32 row at n = {n} for {missing}")
             cells.append([gpu_label(gpu), size_text(n), f"{times[step] * 1000:.1f}"]
                          + [f"{times[s] / times[step]:.3f}" for s in (previous, CUB_STEP, "read_probe")])
         stamps.append(f"{gpu_label(gpu)}: {short_stamp(sweep.table.stamp)}")
-    return (markdown_table(["GPU", "n", "median µs", "× previous step", "× CUB", "× read probe"], "llrrrr", cells)
-            + "\nint32, L2 warm (these inputs are far larger than the L2), per-call median. × previous step, × CUB, "
-              "× read probe: their time over this step's (above 1: this step is faster; the probe, its faster "
-              "pattern at each size, reads and adds nothing).\n"
-            + "".join(f"\n{stamp}\n" for stamp in stamps))
+    return gpu_rows(cells, stamps, ["× previous step", "× CUB", "× read probe"], "\nint32, L2 warm (these inputs "
+                    "are far larger than the L2), per-call median. × previous step, × CUB, × read probe: their time "
+                    "over this step's (above 1: this step is faster; the probe, its faster pattern at each size, reads "
+                    "and adds nothing).\n")
 
 
-def read_patterns(results, context):
-    """{gpu label: ({(type, pattern, n): median µs}, table)} of read_patterns.csv here and beside."""
-    out = {}
-    for gpu in [results] + [other for other in results.beside if other.has("read_patterns.csv")]:
+def read_patterns(results, type_name, low, high, columns, align, cells, note, context):
+    gpus = {}
+    for gpu in results.gpus("read_patterns.csv"):
         table = gpu.table("read_patterns.csv", ["type", "n", "pattern", "time_median_us", "verified"], "read_patterns")
-        bad = [r for r in table.rows if r["verified"] == "FAIL"]
-        if bad:
-            raise ResultsError(f"{context}: {table.name} holds a wrong sum: {describe(bad[0])}")
-        out[gpu_label(gpu)] = ({(r["type"], r["pattern"], int(r["n"])): table.number(r, "time_median_us")
-                                for r in table.rows}, table)
-    return out
-
-
-def gpu_stamps(gpus):
-    return "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, (_, table) in gpus.items())
+        bad = [describe(r) for r in table.rows if r["verified"] == "FAIL"]
+        require(not bad, f"{context}: {table.name} holds a wrong sum: {bad[0] if bad else ''}")
+        gpus[gpu_label(gpu)] = table
+    sizes = sorted({int(r["n"]) for t in gpus.values() for r in t.rows
+                    if r["type"] == type_name and low <= int(r["n"]) <= high})
+    rows = [[size_text(n)] + [cell for table in gpus.values() for cell in cells({
+        r["pattern"]: table.number(r, "time_median_us") for r in rows_where(table, type=type_name, n=str(n))},
+        table, n)] for n in sizes]
+    return (markdown_table(["n"] + [f"{label} {c}" for label in gpus for c in columns], "l" + align * len(gpus), rows)
+            + note + "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, table in gpus.items()))
 
 
 PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
 
 
 def render_read_patterns(results, type_name, from_log2, context):
-    """Per size from 2^FROM_LOG2 and GPU: the fastest of the probe patterns, and the fastest of the
-    two the course's probe uses (loop, bulk) over it (1: one of them is the fastest)."""
-    gpus = read_patterns(results, context)
-    headers, cells = ["n"], []
-    for label in gpus:
-        headers += [f"{label} fastest", f"{label} µs", f"{label} probe / fastest"]
-    sizes = sorted({n for times, _ in gpus.values() for (t, _, n) in times if t == type_name and n >= 1 << int(from_log2)})
-    for n in sizes:
-        row = [size_text(n)]
-        for times, table in gpus.values():
-            measured = {p: times[(type_name, p, n)] for p in PROBE_PATTERNS if (type_name, p, n) in times}
-            if "loop" not in measured:
-                raise ResultsError(f"{context}: {table.name} has no {type_name} loop row at n = {n}")
-            best = min(measured, key=measured.get)
-            probe = min(measured[p] for p in ("loop", "bulk") if p in measured)
-            row += [best, f"{measured[best]:.1f}", f"{probe / measured[best]:.3f}"]
-        cells.append(row)
-    return (markdown_table(headers, "l" + "lrr" * len(gpus), cells)
-            + f"\n{type_name}, L2 warm, per-call median of each pattern ({', '.join(PROBE_PATTERNS)}: "
-              "bench/ablation/read_patterns.cu says what each is). probe / fastest: the time of the faster of the "
-              "course probe's two patterns (loop, bulk) over the fastest pattern's (1.000: one of them is it).\n"
-            + gpu_stamps(gpus))
+    def cells(times, table, n):
+        measured = {p: times[p] for p in PROBE_PATTERNS if p in times}
+        require("loop" in measured, f"{context}: {table.name} has no {type_name} loop row at n = {n}")
+        best = min(measured, key=measured.get)
+        probe = min(measured[p] for p in ("loop", "bulk") if p in measured)
+        return [best, f"{measured[best]:.1f}", f"{probe / measured[best]:.3f}"]
+    return read_patterns(results, type_name, 1 << int(from_log2), float("inf"), ("fastest", "µs", "probe / fastest"),
+                         "lrr", cells, f"\n{type_name}, L2 warm, per-call median of each pattern "
+                         f"({', '.join(PROBE_PATTERNS)}: bench/ablation/read_patterns.cu says what each is). probe / "
+                         "fastest: the time of the faster of the course probe's two patterns (loop, bulk) over the "
+                         "fastest pattern's (1.000: one of them is it).\n", context)
 
 
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
-    """Per size and GPU: step 12's time, the same kernel whose last block does not wait (its wrong sum
-    bounds what the combine costs), and the cluster combines, from read_patterns.csv."""
-    gpus = read_patterns(results, context)
     shown = ("step12", "step12_no_wait", "step12_cluster8", "step12_cluster16")
-    headers, cells = ["n"], []
-    for label in gpus:
-        headers += [f"{label} step 12 µs", f"{label} no wait", f"{label} clusters of 8", f"{label} clusters of 16"]
-    sizes = sorted({n for times, _ in gpus.values() for (t, _, n) in times
-                    if t == type_name and 1 << int(from_log2) <= n <= 1 << int(to_log2)})
-    for n in sizes:
-        row = [size_text(n)]
-        for times, table in gpus.values():
-            missing = [p for p in shown if (type_name, p, n) not in times]
-            if missing:
-                raise ResultsError(f"{context}: {table.name} has no {type_name} row at n = {n} for {', '.join(missing)}")
-            row += [f"{times[(type_name, 'step12', n)]:.2f}"] + [f"{times[(type_name, p, n)] - times[(type_name, 'step12', n)]:+.2f}"
-                                                                   for p in shown[1:]]
-        cells.append(row)
-    return (markdown_table(headers, "l" + "rrrr" * len(gpus), cells)
-            + f"\n{type_name}, L2 warm, per-call median. no wait, clusters of 8 and of 16: that kernel's time minus "
-              "step 12's, in µs (below 0: faster). no wait: step 12 whose last block posts its partial and leaves "
-              "(a wrong sum): step 12 without its combine, so minus the no-wait figure is what the combine costs; "
-              "clusters: the partials added through distributed shared memory, one slot per cluster.\n"
-            + gpu_stamps(gpus))
+
+    def cells(times, table, n):
+        missing = ", ".join(p for p in shown if p not in times)
+        require(not missing, f"{context}: {table.name} has no {type_name} row at n = {n} for {missing}")
+        return [f"{times['step12']:.2f}"] + [f"{times[p] - times['step12']:+.2f}" for p in shown[1:]]
+    return read_patterns(results, type_name, 1 << int(from_log2), 1 << int(to_log2), (
+        "step 12 µs", "no wait", "clusters of 8", "clusters of 16"), "rrrr", cells, f"\n{type_name}, L2 warm, per-call "
+        "median. no wait, clusters of 8 and of 16: that kernel's time minus step 12's, in µs (below 0: faster). no "
+        "wait: step 12 whose last block posts its partial and leaves (a wrong sum): step 12 without its combine, so "
+        "minus the no-wait figure is what the combine costs; clusters: the partials added through distributed shared "
+        "memory, one slot per cluster.\n", context)
 
 
-# Step 14: several GPUs (bench/multigpu.sh's folder, named by the block's argument, beside this one)
-
+# Step 14's blocks read bench/multigpu.sh's folder, named by the block's argument, beside this one.
 GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 
 
-def multigpu_table(results, folder, file_name):
-    return Results(results.directory.parent / folder).table(file_name)
-
-
 def render_multigpu_step14(results, folder, context):
-    """step14.csv: per type and n, the time on 1 GPU and, for every K > 1 measured, on K GPUs (one
-    process, one MPI rank per GPU, input from GPU 0), the scaling and mpi / process."""
-    table = multigpu_table(results, folder, "step14.csv")
-    runs = {}
+    table, runs = Results(results.directory.parent / folder).table("step14.csv"), {}
     for row in table.rows:
         k = int(row["gpus"])
         form = "process" if k == 1 else "from GPU 0" if row["from_one_gpu"] == "1" else row["launch"]
         runs[(row["type"], int(row["n"]), k, form)] = table.number(row, "time_median_ms")
-        if row["status"] != "PASS":
-            raise ResultsError(f"{table.name}: a run did not pass: {describe(row)}")
-    counts = sorted({k for (_, _, k, _) in runs if k > 1})
-    if not counts or not any(k == 1 for (_, _, k, _) in runs):
-        raise ResultsError(f"{table.name}: needs runs on 1 GPU and on more than one")
+        require(row["status"] == "PASS", f"{table.name}: a run did not pass: {describe(row)}")
+    counts, largest = sorted({k for (_, _, k, _) in runs if k > 1}), max((n for (_, n, _, _) in runs), default=0)
+    require(counts and any(k == 1 for (_, _, k, _) in runs), f"{table.name}: needs runs on 1 GPU and on more than one")
     forms = ("process", "mpi", "from GPU 0")
-    headers = ["type", "n", "1 GPU, ms"] + [f"{k} GPUs, {f}, ms" for k in counts for f in forms]
-    for k in counts:
-        headers += [f"scaling (1 GPU / {k} GPUs)", "mpi / process" if len(counts) == 1 else f"{k} GPUs: mpi / process"]
-    types = list(dict.fromkeys(t for (t, _, _, _) in runs))
-    cells, wins = [], {}
-    for type_name in types:
+    headers = ["type", "n", "1 GPU, ms"] + [f"{k} GPUs, {f}, ms" for k in counts for f in forms] + [
+        h for k in counts for h in (f"scaling (1 GPU / {k} GPUs)",
+                                    "mpi / process" if len(counts) == 1 else f"{k} GPUs: mpi / process")]
+    cells, wins, facts = [], {}, []
+    for type_name in dict.fromkeys(t for (t, _, _, _) in runs):
         for n in sorted({n for (t, n, _, _) in runs if t == type_name}):
             one = runs.get((type_name, n, 1, "process"))
-            if one is None:
-                raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the 1-GPU run")
-            row = [type_name, size_text(n), f"{one:.4f}"]
-            row += [f"{runs[(type_name, n, k, f)]:.4f}" if (type_name, n, k, f) in runs else "-"
-                    for k in counts for f in forms]
+            require(one is not None, f"{table.name}: {type_name} n = {n} lacks the 1-GPU run")
+            row = [type_name, size_text(n), f"{one:.4f}"] + [
+                f"{runs[(type_name, n, k, f)]:.4f}" if (type_name, n, k, f) in runs else "-"
+                for k in counts for f in forms]
             for k in counts:
                 process, mpi = runs.get((type_name, n, k, "process")), runs.get((type_name, n, k, "mpi"))
-                if process is None:
-                    raise ResultsError(f"{table.name}: {type_name} n = {n} lacks the one-process run on {k} GPUs")
+                require(process is not None, f"{table.name}: {type_name} n = {n} lacks the one-process run on {k} GPUs")
                 if one / process > 1:
                     wins.setdefault((type_name, k), n)
                 row += [f"{one / process:.3f}", "-" if mpi is None else f"{mpi / process:.3f}"]
             cells.append(row)
-    largest = max(n for (_, n, _, _) in runs)
-    facts = []
-    for type_name in types:
         for k in counts:
             scaling = runs[(type_name, largest, 1, "process")] / runs[(type_name, largest, k, "process")]
             win = wins.get((type_name, k))
@@ -333,23 +245,16 @@ def render_multigpu_step14(results, folder, context):
             + "\nScaling: " + "; ".join(facts) + ".\n")
 
 
-def bytes_text(b):
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= size and b % size == 0:
-            return f"{b // size} {unit}"
-    return f"{b} B"
-
-
 def render_multigpu_allreduce(results, folder, context):
-    """NCCL against the naive all-reduce (allreduce.csv) at the sizes that are powers of 4."""
-    table = multigpu_table(results, folder, "allreduce.csv")
-    rows = {(row["method"], int(row["bytes"])): row for row in table.rows}
-    cells = []
+    table = Results(results.directory.parent / folder).table("allreduce.csv")
+    rows, cells = {(row["method"], int(row["bytes"])): row for row in table.rows}, []
     for b in sorted({b for (_, b) in rows if (b & (b - 1)) == 0 and (b.bit_length() - 1) % 2 == 0}):
         nccl, naive = rows.get(("nccl", b)), rows.get(("naive", b))
         if nccl and naive:
             t_nccl, t_naive = table.number(nccl, "time_median_us"), table.number(naive, "time_median_us")
-            cells.append([bytes_text(b), f"{t_nccl:.1f}", nccl["algbw_gbps"], nccl["busbw_gbps"], f"{t_naive:.1f}",
+            size = next(f"{b // unit} {name}" for name, unit in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10),
+                                                                 ("B", 1)) if b >= unit and b % unit == 0)
+            cells.append([size, f"{t_nccl:.1f}", nccl["algbw_gbps"], nccl["busbw_gbps"], f"{t_naive:.1f}",
                           naive["algbw_gbps"], f"{t_naive / t_nccl:.2f}"])
     headers = ["bytes per GPU", "NCCL us", "NCCL algbw GB/s", "NCCL busbw GB/s", "naive us", "naive algbw GB/s",
                "NCCL / naive"]
@@ -360,20 +265,17 @@ def render_multigpu_allreduce(results, folder, context):
 
 
 def render_multigpu_combine(results, folder, context):
-    """Each way of combining one partial per GPU (DIR/combine.csv)."""
-    table = multigpu_table(results, folder, "combine.csv")
+    table = Results(results.directory.parent / folder).table("combine.csv")
     return stamped_table(table.stamp, table.columns, "lrl" + "r" * 4 + "l", [[row[c] or "-" for c in table.columns]
                                                                         for row in table.rows])
 
 
 # Steps 07, 10 and 12 bundle several changes: each change's measured share (the README's course map)
-
 BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # the changes and the rows that measure each
 BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
 
 
 def bundle_shares(results, context):
-    """[share] of each row of bundles.csv, from one GPU's folder."""
     shares = []
     for row in BUNDLES.rows:
         if not row["file"]:  # the step's first share over its second
@@ -384,28 +286,24 @@ def bundle_shares(results, context):
         common = parse_selector(row["rows"].split(), context)
         a, b = (select_row(table, dict(common, **parse_selector([row[which]], context)), context)
                 for which in ("slower", "faster"))
-        if "status" in table.columns and {a["status"], b["status"]} != {"PASS"}:
-            raise ResultsError(f"{context}: {table.name}: a row compared did not verify ({describe(a)}; {describe(b)})")
+        require("status" not in table.columns or {a["status"], b["status"]} == {"PASS"},
+                f"{context}: {table.name}: a row compared did not verify ({describe(a)}; {describe(b)})")
         shares.append(table.number(a, "time_median_ms") / table.number(b, "time_median_ms"))
     return shares
 
 
-def bundle_stamp(gpu):
-    """One line per GPU: where, when and from which files (bench/reproduce.sh writes each)."""
-    stamps = [gpu.table(name).stamp for name in BUNDLE_FILES]
-    dates = sorted({s.get("date_utc", "?")[:10] for s in stamps})
-    commits = list(dict.fromkeys(f"`{s.get('commit', 'unknown')}`" for s in stamps))
-    return (f"\n{gpu_label(gpu)}: {stamps[0].get('gpu', 'GPU not recorded')}; measured {', '.join(dates)}; "
-            f"commit {', '.join(commits)}; {', '.join(BUNDLE_FILES)} (`bench/reproduce.sh`).\n")
-
-
 def render_bundles(results, context=""):
-    """Steps 07, 10 and 12: each change they bundle and its measured speed-up, this GPU beside the others."""
-    gpus = [results] + list(results.beside)
+    gpus, out = [results] + list(results.beside), []
     columns = [bundle_shares(gpu, context) for gpu in gpus]
     cells = [[f"`{row['step']}`", size_text(row["n"]), row["change"]] + [f"{column[i]:.2f}" for column in columns]
              for i, row in enumerate(BUNDLES.rows)]
+    for gpu in gpus:  # where, when and from which files (bench/reproduce.sh writes each)
+        stamps = [gpu.table(name).stamp for name in BUNDLE_FILES]
+        commits = dict.fromkeys(f"`{s.get('commit', 'unknown')}`" for s in stamps)
+        out.append(f"\n{gpu_label(gpu)}: {stamps[0].get('gpu', 'GPU not recorded')}; measured "
+                   f"{', '.join(sorted({s.get('date_utc', '?')[:10] for s in stamps}))}; commit {', '.join(commits)}; "
+                   f"{', '.join(BUNDLE_FILES)} (`bench/reproduce.sh`).\n")
     return ("Each change's speed-up: the median time per call without it over the time with it (above 1: the "
             "change made it faster), int32, L2 warm.\n\n"
             + markdown_table(["step", "n", "change", *(gpu_label(gpu) for gpu in gpus)], "lll" + "r" * len(gpus), cells)
-            + "".join(bundle_stamp(gpu) for gpu in gpus))
+            + "".join(out))

@@ -1,8 +1,4 @@
-"""Writes every measured number of the course's pages from the CSVs in a results folder.
-
-    python3 bench/render_results.py results/h100 [--check]   # or python3 -m bench.render
-
-The markers it fills, the pages it reads and its exit codes: README.md here."""
+"""Writes every measured number of the course's pages from the CSVs in a results folder (see README.md here)."""
 
 import argparse
 import inspect
@@ -13,8 +9,8 @@ from pathlib import Path
 
 import steps
 from . import REPO_ROOT, blocks, charts, lessons
-from .tables import (ResultsError, Results, format_value, is_number, parse_selector, readme_folders, select_row,
-                     size_text)
+from .tables import (ResultsError, Results, format_value, is_number, parse_selector, readme_folders, require,
+                     select_row, size_text)
 
 # The block kinds: render_KIND of blocks.py (used by many pages) and lessons.py (each by one lesson).
 BLOCK_KINDS = {name[7:].replace("_", "-"): function for module in (blocks, lessons)
@@ -27,10 +23,8 @@ BLOCK_LINE = re.compile(r"<!-- results:[^\n]*? -->")
 
 
 def render_block(results, words, context):
-    """The body of the block `words`: its kind (render_KIND in blocks or lessons), then its arguments."""
     function = BLOCK_KINDS.get(words[0] if words else None)
-    if function is None:
-        raise ResultsError(f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")
+    require(function, f"{context}: unknown kind (known: {', '.join(BLOCK_KINDS)})")
     signature = inspect.signature(function)
     try:
         signature.bind(results, *words[1:], context=context)
@@ -44,23 +38,18 @@ def render_block(results, words, context):
 
 def render_inline(results, form, spec, context):
     words = spec.split()
-    if not words:
-        raise ResultsError(f"{context}: no file named")
+    require(words, f"{context}: no file named")
     table = results.table(words[0])
-    if form == "r" and words.count("/") != 1:
-        raise ResultsError(f"{context}: a ratio needs two selectors separated by ' / '")
+    require(form == "v" or words.count("/") == 1, f"{context}: a ratio needs two selectors separated by ' / '")
     split = words.index("/") if form == "r" else len(words)
     first = parse_selector(words[1:split], context)
     column, fmt, scale = first.pop("col", None), first.pop("fmt", None), first.pop("scale", None) if form == "v" else None
-    if column is None:
-        raise ResultsError(f"{context}: col=COLUMN is missing")
-    if column not in table.columns:
-        raise ResultsError(f"{context}: {table.name} has no column '{column}'")
+    require(column is not None, f"{context}: col=COLUMN is missing")
+    require(column in table.columns, f"{context}: {table.name} has no column '{column}'")
     if form == "v":
         row = select_row(table, first, context)
         if scale is not None:
-            if not is_number(scale):
-                raise ResultsError(f"{context}: scale={scale} is not a number")
+            require(is_number(scale), f"{context}: scale={scale} is not a number")
             return format(table.number(row, column) * float(scale), fmt or ".4g")
         return size_text(row[column]) if column == "n" and not fmt else format_value(table, row, column, fmt)
     second = parse_selector(words[split + 1:], context)
@@ -68,30 +57,24 @@ def render_inline(results, form, spec, context):
     a, b = (table.number(select_row(table, s, context), column) for s in (first, dict(first, **second)))
     if column.endswith("_ms"):
         a, b = b, a  # times: the first row is faster when its time is smaller
-    if b == 0 or not math.isfinite(a / b):
-        raise ResultsError(f"{context}: the ratio divides by zero")
+    require(b != 0 and math.isfinite(a / b), f"{context}: the ratio divides by zero")
     return format(a / b, fmt)
 
 
 def with_context(context, function, *args):
-    """function(*args), its errors (a missing file, say) prefixed with where the marker is."""
     try:
         return function(*args)
     except ResultsError as error:
-        if str(error).startswith(context):
-            raise
-        raise ResultsError(f"{context}: {error}") from None
+        raise error if str(error).startswith(context) else ResultsError(f"{context}: {error}") from None
 
 
 def render_text(text, results, name):
-    """text with every block and inline value rewritten; also the list of what changed (for --check)."""
     def line_of(source, position):
         return source.count("\n", 0, position) + 1
-
     for match in re.finditer(r"<!-- results:", text):
-        if not BLOCK.match(text, match.start()) and not text.startswith("<!-- results:end -->", match.start()):
-            raise ResultsError(f"{name} line {line_of(text, match.start())}: a results block marker without "
-                               f"a matching '<!-- results:end -->' (or not alone on its line)")
+        require(BLOCK.match(text, match.start()) or text.startswith("<!-- results:end -->", match.start()),
+                f"{name} line {line_of(text, match.start())}: a results block marker without a matching "
+                f"'<!-- results:end -->' (or not alone on its line)")
     changes = []
 
     def block(match):
@@ -113,44 +96,24 @@ def render_text(text, results, name):
     return BLOCK.sub(block, valued), changes
 
 
-def inline_markers(text, name):
-    """A core lesson's problems: every line holding an inline value or a marker not alone on its line."""
-    return [f"{name} line {number}: a core lesson carries whole blocks only (a marker alone on its line); "
-            f"move this value to NOTES.md or into a block: {line.strip()[:80]}"
-            for number, line in enumerate(text.splitlines(), 1)
-            if ANY_MARKER.search(line) and not BLOCK_LINE.fullmatch(line.strip())]
-
-
 def pages(root):
-    """[(path, kind)] of every page that exists, in order: 'readme' (README.md, docs/*.md), 'lesson' and
-    'notes' (each step's README.md and NOTES.md, the steps of root's course/steps.csv), 'results'."""
-    found = [(root / "README.md", "readme")]
-    for step in steps.load(root / "course" / "steps.csv"):
-        found += [(root / step.folder / "README.md", "lesson"), (root / step.folder / "NOTES.md", "notes")]
-    found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))]
-    found += [(p, "results") for p in sorted(root.glob("results/*/README.md"))]
+    found = [(root / "README.md", "readme")] + [(root / step.folder / page, kind) for step in steps.load(
+        root / "course" / "steps.csv") for page, kind in (("README.md", "lesson"), ("NOTES.md", "notes"))]
+    found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))] + [
+        (p, "results") for p in sorted(root.glob("results/*/README.md"))]
     return [(path, kind) for path, kind in found if path.is_file()]
 
 
-def page_results(path, kind, results, cache):
-    """A results page's own folder's Results (results/h100's with the GPUs beside it), else `results`."""
-    if kind != "results":
-        return results
-    folder = path.parent.resolve()
-    if folder not in cache:
-        primary, beside = readme_folders(folder)
-        cache[folder] = (Results(folder, [Results(f) for f in beside]) if primary.resolve() == folder
-                         else Results(folder))
-    return cache[folder]
+def folder_results(folder):
+    primary, beside = readme_folders(folder)
+    return Results(primary, [Results(f) for f in beside]) if primary.resolve() == Path(folder).resolve() \
+        else Results(folder)
 
 
 def render_charts(results):
-    """headline.svg and sweep_<type>.svg (each where its CSV exists); returns the files written."""
     folder = results.directory
-    try:
-        label = folder.resolve().relative_to(REPO_ROOT).as_posix()  # as figures --check names it
-    except ValueError:
-        label = folder.as_posix()
+    label = folder.resolve().relative_to(REPO_ROOT).as_posix() if folder.resolve().is_relative_to(REPO_ROOT) \
+        else folder.as_posix()  # as figures --check names it
     drawn = charts.results_charts(folder, label)
     for path, text in drawn:
         path.write_text(text, encoding="utf-8")
@@ -165,39 +128,32 @@ def main(argv=None):
     parser.add_argument("--root", type=Path, default=REPO_ROOT,
                         help="the folder holding README.md and the steps' pages (default: the repository)")
     args = parser.parse_args(argv)
-
     primary, beside = readme_folders(args.results_dir)
-    results = Results(primary, [Results(folder) for folder in beside])
-    own = results if primary == args.results_dir else Results(args.results_dir)  # headline.md, charts
+    results, own = Results(primary, [Results(folder) for folder in beside]), Results(args.results_dir)
     try:
-        if not args.results_dir.is_dir():
-            raise ResultsError(f"{args.results_dir} is not a folder")
-        files = pages(args.root)
-        if not files:
-            raise ResultsError(f"no README.md under {args.root}")
-        texts = [path.read_text(encoding="utf-8") for path, _ in files]
-        folders = {}
-        updates = [(path, text, *render_text(text, page_results(path, kind, results, folders),
-                                             str(path.relative_to(args.root))))
-                   for (path, kind), text in zip(files, texts)]
-        misplaced = [problem for (path, kind), text in zip(files, texts) if kind == "lesson"
-                     for problem in inline_markers(text, str(path.relative_to(args.root)))]
-        # the folder's own table, without other GPUs' columns
-        headline = blocks.render_course_table(Results(args.results_dir)) if own.has("headline.csv") else None
+        require(args.results_dir.is_dir(), f"{args.results_dir} is not a folder")
+        files = [(path, kind, path.read_text(encoding="utf-8"), str(path.relative_to(args.root)))
+                 for path, kind in pages(args.root)]
+        require(files, f"no README.md under {args.root}")
+        folders = {}  # a results page shows its own folder
+        updates = [(path, text, *render_text(text, results if kind != "results" else folders.setdefault(
+            path.parent.resolve(), folder_results(path.parent.resolve())), name)) for path, kind, text, name in files]
+        misplaced = [f"{name} line {number}: a core lesson carries whole blocks only (a marker alone on its line); "
+                     f"move this value to NOTES.md or into a block: {line.strip()[:80]}"
+                     for _, kind, text, name in files if kind == "lesson"
+                     for number, line in enumerate(text.splitlines(), 1)
+                     if ANY_MARKER.search(line) and not BLOCK_LINE.fullmatch(line.strip())]
+        headline = blocks.render_course_table(own) if own.has("headline.csv") else None  # without other GPUs
     except (ResultsError, steps.ManifestError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-
-    for problem in misplaced:
+    stale = [change for *_, changes in updates for change in changes] if args.check else []
+    for problem in misplaced + stale:
         print(f"error: {problem}", file=sys.stderr)
     if args.check:
-        stale = [change for *_, changes in updates for change in changes]
-        for change in stale:
-            print(f"error: {change}", file=sys.stderr)
         if stale:
             print(f"run: python3 bench/render_results.py {args.results_dir}", file=sys.stderr)
         return 1 if stale or misplaced else 0
-
     for path, text, updated, _ in updates:
         if updated != text:
             path.write_text(updated, encoding="utf-8")

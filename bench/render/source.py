@@ -1,17 +1,16 @@
-"""Reading the steps' code: the source lines a figure is drawn from (their sha256 stamps it), found by
-shapes of code, and the C integer expressions in them, evaluated for a small block."""
+"""Reading the steps' code: the lines a figure is drawn from (found by shapes of code) and their C expressions."""
 
 import ast
 import hashlib
-import operator
 import re
 from pathlib import Path
 
 from stamped_csv import ResultsError
+from .tables import require
 
 
 class FigureError(ResultsError):
-    """An input that is missing, or a source whose lines do not match what a figure expects."""
+    """A missing input, or a source whose lines do not match what a figure expects."""
 
 
 # A hole: any expression without ';' or a comma outside parentheses (two levels deep at most).
@@ -19,16 +18,11 @@ HOLE = r"(?:[^;\n(),]|\((?:[^()\n]|\([^()\n]*\))*\))+?"
 
 
 def shape_regex(shape):
-    """A regular expression from a shape of code: the code as written, where $name is a hole (read as
-    group 'name'; again: the same text), [[...]] optional, a space any blank and a line break the rest of
-    the line (a comment, say) and the next line's indent. A hole at the end takes what reaches a blank."""
     parts, seen = [], set()
     for token in re.findall(r"\$\w+|\[\[|\]\]|\n| +|[^$\[\]\n ]+|.", shape):
-        if token.startswith("$") and token[1:] in seen:
-            parts.append(f"(?P={token[1:]})")
-        elif token.startswith("$"):
+        if token.startswith("$"):  # a hole, or the same text as the hole of that name before
+            parts.append(f"(?P={token[1:]})" if token[1:] in seen else f"(?P<{token[1:]}>{HOLE})")
             seen.add(token[1:])
-            parts.append(f"(?P<{token[1:]}>{HOLE})")
         else:
             parts.append({"[[": "(?:", "]]": ")?", "\n": r"[^\n]*\n\s*"}.get(token, r"\s*" if token.isspace()
                                                                               else re.escape(token)))
@@ -38,64 +32,49 @@ def shape_regex(shape):
 
 
 class Evidence:
-    """The source lines one figure is drawn from: every match is remembered for the fingerprint."""
-
     def __init__(self, root):
         self.root, self.used, self._texts = Path(root), [], {}
 
     def text(self, relpath):
         if relpath not in self._texts:
             path = self.root / relpath
-            if not path.is_file():
-                raise FigureError(f"{relpath}: file not found")
+            require(path.is_file(), f"{relpath}: file not found", FigureError)
             self._texts[relpath] = path.read_text(encoding="utf-8")
         return self._texts[relpath]
 
-    def _matches(self, relpath, shape, what):
-        regex = shape.pattern if isinstance(shape, re.Pattern) else shape_regex(shape)
-        matches = list(re.finditer(regex, self.text(relpath)))
-        if not matches:
-            shown = shape.replace("\n", " ") if isinstance(shape, str) else "..."
-            raise FigureError(f"{relpath}: expected {what + ' ' if what else ''}'{shown}' ($name: any expression, "
-                              f"[[...]]: optional); not found (the figure is drawn from it)")
-        return matches
-
-    def find(self, relpath, shape, what=""):
-        """The first match of `shape` (see shape_regex; or a compiled regular expression) in the file; the whole lines it spans join the
-        fingerprint. `what` says in words which code the figure needs."""
-        match, text = self._matches(relpath, shape, what)[0], self.text(relpath)
-        start, end = text.rfind("\n", 0, match.start()) + 1, text.find("\n", match.end())
-        self.used.append((relpath, text[start:end if end >= 0 else len(text)]))
-        return match
-
-    def find_all(self, relpath, shape, what=""):
-        matches = self._matches(relpath, shape, what)
+    def find_all(self, relpath, shape, what="", first=False):
+        text = self.text(relpath)
+        matches = list(re.finditer(shape.pattern if isinstance(shape, re.Pattern) else shape_regex(shape), text))
+        shown = shape.replace("\n", " ") if isinstance(shape, str) else "..."
+        require(matches, f"{relpath}: expected {what + ' ' if what else ''}'{shown}' ($name: any expression, "
+                         f"[[...]]: optional); not found (the figure is drawn from it)", FigureError)
+        if first:
+            start, end = text.rfind("\n", 0, matches[0].start()) + 1, (text + "\n").find("\n", matches[0].end())
+            self.used.append((relpath, text[start:end]))
+            return matches[0]
         self.used.extend((relpath, m.group(0)) for m in matches)
         return matches
 
+    def find(self, relpath, shape, what=""):
+        return self.find_all(relpath, shape, what, first=True)
+
     def number(self, relpath, shape, what=""):
-        """The value of the shape's one hole, an integer literal."""
         return int(self.find(relpath, shape, what).group(1))
 
     def fingerprint(self):
-        digest = hashlib.sha256()
-        for relpath, lines in self.used:
-            digest.update(f"{relpath}\n{lines}\n".encode("utf-8"))
-        files = sorted({relpath for relpath, _ in self.used})
-        return f"drawn from {', '.join(files)}; sha256 of the lines used: {digest.hexdigest()}"
+        digest = hashlib.sha256("".join(f"{relpath}\n{lines}\n" for relpath, lines in self.used).encode("utf-8"))
+        return (f"drawn from {', '.join(sorted({r for r, _ in self.used}))}; sha256 of the lines used: "
+                f"{digest.hexdigest()}")
 
 
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
-           ast.Mod: operator.mod, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
-           ast.BitAnd: operator.and_, ast.BitOr: operator.or_}
-_COMPARE = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.GtE: operator.ge,
-            ast.Eq: operator.eq, ast.NotEq: operator.ne}
+# What an expression may hold: integers, names, arithmetic, comparisons, logic, min() and _if() (C's ?:).
+ALLOWED = (ast.Expression, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.Not, ast.USub, ast.BoolOp, ast.And, ast.Or,
+           ast.Call, ast.Compare, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift,
+           ast.BitAnd, ast.BitOr, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+FUNCTIONS = {"min": min, "_if": lambda c, a, b: a if c else b}
 
 
 def c_to_python(expression):
-    """A C expression of unsigned integers (+ - * / % << >> & | comparisons && || ! ?: std::min) as
-    Python text: blockDim.x -> blockDim_x, sizeof(T) -> sizeof_T, Vector<T>::width -> Vector_T_width,
-    / becomes //, casts and suffixes go."""
     text = re.sub(r"static_cast<[^<>]+>", "", expression)
     text = re.sub(r"\b(\d+)[uU][lL]*\b", r"\1", text).replace("std::min(", "min(")
     text = re.sub(r"\bsizeof\((\w+)\)", r"sizeof_\1", text)
@@ -108,54 +87,39 @@ def c_to_python(expression):
 
 
 def evaluate(expression, names, context=""):
-    """The value of a C expression (see c_to_python) with `names` bound; anything else is an error."""
     try:
         tree = ast.parse(c_to_python(expression).strip(), mode="eval")
     except SyntaxError:
         raise FigureError(f"{context}: cannot read the expression '{expression}'") from None
+    for node in ast.walk(tree):
+        call = isinstance(node, ast.Call) and (node.keywords or getattr(node.func, "id", None) not in FUNCTIONS)
+        if call or not isinstance(node, ALLOWED) and not (isinstance(node, ast.Constant) and type(node.value) is int):
+            raise FigureError(f"{context}: the expression '{expression}' holds more than integer arithmetic")
+        if isinstance(node, ast.Name) and node.id not in names and node.id not in FUNCTIONS:
+            raise FigureError(f"{context}: the expression '{expression}' uses '{node.id}', which the figure "
+                              f"does not know (it knows {', '.join(sorted(names))})")
+    return eval(compile(tree, "<expression>", "eval"), {"__builtins__": {}, **FUNCTIONS}, dict(names))
 
-    def value(node):
-        if isinstance(node, ast.Constant) and isinstance(node.value, int):
-            return node.value
-        if isinstance(node, ast.Name):
-            if node.id not in names:
-                raise FigureError(f"{context}: the expression '{expression}' uses '{node.id}', which the figure "
-                                  f"does not know (it knows {', '.join(sorted(names))})")
-            return names[node.id]
-        if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
-            return _BINARY[type(node.op)](value(node.left), value(node.right))
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.Not, ast.USub)):
-            return not value(node.operand) if isinstance(node.op, ast.Not) else -value(node.operand)
-        if isinstance(node, ast.BoolOp):
-            values = [value(v) for v in node.values]
-            return all(values) if isinstance(node.op, ast.And) else any(values)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("min", "_if"):
-            args = [value(a) for a in node.args]  # C's c ? a : b reads as _if(c, a, b)
-            return min(args) if node.func.id == "min" else args[1] if args[0] else args[2]
-        if isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
-            operands = [value(node.left)] + [value(c) for c in node.comparators]
-            return all(_COMPARE[type(op)](a, b) for op, a, b in zip(node.ops, operands, operands[1:]))
-        raise FigureError(f"{context}: the expression '{expression}' holds more than integer arithmetic")
 
-    return value(tree.body)
+def bind(match, names, context="", *holes):
+    for key, expression in match.groupdict().items():
+        names = dict(names, **{key: evaluate(expression, names, context)})
+    return tuple(names[h] for h in holes) if holes else names
 
 
 def update(variable, statement, names, context=""):
-    """The variable's value after a C update statement: 's *= 2', 's >>= 1', 'offset /= 2', 's = s * 2'."""
     match = re.fullmatch(rf"\s*{variable}\s*(\*|/|\+|-|>>|<<)?=\s*(.+?)\s*", statement)
-    if match is None:
-        raise FigureError(f"{context}: expected an update of '{variable}', found '{statement}'")
+    require(match, f"{context}: expected an update of '{variable}', found '{statement}'", FigureError)
     operation, right = match.groups()
     return evaluate(f"{variable} {operation} ({right})" if operation else right, names, context)
 
 
 def loop_values(variable, init, condition, step, names, context=""):
-    """The values the loop variable takes: for (variable = init; condition; step)."""
     values, bound = [], dict(names)
     bound[variable] = evaluate(init, bound, context)
     while evaluate(condition, bound, context):
         values.append(bound[variable])
-        if len(values) > 64:
-            raise FigureError(f"{context}: the loop 'for ({variable} = {init}; {condition}; {step})' does not end")
+        require(len(values) <= 64, f"{context}: the loop 'for ({variable} = {init}; {condition}; {step})' does not end",
+                FigureError)
         bound[variable] = update(variable, step, bound, context)
     return values

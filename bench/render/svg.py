@@ -1,7 +1,7 @@
-"""The SVG writer: a document built element by element, cells, wrapped text, a chart with log axes.
-Standard library only; the same inputs give byte-identical files."""
+"""The SVG writer: a document built element by element, cells, rows of cells, a chart with log axes."""
 
 import math
+import textwrap
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 # Okabe and Ito's palette, told apart also by readers with a colour-vision deficiency.
@@ -11,7 +11,6 @@ GREY, LIGHT, PALE_BLUE, PALE_ORANGE, PALE_GREEN = "#767676", "#d9d9d9", "#cfe6f5
 
 
 def num(value):
-    """A coordinate: at most two decimals, no trailing zeros, never '-0'."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 
@@ -21,23 +20,15 @@ def escape(text):
 
 
 class Svg:
-    """One SVG document, built element by element; text() gives the file's text."""
-
     def __init__(self, width, height, title, subtitle=None, at=48, size=12):
-        """Also draws the title, and the subtitle in grey below it."""
         self.width, self.height, self.title, self.items = width, height, title, []
         self.text(16, 26, title, size=16, weight="bold")
         if subtitle is not None:
             self.text(16, at, subtitle, size=size, fill=GREY)
 
     def add(self, tag, content=None, **attributes):
-        parts = [tag]
-        for key, value in attributes.items():
-            if value is None:
-                continue
-            if isinstance(value, float) or (isinstance(value, int) and not isinstance(value, bool)):
-                value = num(value)
-            parts.append(f'{key.rstrip("_").replace("_", "-")}="{escape(value)}"')
+        parts = [tag] + [f'{key.rstrip("_").replace("_", "-")}="{escape(num(v) if isinstance(v, (int, float)) else v)}"'
+                         for key, v in attributes.items() if v is not None]
         self.items.append(f"<{' '.join(parts)}/>" if content is None else
                           f"<{' '.join(parts)}>{escape(content)}</{tag}>")
 
@@ -58,25 +49,24 @@ class Svg:
                  font_style=style, transform=f"rotate({num(rotate)} {num(x)} {num(y)})" if rotate else None)
 
     def marker(self, shape, x, y, colour, size=4.5):
-        """A point of a chart: circle, square, triangle, diamond, down (triangle), cross."""
+        corners = {"triangle": [(0, -1.2), (1.1, 0.8), (-1.1, 0.8)], "down": [(0, 1.2), (1.1, -0.8), (-1.1, -0.8)],
+                   "diamond": [(0, -1.3), (1.1, 0), (0, 1.3), (-1.1, 0)],
+                   "cross": [(-1, -1), (1, 1), (0, 0), (1, -1), (-1, 1), (0, 0)]}.get(shape, [])
+        points = " ".join(f"{num(x + dx * size)},{num(y + dy * size)}" for dx, dy in corners)
         if shape == "circle":
             self.add("circle", cx=x, cy=y, r=size, fill=colour, stroke=colour)
         elif shape == "square":
             self.rect(x - size, y - size, 2 * size, 2 * size, fill=colour, stroke=colour)
         else:
-            corners = {"triangle": [(0, -1.2), (1.1, 0.8), (-1.1, 0.8)],
-                       "down": [(0, 1.2), (1.1, -0.8), (-1.1, -0.8)],
-                       "diamond": [(0, -1.3), (1.1, 0), (0, 1.3), (-1.1, 0)],
-                       "cross": [(-1, -1), (1, 1), (0, 0), (1, -1), (-1, 1), (0, 0)]}[shape]
-            points = " ".join(f"{num(x + dx * size)},{num(y + dy * size)}" for dx, dy in corners)
-            if shape == "cross":
-                self.add("polyline", points=points, fill="none", stroke=colour, stroke_width=2)
-            else:
-                self.add("polygon", points=points, fill=colour, stroke=colour)
+            self.add("polygon" if shape != "cross" else "polyline", points=points, fill=colour if shape != "cross"
+                     else "none", stroke=colour, stroke_width=2 if shape == "cross" else None)
 
     def caption(self, y, text, width=120):
-        """The explanation under a figure, from y; the figure ends below it."""
-        self.height = wrap(self, 16, y, text, size=12, width=width) + 4
+        for line in textwrap.wrap(" ".join(text.split()), width, break_long_words=False, break_on_hyphens=False):
+            self.text(16, y, line)
+            y += 12 * 1.35
+        self.height = y + 4
+        return self
 
     def render(self, comment):
         head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(self.width)}" height="{num(self.height)}" '
@@ -107,26 +97,7 @@ def cell(svg, x, y, w, h, label, style="white", size=11):
         svg.text(x + w / 2, y + h / 2 + size * 0.36, label, size=size, anchor="middle", fill=colour)
 
 
-def wrap(svg, x, y, text, size=12, width=100, leading=1.35, fill=BLACK):
-    """Text broken into lines of at most `width` characters; returns the y below it."""
-    line = ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            svg.text(x, y, line, size=size, fill=fill)
-            y += size * leading
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    if line:
-        svg.text(x, y, line, size=size, fill=fill)
-        y += size * leading
-    return y
-
-
 class Grid:
-    """Rows of equal cells, one under another, each with a label on its left and a note on its right;
-    arrows or lines join cells of two rows, bars with a label span cells of one."""
-
     def __init__(self, svg, left, top, cw, ch=24, gap=30, size=10):
         self.svg, self.left, self.cw, self.ch, self.gap, self.size, self.y, self.ys = svg, left, cw, ch, gap, size, top, []
 
@@ -134,8 +105,6 @@ class Grid:
         return self.left + column * self.cw
 
     def row(self, cells, label=None, note=None, above=None, gap=None, note_fill=BLACK, label_fill=BLACK):
-        """cells: a value (a white cell), (value, style), or None (no cell); above: a small grey text
-        over each cell (None or '': none). Returns the row's number."""
         svg, y = self.svg, self.y
         self.ys.append(y)
         for c, item in enumerate(cells):
@@ -153,13 +122,11 @@ class Grid:
         return len(self.ys) - 1
 
     def join(self, start, end, colour="#444444", arrow=True, width=1.2, shift=0):
-        """A line from the bottom of cell start = (row, column) to the top of cell end (shifted right)."""
         (r1, c1), (r2, c2) = start, end
         self.svg.line(self.x(c1) + self.cw / 2, self.ys[r1] + self.ch, self.x(c2) + self.cw / 2 + shift,
                       self.ys[r2] - (2 if arrow else 0), stroke=colour, width=width, arrow=arrow)
 
     def span(self, row, first, count, label, style, size=10):
-        """A bar over `count` cells of a row from `first`, labelled above in the style's strong colour."""
         x, y = self.x(first), self.ys[row] - 22
         self.svg.rect(x, y, count * self.cw, 7, fill=STYLES[style][0], stroke=STRONG[style])
         self.svg.text(x + count * self.cw / 2, y - 6, label, size=size, anchor="middle", fill=STRONG[style],
@@ -167,29 +134,23 @@ class Grid:
 
 
 def log_ticks(low, high, base):
-    """The powers of `base` from just below low to just above high."""
     first, last = math.floor(math.log(low, base) + 1e-9), math.ceil(math.log(high, base) - 1e-9)
     return [base ** e for e in range(first, last + 1)]
 
 
 def power_label(value, base):
-    if base == 2:
-        return f"2^{round(math.log2(value))}"
-    return f"{value:g}" if value < 1e6 else f"1e{round(math.log10(value))}"
+    return (f"2^{round(math.log2(value))}" if base == 2 else f"{value:g}" if value < 1e6
+            else f"1e{round(math.log10(value))}")
 
 
 class LogChart:
-    """A chart with log axes: x in powers of 2 (n), y in powers of 10; series on top, legend on the right."""
-
     def __init__(self, title, subtitle, xlabel, ylabel, xs, ys, width=900, height=520, legend_width=230):
         self.svg = Svg(width, height, title, subtitle, at=46, size=11)
         self.left, self.top, self.right, self.bottom = 78, 64, width - legend_width, height - 58
-        self.xticks = log_ticks(min(xs), max(xs), 2)
-        self.yticks = log_ticks(min(ys), max(ys), 10)
+        self.xticks, self.yticks = log_ticks(min(xs), max(xs), 2), log_ticks(min(ys), max(ys), 10)
         self.x0, self.x1 = math.log2(self.xticks[0]), math.log2(self.xticks[-1])
         self.y0, self.y1 = math.log10(self.yticks[0]), math.log10(self.yticks[-1])
-        self.legend_y = self.top + 6
-        svg = self.svg
+        svg, self.legend_y = self.svg, self.top + 6
         step = 4 if len(self.xticks) > 16 else 2 if len(self.xticks) > 8 else 1
         for x in self.xticks:
             px, labelled = self.px(x), round(math.log2(x)) % step == 0
@@ -205,8 +166,7 @@ class LogChart:
                     svg.line(self.left, self.py(y * minor), self.right, self.py(y * minor), stroke="#f0f0f0")
         svg.rect(self.left, self.top, self.right - self.left, self.bottom - self.top, stroke=BLACK)
         svg.text((self.left + self.right) / 2, self.bottom + 42, xlabel, size=12, anchor="middle")
-        svg.text(20, (self.top + self.bottom) / 2, ylabel, size=12, anchor="middle",
-                 rotate=-90)
+        svg.text(20, (self.top + self.bottom) / 2, ylabel, size=12, anchor="middle", rotate=-90)
 
     def px(self, x):
         return self.left + (math.log2(x) - self.x0) / (self.x1 - self.x0) * (self.right - self.left)
@@ -221,23 +181,15 @@ class LogChart:
         if shape:
             for x, y in points:
                 self.svg.marker(shape, self.px(x), self.py(y), colour, size=3.2)
-        self.legend(label, style, width)
-
-    def legend(self, label, style, width=1.8):
-        colour, shape, dash = style
-        x, y = self.right + 16, self.legend_y
+        x, y = self.right + 16, self.legend_y  # its legend
         self.svg.line(x, y, x + 34, y, stroke=colour, width=width, dash=dash)
         if shape:
             self.svg.marker(shape, x + 17, y, colour, size=3.6)
         self.svg.text(x + 42, y + 4, label, size=11)
         self.legend_y += 22
 
-    def vertical(self, x, label, colour=VERMILLION):
-        px = self.px(x)
-        self.svg.line(px, self.top, px, self.bottom, stroke=colour, width=1.4, dash="6 3")
-        self.svg.text(px + 4, self.top + 14, label, size=10, fill=colour)
-
-    def horizontal(self, y, label, colour=VERMILLION):
-        py = self.py(y)
-        self.svg.line(self.left, py, self.right, py, stroke=colour, width=1.2, dash="2 4")
-        self.svg.text(self.left + 6, py - 5, label, size=10, fill=colour)
+    def rule(self, value, label, vertical):
+        x, y = (self.px(value), self.top) if vertical else (self.left, self.py(value))
+        self.svg.line(x, y, *((x, self.bottom) if vertical else (self.right, y)), stroke=VERMILLION,
+                      width=1.4 if vertical else 1.2, dash="6 3" if vertical else "2 4")
+        self.svg.text(x + 4 if vertical else x + 6, y + 14 if vertical else y - 5, label, size=10, fill=VERMILLION)

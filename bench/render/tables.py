@@ -1,5 +1,4 @@
-"""Results folders and their tables: the columns a renderer needs, cell formats, row selectors,
-Markdown tables, stamps, and the sweep (where one version beats another, level within the spread)."""
+"""Results folders and their tables: columns, cell formats, row selectors, Markdown tables, stamps, the sweep."""
 
 import itertools
 from pathlib import Path
@@ -7,71 +6,56 @@ from pathlib import Path
 import steps
 from stamped_csv import ResultsError, describe, read as read_table  # noqa: F401 (the package's one reader)
 
-# The columns of compare's CSVs (headline.csv, headline_cold.csv, sweep.csv) the renderer reads; the
-# header itself is compare's (common/report.cpp): a file without one of these is an error naming it.
+# The columns of compare's CSVs (its header: common/report.cpp) the renderer reads; one missing is an error.
 COMPARE_NEEDS = ("type", "op", "n", "block", "step", "change", "time_median_ms", "gbps", "percent_of_peak",
                  "batch_gbps", "peak_gbps", "x_previous", "x_step01", "x_cub", "l2", "status")
 CUB_STEP, READ_PROBE = "cub", "read_probe"  # the read probe: one pass over the input, the ceiling
 READ_PROBE_BULK = "read_probe_bulk"  # its second pattern (step 13's); the probe of a size is the faster
-COLUMN_FORMATS = {
-    "time_median_ms": ".4f", "time_min_ms": ".4f", "batch_ms": ".4f", "idle_ms": ".4f",
-    "gbps": ".1f", "batch_gbps": ".1f", "peak_gbps": ".0f", "percent_of_peak": ".1f",
-    "x_previous": ".2f", "x_step01": ".2f", "x_cub": ".2f", "latency_ns": ".0f",
-}
+COLUMN_FORMATS = {"time_median_ms": ".4f", "time_min_ms": ".4f", "batch_ms": ".4f", "idle_ms": ".4f", "gbps": ".1f",
+                  "batch_gbps": ".1f", "peak_gbps": ".0f", "percent_of_peak": ".1f", "x_previous": ".2f",
+                  "x_step01": ".2f", "x_cub": ".2f", "latency_ns": ".0f"}
 PRIMARY_GPU, BESIDE_GPUS = "h100", ("h200",)  # the READMEs' GPU, and those shown beside it
 COURSE = [step.folder for step in steps.load()]
 
 
-class Results:
-    """A results folder (each file read once) and the folders of the GPUs shown beside it."""
+def require(condition, message, error=ResultsError):
+    if not condition:
+        raise error(message)
 
+
+class Results:
     def __init__(self, directory, beside=()):
         self.directory, self.beside, self._tables = Path(directory), list(beside), {}
 
     def has(self, name):
         return (self.directory / name).is_file()
 
+    def gpus(self, name):  # this folder, then each folder beside it that has file `name`
+        return [self] + [other for other in self.beside if other.has(name)]
+
     def table(self, name, needs=(), writer=""):
-        """The Table of file `name`, which must have the columns `needs` (written by `writer`)."""
         if name not in self._tables:
             self._tables[name] = read_table(self.directory / name)
-        table = self._tables[name]
-        missing = [c for c in needs if c not in table.columns]
-        if missing:
-            raise ResultsError(f"{table.name}: expected the header {','.join(needs)} that {writer} writes; "
-                               f"missing {','.join(missing)}")
+        table, missing = self._tables[name], ",".join(c for c in needs if c not in self._tables[name].columns)
+        require(not missing, f"{table.name}: expected the header {','.join(needs)} that {writer} writes; "
+                             f"missing {missing}")
         return table
 
     def compare(self, name):
         table = self.table(name, COMPARE_NEEDS, "compare")
-        fold_probe_patterns(table)
+        key = lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])  # noqa: E731
+        time = lambda r: table.number(r, "time_median_ms")  # noqa: E731
+        bulk = {key(r): r for r in table.rows if r["step"] == READ_PROBE_BULK}
+        table.rows = [dict(bulk[key(r)], step=READ_PROBE, change="the read probe's faster pattern here: bulk copies "
+                           "(step 13)") if r["step"] == READ_PROBE and key(r) in bulk and time(bulk[key(r)]) < time(r)
+                      else r for r in table.rows if r["step"] != READ_PROBE_BULK]
         return table
 
     def ncu(self):
         return self.table("ncu.csv", ["step", "metric", "value"], "tools/profile_steps.sh")
 
 
-def fold_probe_patterns(table):
-    """compare measures the read probe in two patterns (read_probe: step 12's grid-stride loop;
-    read_probe_bulk: step 13's bulk copies). Each size keeps one read_probe row, the faster
-    pattern's, in the place of the loop's row; its `change` names the pattern. Idempotent."""
-    key = lambda r: (r["type"], r["op"], r["n"], r["block"], r["l2"])  # noqa: E731
-    bulk = {key(r): r for r in table.rows if r["step"] == READ_PROBE_BULK}
-    if not bulk:
-        return
-    folded = []
-    for row in table.rows:
-        if row["step"] == READ_PROBE_BULK:
-            continue
-        other = bulk.get(key(row)) if row["step"] == READ_PROBE else None
-        if other and table.number(other, "time_median_ms") < table.number(row, "time_median_ms"):
-            row = dict(other, step=READ_PROBE, change="the read probe's faster pattern here: bulk copies (step 13)")
-        folded.append(row)
-    table.rows = folded
-
-
 def readme_folders(results_dir):
-    """(the folder whose results fill the READMEs, [folders of other GPUs shown beside it])."""
     primary = Path(results_dir)
     several_gpus = (primary / "step14.csv").is_file() and not (primary / "headline.csv").is_file()
     if (primary.name in BESIDE_GPUS or several_gpus) and (primary.parent / PRIMARY_GPU).is_dir():
@@ -82,18 +66,13 @@ def readme_folders(results_dir):
 
 
 def gpu_label(results):
-    """'H100' for results/h100 (the course's GPUs by their folder), else the GPU its headline names."""
     name = results.directory.name
     if name in (PRIMARY_GPU, *BESIDE_GPUS):
         return name.upper()
     return results.compare("headline.csv").stamp.get("gpu", name)
 
 
-# Formatting
-
-
-def size_text(n):
-    """"2^24" for powers of two, the decimal count otherwise."""
+def size_text(n):  # "2^24" for powers of two, the decimal count otherwise
     n = int(n)
     return f"2^{n.bit_length() - 1}" if n > 0 and n & (n - 1) == 0 else str(n)
 
@@ -107,12 +86,11 @@ def is_number(text):
 
 
 def format_value(table, row, column, fmt=None):
-    """One cell: the column's default format (or fmt), '-' where a comparison does not apply."""
     value = row[column]
-    if value.strip() == "":
-        if column.startswith("x_"):  # step01 has no previous step, CUB is no step
-            return "-"
-        raise ResultsError(f"{table.name}: column '{column}' is empty in row {describe(row)}")
+    require(value.strip() or column.startswith("x_"),
+            f"{table.name}: column '{column}' is empty in row {describe(row)}")
+    if not value.strip():
+        return "-"  # step01 has no previous step, CUB is no step
     fmt = fmt or COLUMN_FORMATS.get(column)
     return format(table.number(row, column), fmt) if fmt else value
 
@@ -122,7 +100,6 @@ def cells_of(table, row, columns):
 
 
 def markdown_table(headers, align, rows):
-    """align: one letter per column, 'l' or 'r'. A '|' inside a cell would end it."""
     def line(cells):
         return "|" + "".join(" " + str(cell).replace("|", "\\|") + " |" for cell in cells) + "\n"
     return line(headers) + "|" + "".join(" ---: |" if a == "r" else " :--- |" for a in align) + "\n" + \
@@ -130,11 +107,9 @@ def markdown_table(headers, align, rows):
 
 
 def stamp_paragraph(stamp):
-    """Where, with what and when: GPU, driver, CUDA, date, commit, L2 mode, command."""
-    details = [label.format(stamp[key]) for key, label in (
-        ("compute_capability", "compute capability {}"), ("sms", "{} SMs"), ("l2_mib", "{} MiB L2")) if key in stamp]
-    if "peak_gbps" in stamp:
-        details.append(f"{float(stamp['peak_gbps']):.0f} GB/s theoretical peak")
+    details = [label.format(stamp[key]) for key, label in (("compute_capability", "compute capability {}"),
+                                                           ("sms", "{} SMs"), ("l2_mib", "{} MiB L2")) if key in stamp]
+    details += [f"{float(stamp['peak_gbps']):.0f} GB/s theoretical peak"] if "peak_gbps" in stamp else []
     parts = [f"**{stamp.get('gpu', 'GPU not recorded')}**" + (f" ({', '.join(details)})" if details else ""),
              f"NVIDIA driver {stamp.get('nvidia_driver', 'not recorded')}",
              f"CUDA {stamp.get('cuda_runtime', '?')} runtime on driver API {stamp.get('cuda_driver_api', '?')}",
@@ -144,7 +119,6 @@ def stamp_paragraph(stamp):
 
 
 def short_stamp(stamp):
-    """One line for the tables inside lessons: GPU, date, commit, command."""
     text = (f"{stamp.get('gpu', 'GPU not recorded')}; measured {stamp.get('date_utc', 'on an unrecorded date')}; "
             f"commit `{stamp.get('commit', 'unknown')}`")
     return text + (f"; `{stamp['command']}`" if "command" in stamp else "") + "."
@@ -154,36 +128,27 @@ def stamped_table(stamp, headers, align, cells):
     return short_stamp(stamp) + "\n\n" + markdown_table(headers, align, cells)
 
 
-# Selecting rows
-
-
 def parse_selector(words, context):
-    """key=value words into an ordered dict; words without '=' are an error naming them."""
     selector = {}
     for word in words:
         key, sep, value = word.partition("=")
-        if not sep or not key or not value:
-            raise ResultsError(f"{context}: '{word}' is not key=value")
-        if key in selector:
-            raise ResultsError(f"{context}: '{key}' is given twice")
+        require(sep and key and value, f"{context}: '{word}' is not key=value")
+        require(key not in selector, f"{context}: '{key}' is given twice")
         selector[key] = value
     return selector
 
 
 def select_row(table, selector, context):
-    """The one row matching every key=value of selector (max/min: the extreme of that column)."""
     text = " ".join(f"{k}={v}" for k, v in selector.items())
     for key in selector:
-        if key not in table.columns:
-            raise ResultsError(f"{context}: selector '{text}': {table.name} has no column '{key}' "
-                               f"(columns: {','.join(table.columns)})")
+        require(key in table.columns, f"{context}: selector '{text}': {table.name} has no column '{key}' "
+                                      f"(columns: {','.join(table.columns)})")
     rows = [row for row in table.rows if all(row[k] == v for k, v in selector.items() if v not in ("max", "min"))]
     for key, value in selector.items():
         if value in ("max", "min") and rows:
             best = (max if value == "max" else min)(table.number(row, key) for row in rows)
             rows = [row for row in rows if table.number(row, key) == best]
-    if len(rows) != 1:
-        raise ResultsError(f"{context}: selector '{text}' matches {len(rows)} rows of {table.name}, not exactly one")
+    require(len(rows) == 1, f"{context}: selector '{text}' matches {len(rows)} rows of {table.name}, not exactly one")
     return rows[0]
 
 
@@ -196,21 +161,13 @@ def distinct(rows, column):
 
 
 def steps_of(rows):
-    """The course's steps (course/steps.csv) among rows, in the rows' order."""
     return [s for s in distinct(rows, "step") if s in COURSE]
 
 
-# The sweep: where each version wins, level within the run-to-run spread
-
-# Where spread.csv (the headline measured in several separate processes) does not exist yet, two
-# per-call medians closer than this are called level.
-TIE_PERCENT = 1.0
+TIE_PERCENT = 1.0  # two medians closer than this are level, until spread.csv measures the run-to-run spread
 
 
 class Sweep:
-    """A compare CSV read once: times {(type, step, n): median ms}, its types, and per type the sizes
-    (in order), the course's steps (in order) and the last of them."""
-
     def __init__(self, table):
         self.table, self.types = table, distinct(table.rows, "type")
         self.times = {(r["type"], r["step"], int(r["n"])): table.number(r, "time_median_ms") for r in table.rows}
@@ -219,42 +176,33 @@ class Sweep:
         self.last = {t: steps[-1] for t, steps in self.steps.items() if steps}
 
     def ratios(self, type_name, slower, step):
-        """[(n, slower's time / step's time)] at every size both were measured (above 1: step is faster)."""
         times = self.times
         return [(n, times[(type_name, slower, n)] / times[(type_name, step, n)]) for n in self.sizes[type_name]
                 if (type_name, slower, n) in times and (type_name, step, n) in times]
 
     def first_win(self, type_name, previous, step):
-        """The smallest n from which step is faster than previous at every larger size too (None: not even
-        at the largest), and the smaller sizes measured for both where it is not."""
         faster = {n: ratio > 1 for n, ratio in self.ratios(type_name, previous, step)}
         won = list(itertools.takewhile(faster.get, reversed(self.sizes[type_name])))
         start = won[-1] if won else None
         return start, [n for n, wins in faster.items() if start is not None and n < start and not wins]
 
 
-def run_spread(table, type_name, step):
-    """The slowest run's median over the fastest's, minus 1, of one row of spread.csv."""
-    times = [table.number(row, "time_median_ms") for row in rows_where(table, type=type_name, step=step)]
-    if len(times) < 2 or min(times) <= 0:
-        raise ResultsError(f"{table.name}: type={type_name} step={step} needs two runs or more, each with a "
-                           f"positive time")
-    return max(times) / min(times) - 1
-
-
 def tie_rule(results, type_steps):
-    """How close two medians must be to be called level: {type: fraction} and the sentence that says
-    where it comes from: per type the largest spread (spread.csv) of the steps compared
-    (type_steps: {type: [step, ...]}), else TIE_PERCENT."""
     if not results.has("spread.csv"):
         return ({t: TIE_PERCENT / 100 for t in type_steps},
                 f"{TIE_PERCENT:g} % either way counts as level, a fixed rule until spread.csv, the measured "
                 f"run-to-run spread, exists")
     table = results.table("spread.csv", ["run", "type", "step", "n", "time_median_ms"],
                           "bench/reproduce.sh --only spread")
+
+    def spread(type_name, step):  # the slowest run's median over the fastest's, minus 1
+        times = [table.number(row, "time_median_ms") for row in rows_where(table, type=type_name, step=step)]
+        require(len(times) > 1 and min(times) > 0, f"{table.name}: type={type_name} step={step} needs two runs or "
+                                                   f"more, each with a positive time")
+        return max(times) / min(times) - 1
     measured = set(distinct(table.rows, "step"))
     missing = sorted({step for steps in type_steps.values() for step in steps} - measured)
-    ties = {t: max([run_spread(table, t, step) for step in steps if step in measured]
+    ties = {t: max([spread(t, step) for step in steps if step in measured]
                    + ([TIE_PERCENT / 100] if set(steps) - measured else [])) for t, steps in type_steps.items()}
     spreads = " and ".join(f"{ties[t] * 100:.1f} % for {t}" for t in ties)
     absent = (f"; spread.csv has no runs of {', '.join(missing)} (measured before it), for which the fixed rule, "
@@ -265,12 +213,8 @@ def tie_rule(results, type_steps):
 
 
 def versus_text(ratios, tie=TIE_PERCENT / 100):
-    """'faster at 2^13 .. 2^26, level at 2^27 .. 2^30, slower at 2^10 .. 2^12' from (n, other's time /
-    this time) pairs in size order, runs of one verdict joined; within a factor 1 + tie is level."""
     def verdict(pair):
         return "faster" if pair[1] > 1 + tie else "slower" if pair[1] < 1 / (1 + tie) else "level"
-    parts = []
-    for word, run in itertools.groupby(ratios, verdict):
-        sizes = [n for n, _ in run]
-        parts.append(f"{word} at {size_text(sizes[0])}" + (f" .. {size_text(sizes[-1])}" if len(sizes) > 1 else ""))
+    parts = [f"{word} at {size_text(sizes[0])}" + (f" .. {size_text(sizes[-1])}" if len(sizes) > 1 else "")
+             for word, run in itertools.groupby(ratios, verdict) for sizes in [[n for n, _ in run]]]
     return ", ".join(parts) if parts else "not measured"
