@@ -1,21 +1,14 @@
 #!/usr/bin/env bash
-# Measures the multi-GPU step and its benchmarks for results/h200x2/ (two GPUs of one host; on a
-# host of 4 or 8 GPUs, for results/h200x4/ or h200x8/):
-#   step14.csv     step14_multi_gpu at K = 1 and at each K of 2, 4, 8 the host has GPUs for,
-#                  n = 2^20, 2^22, ..., 2^32, int32 and float32:
-#                  one process (--gpus K), one MPI rank per GPU (when mpirun is there), and
-#                  --from-one-gpu; one stamp, then one row per run with its gpus, launch, from_one_gpu
-#   combine.csv    the combine of one partial per GPU (every GPU of the host): NCCL, host gather,
-#                  peer copy to GPU 0
-#   allreduce.csv  all-reduce of a float vector over every GPU of the host, 4 B .. 1 GiB per GPU:
-#                  NCCL against a naive gather
+# Measures the multi-GPU step and its benchmarks for results/h200x2/ (or h200x4/, h200x8/ on a host of 4 or 8 GPUs):
+#   step14.csv     step14_multi_gpu at K = 1 and each K of 2, 4, 8 the host has, n = 2^20 .. 2^32, int32 and float32:
+#                  --gpus K, one MPI rank per GPU (when mpirun is there) and --from-one-gpu; one stamp, then a row a run
+#   combine.csv    the combine of one partial per GPU (every GPU of the host): NCCL, host gather, peer copy to GPU 0
+#   allreduce.csv  all-reduce of a float vector over every GPU, 4 B .. 1 GiB per GPU: NCCL against a naive gather
 #   nvlink.txt, topology.txt   what nvidia-smi says about the links (the limit in the CSVs' stamp)
 # About 5 minutes on two H200s. NCCL_NVLS_ENABLE is passed on to every rank as it is set.
-#
 # usage: bench/multigpu.sh OUTDIR [BUILD_DIR]     (BUILD_DIR default build-gpu; run from the repo root)
 set -uo pipefail
-usage="usage: bench/multigpu.sh OUTDIR [BUILD_DIR]"
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "$usage" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: bench/multigpu.sh OUTDIR [BUILD_DIR]" >&2; exit 2; }
 out=$1
 bin=${2:-build-gpu}/bin
 for program in step14_multi_gpu combine_bench allreduce_bench; do
@@ -28,15 +21,12 @@ gpus=$(nvidia-smi -L | grep -c '^GPU')
 
 export REDUCTION_COMMIT=${REDUCTION_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 REDUCTION_NVIDIA_DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)
-export REDUCTION_NVIDIA_DRIVER
-
 # The link limit: the per-direction GB/s of GPU 0's NVLinks, summed, as `nvidia-smi nvlink -s` lists them.
 nvidia-smi nvlink -s >"$out/nvlink.txt" 2>&1
 nvidia-smi topo -m >"$out/topology.txt" 2>&1
 REDUCTION_NVLINK_GBPS=$(awk '/^GPU /{gpu++} gpu==1 && /Link [0-9]+:.*GB\/s/{for(i=1;i<=NF;i++) if($(i+1)=="GB/s") s+=$i} END{if(s>0) printf "%.1f", s}' "$out/nvlink.txt")
-export REDUCTION_NVLINK_GBPS
 REDUCTION_TOPOLOGY=$(awk 'NR==2{print; exit}' "$out/topology.txt" | tr -s ' \t' ' ')  # GPU0's row: how it reaches GPU1
-export REDUCTION_TOPOLOGY
+export REDUCTION_NVIDIA_DRIVER REDUCTION_NVLINK_GBPS REDUCTION_TOPOLOGY
 echo "NVLink per direction, GPU 0: ${REDUCTION_NVLINK_GBPS:-unknown} GB/s" >&2
 
 mpi_flags=()  # mpirun's, after -np K
@@ -51,23 +41,21 @@ status=0
 rows=$(mktemp -d)
 trap 'rm -rf "$rows"' EXIT
 count=0
-# step RUN_NAME COMMAND...: one CSV run, kept for step14.csv
-step() {
-  local name=$1
+step() {  # step RUN_NAME COMMAND...: one CSV run, kept for step14.csv
+  local name=$1 file
   shift
   count=$((count + 1))
+  file=$rows/$(printf %03d $count).csv
   echo "step14: $name" >&2
-  if ! "$@" --csv >"$rows/$(printf %03d $count).csv" 2>"$rows/err"; then
+  if ! "$@" --csv >"$file" 2>"$rows/err"; then
     echo "multigpu.sh: '$*' failed: $(tail -n 3 "$rows/err")" >&2
-    rm -f "$rows/$(printf %03d $count).csv"
+    rm -f "$file"
     status=1
   fi
 }
 for type in int32 float32; do
   for exponent in 20 22 24 26 28 30 32; do
-    iters=100
-    [ "$exponent" -ge 30 ] && iters=20
-    args=(--type "$type" --n "2^$exponent" --iters "$iters" --seed 42)
+    args=(--type "$type" --n "2^$exponent" --iters "$([ "$exponent" -ge 30 ] && echo 20 || echo 100)" --seed 42)
     step "K=1 $type 2^$exponent" "$bin/step14_multi_gpu" --gpus 1 "${args[@]}"
     for k in 2 4 8; do  # every K this host has GPUs for
       [ "$gpus" -ge "$k" ] || continue

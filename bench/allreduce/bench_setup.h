@@ -1,13 +1,12 @@
-// What the two multi-GPU benchmarks share: their small command line, peer access, the stamp
-// above their CSV, and the bandwidth formulas of nccl-tests (doc/PERFORMANCE.md):
-//   algorithm bandwidth  algbw = bytes / time           (bytes: the size of one GPU's vector)
-//   bus bandwidth        busbw = algbw * 2 (K - 1) / K  (all-reduce: what each link must carry)
-// busbw is the figure to hold against the hardware's link bandwidth, whatever K is.
+// What the two multi-GPU benchmarks share: their main() and small command line, the GPUs with peer access, the
+// stamp above their CSV, one NCCL all-reduce, and the bandwidths of nccl-tests (doc/PERFORMANCE.md): algbw = bytes
+// (one GPU's vector) / time; busbw = algbw * 2 (K - 1) / K, what each link must carry, to hold against the links.
 #pragma once
 
 #include "team.h"
 
 #include "cuda_check.h"
+#include "device_buffer.h"
 #include "device_info.h"
 #include "exit_codes.h"
 #include "options.h"
@@ -15,11 +14,17 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <functional>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace bench_multi_gpu {
+
+using reduction::DeviceBuffer;
+using reduction::multi_gpu::Member;
+using reduction::multi_gpu::Team;
 
 struct Settings {
     int gpus = 0;  // 0: every visible GPU
@@ -59,75 +64,85 @@ inline Settings parse_settings(int argc, char** argv, bool with_sizes) {
     return s;
 }
 
-inline std::string usage_text(const char* program, const char* what, bool with_sizes) {
-    return std::string(what) + "\nusage: " + program + " [--gpus K] [--iters N] [--warmup N]" +
-           (with_sizes ? " [--max-bytes B]" : "") +
-           "\n  --gpus K       GPUs 0 .. K-1 of this machine (default: all)\n"
-           "  --iters N      timed repetitions (default 20)\n  --warmup N     untimed repetitions first (default 5)\n" +
-           (with_sizes ? "  --max-bytes B  largest vector per GPU, e.g. 2^30 (default 1 GiB)\n" : "") +
-           "CSV on stdout, with the stamp lines of results/*.csv above it.\n";
-}
-
-// Lets every pair of GPUs read each other's memory directly (over NVLink where there is one);
-// false if some pair cannot, in which case cudaMemcpyPeer goes through the host.
-inline bool enable_peer_access(const std::vector<reduction::multi_gpu::Member>& members) {
-    bool all = true;
-    for (const auto& a : members)
-        for (const auto& b : members) {
-            if (a.device == b.device) continue;
-            int can = 0;
-            CUDA_CHECK(cudaDeviceCanAccessPeer(&can, a.device, b.device));
-            if (!can) {
-                all = false;
-                continue;
-            }
-            CUDA_CHECK(cudaSetDevice(a.device));
-            const cudaError_t status = cudaDeviceEnablePeerAccess(b.device, 0);
-            if (status == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();  // NCCL may have done it
-            else CUDA_CHECK(status);
-        }
-    return all;
-}
-
-// The GPUs of a run: --gpus K (default: every visible one) driven by this process, peer access
-// enabled where the hardware allows, and GPU 0's description for the stamp.
-struct BenchTeam {
-    std::unique_ptr<reduction::multi_gpu::Team> team;
-    reduction::DeviceInfo device;
-    bool peer = false;  // every pair can read each other's memory
-};
-
-inline BenchTeam open_team(const Settings& settings) {
-    BenchTeam t;
-    t.team = reduction::multi_gpu::Team::local(settings.gpus > 0 ? settings.gpus : reduction::multi_gpu::visible_gpus());
-    t.device = reduction::open_device(0);
-    t.peer = enable_peer_access(t.team->members());
-    return t;
-}
-
 inline double algbw_gbps(std::size_t bytes, double ms) { return reduction::bandwidth_gbps(bytes, ms); }
 inline double busbw_gbps(double algbw, int gpus) { return algbw * 2.0 * (gpus - 1) / gpus; }
 
-// The link limit the script read from `nvidia-smi nvlink -s` (GB/s per direction, summed over one
-// GPU's links), or NaN when it was not given.
+// The link limit the script read from `nvidia-smi nvlink -s` (GB/s per direction, summed over one GPU's links), or
+// NaN when it was not given.
 inline double nvlink_gbps() {
     const char* text = std::getenv("REDUCTION_NVLINK_GBPS");
     return text && *text ? std::atof(text) : NAN;
 }
 
-inline reduction::Stamp bench_stamp(const reduction::DeviceInfo& device, const reduction::multi_gpu::Team& team, bool peer_access,
-                                    const std::string& timing, int argc, const char* const* argv) {
-    reduction::Stamp stamp = reduction::device_stamp(device, argc, argv);
-    const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
-    stamp.push_back({"gpus", std::to_string(team.size())});
-    stamp.push_back({"nccl", reduction::multi_gpu::nccl_version()});
-    stamp.push_back({"nccl_nvls_enable", nvls ? nvls : "unset"});
-    stamp.push_back({"peer_access", peer_access ? "every pair" : "not every pair (copies go through the host)"});
-    if (const char* topo = std::getenv("REDUCTION_TOPOLOGY"); topo && *topo) stamp.push_back({"topology", topo});
-    const double link = nvlink_gbps();
-    stamp.push_back({"nvlink_gbps", std::isfinite(link) ? reduction::format_number("%.1f", link) : "unknown"});
-    stamp.push_back({"timing", timing});
-    return stamp;
+// A time in microseconds, or nothing for NaN (a time not taken).
+inline std::string us_text(double us) { return std::isfinite(us) ? reduction::format_number("%.2f", us) : ""; }
+
+// One float sum of `count` elements per GPU, send[i] into recv[i] on members()[i]: K ncclAllReduce in a group.
+inline void nccl_sum(const Team& team, const std::vector<DeviceBuffer<float>>& send,
+                     std::vector<DeviceBuffer<float>>& recv, std::size_t count) {
+    const auto& members = team.members();
+    NCCL_CHECK(ncclGroupStart());
+    for (std::size_t i = 0; i < members.size(); ++i)
+        NCCL_CHECK(ncclAllReduce(send[i].get(), recv[i].get(), count, ncclFloat32, ncclSum, members[i].comm,
+                                 members[i].stream));
+    NCCL_CHECK(ncclGroupEnd());
+}
+
+// A benchmark's run: --gpus K (default: every visible one) driven by this process, with peer access enabled where
+// the hardware allows.
+struct Bench {
+    int argc;
+    char** argv;
+    Settings settings;
+    std::unique_ptr<Team> team{};
+    reduction::DeviceInfo device{};  // GPU 0's, for the stamp
+    bool peer = true;              // every pair can read each other's memory (else peer copies go through the host)
+
+    // The stamp lines of results/*.csv and the CSV header, on stdout.
+    void print_head(const std::string& timing, const char* columns) const {
+        reduction::Stamp stamp = reduction::device_stamp(device, argc, argv);
+        const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
+        stamp.push_back({"gpus", std::to_string(team->size())});
+        stamp.push_back({"nccl", reduction::multi_gpu::nccl_version()});
+        stamp.push_back({"nccl_nvls_enable", nvls ? nvls : "unset"});
+        stamp.push_back({"peer_access", peer ? "every pair" : "not every pair (copies go through the host)"});
+        if (const char* topo = std::getenv("REDUCTION_TOPOLOGY"); topo && *topo) stamp.push_back({"topology", topo});
+        const double link = nvlink_gbps();
+        stamp.push_back({"nvlink_gbps", std::isfinite(link) ? reduction::format_number("%.1f", link) : "unknown"});
+        stamp.push_back({"timing", timing});
+        std::cout << reduction::stamp_lines(stamp) << columns << "\n";
+    }
+};
+
+// A benchmark's main(): the command line, --help (`what` and the flags), the GPUs; `run` returns the exit code.
+inline int bench_main(int argc, char** argv, bool with_sizes, const char* what, const std::function<int(Bench&)>& run) {
+    return reduction::run_guarded([&] {
+        Bench b{argc, argv, parse_settings(argc, argv, with_sizes)};
+        if (b.settings.help) {
+            std::cout << what << "\nusage: " << argv[0] << " [--gpus K] [--iters N] [--warmup N]"
+                      << (with_sizes ? " [--max-bytes B]" : "")
+                      << "\n  --gpus K       GPUs 0 .. K-1 of this machine (default: all)\n"
+                         "  --iters N      timed repetitions (default 20)\n  --warmup N     untimed repetitions first (default 5)\n"
+                      << (with_sizes ? "  --max-bytes B  largest vector per GPU, e.g. 2^30 (default 1 GiB)\n" : "")
+                      << "CSV on stdout, with the stamp lines of results/*.csv above it.\n";
+            return static_cast<int>(reduction::exit_ok);
+        }
+        b.team = Team::local(b.settings.gpus > 0 ? b.settings.gpus : reduction::multi_gpu::visible_gpus());
+        b.device = reduction::open_device(0);
+        for (const Member& from : b.team->members())
+            for (const Member& to : b.team->members()) {
+                if (from.device == to.device) continue;
+                int can = 0;
+                CUDA_CHECK(cudaDeviceCanAccessPeer(&can, from.device, to.device));
+                b.peer = b.peer && can;
+                if (!can) continue;
+                CUDA_CHECK(cudaSetDevice(from.device));
+                const cudaError_t status = cudaDeviceEnablePeerAccess(to.device, 0);
+                if (status == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();  // NCCL may have done it
+                else CUDA_CHECK(status);
+            }
+        return run(b);
+    });
 }
 
 }  // namespace bench_multi_gpu

@@ -1,13 +1,8 @@
-// Error checking for NCCL and MPI calls, in the style of CUDA_CHECK (common/cuda_check.h).
-//
-// A failed call throws CommError with the call's text, file, line and the library's own message
-// (ncclGetErrorString, MPI_Error_string). run_guarded() (common/exit_codes.h) turns it into one
-// line on stderr and exit 4, like a failed CUDA call; an MPI program then calls MPI_Abort so that
-// no other rank waits for this one (main.cu).
+// NCCL_CHECK and MPI_CHECK, in the style of CUDA_CHECK: a failed call throws CommError (the call, file, line and the
+// library's message), which run_guarded (common/exit_codes.h) turns into one line on stderr and exit 4.
 #pragma once
 
 #include <nccl.h>
-
 #include <stdexcept>
 #include <string>
 
@@ -17,9 +12,7 @@
 
 namespace reduction::multi_gpu {
 
-// A failed NCCL or MPI call: exit 4 through run_guarded's std::exception branch.
-class CommError : public std::runtime_error {
-public:
+struct CommError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
@@ -40,17 +33,12 @@ public:
 
 }  // namespace reduction::multi_gpu
 
-#define NCCL_CHECK(call)                                                                \
-    do {                                                                                \
-        const ncclResult_t nccl_check_status_ = (call);                                 \
-        if (nccl_check_status_ != ncclSuccess)                                          \
-            ::reduction::multi_gpu::throw_nccl_error(nccl_check_status_, #call, __FILE__, __LINE__);  \
+#define REDUCTION_COMM_CHECK(status, text, success, fail)                                            \
+    do {                                                                                             \
+        const auto comm_check_status_ = (status);                                                    \
+        if (comm_check_status_ != (success))                                                         \
+            ::reduction::multi_gpu::fail(comm_check_status_, text, __FILE__, __LINE__);              \
     } while (0)
-
-// MPI calls return MPI_SUCCESS or an error code once MPI_ERRORS_RETURN is set (team.cu does).
-#define MPI_CHECK(call)                                                                 \
-    do {                                                                                \
-        const int mpi_check_status_ = (call);                                           \
-        if (mpi_check_status_ != MPI_SUCCESS)                                           \
-            ::reduction::multi_gpu::throw_mpi_error(mpi_check_status_, #call, __FILE__, __LINE__);    \
-    } while (0)
+#define NCCL_CHECK(call) REDUCTION_COMM_CHECK((call), #call, ncclSuccess, throw_nccl_error)
+// MPI calls return an error code once MPI_ERRORS_RETURN is set (run_multi_gpu.cpp does).
+#define MPI_CHECK(call) REDUCTION_COMM_CHECK((call), #call, MPI_SUCCESS, throw_mpi_error)

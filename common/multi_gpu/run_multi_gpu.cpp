@@ -1,10 +1,8 @@
 #include "run_multi_gpu.h"
-
 #include "report.h"
 
 #include <cstdlib>
 #include <iostream>
-#include <memory>
 #include <string>
 
 namespace reduction::multi_gpu {
@@ -32,16 +30,8 @@ MultiFlags take_multi_gpu_flags(int argc, char** argv, std::vector<const char*>&
     return flags;
 }
 
-std::string usage_text(const char* program, const char* name, const char* change) {
-    return std::string(name) + ": " + change + "\n" + usage(program, Tool::step) +
-           "\nmulti-GPU options:\n"
-           "  --gpus K         one process drives GPUs 0 .. K-1 (default: every GPU it sees); not under mpirun\n"
-           "  --from-one-gpu   the input starts on GPU 0; sending the shards to the other GPUs is timed too\n\n"
-           "one process per GPU:  mpirun -np K [-x NCCL_NVLS_ENABLE] " + program + " [options]\n";
-}
-
-// What the command line asks that this program cannot do: the same answer on every rank, given
-// before MPI starts, so a bad command line is exit 2 everywhere with no abort.
+// What the command line asks that this program cannot do: the same answer on every rank, given before MPI starts,
+// so a bad command line is exit 2 everywhere with no abort.
 void check_request(const MultiFlags& flags, const Options& options, const std::string& name) {
     if (launched_by_mpi() && flags.gpus > 0)
         throw UsageError("--gpus " + std::to_string(flags.gpus) +
@@ -63,29 +53,33 @@ void check_request(const MultiFlags& flags, const Options& options, const std::s
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run) {
     MultiFlags flags;
     Options options;
-    bool proceed = false;
+    constexpr int proceed = -1;  // the command line asks for a run
     const int checked = run_guarded([&] {
         std::vector<const char*> rest;
         flags = take_multi_gpu_flags(argc, argv, rest);
         options = parse_options(static_cast<int>(rest.size()), rest.data(), Tool::step);
         if (options.help) {
-            std::cout << usage_text(argv[0], name, change);
+            std::cout << name << ": " << change << "\n" << usage(argv[0], Tool::step)
+                      << "\nmulti-GPU options:\n"
+                         "  --gpus K         one process drives GPUs 0 .. K-1 (default: every GPU it sees); not under mpirun\n"
+                         "  --from-one-gpu   the input starts on GPU 0; sending the shards to the other GPUs is timed too\n\n"
+                         "one process per GPU:  mpirun -np K [-x NCCL_NVLS_ENABLE] " << argv[0] << " [options]\n";
             return static_cast<int>(exit_ok);
         }
         check_request(flags, options, name);
         draw_seed(options.input);
-        proceed = true;
-        return static_cast<int>(exit_ok);
+        return proceed;
     });
-    if (!proceed) return checked;
-
+    if (checked != proceed) return checked;
 #if defined(REDUCTION_WITH_MPI)
     if (launched_by_mpi()) {
-        MpiSession mpi(&argc, &argv);
+        MPI_Init(&argc, &argv);  // before it, no error handler can be set: a failure here is fatal by default
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // MPI_CHECK reports the errors
         const int code = run_guarded([&] { return run(*Team::from_mpi(), options, flags, argc, argv); });
-        // A wrong result is known to every rank (they agree on the verdict); anything else may be
-        // one rank's alone, and the others would wait for it: end them all.
-        if (code != exit_ok && code != exit_wrong_result) mpi.fail(code);
+        // A wrong result is known to every rank (they agree on the verdict); anything else may be one rank's alone,
+        // and the others would wait for it: MPI_Abort ends every rank, and mpirun exits with the code.
+        if (code != exit_ok && code != exit_wrong_result) MPI_Abort(MPI_COMM_WORLD, code);
+        MPI_Finalize();
         return code;
     }
 #endif
@@ -103,11 +97,10 @@ void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Optio
         " calls behind the gates, the slowest GPU's chunk time / count; idle: every GPU (and rank) synchronised before "
         "each call; " + std::to_string(options.measure.warmup) + " warm-up calls first; L2 warm";
     const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
-    stamp.push_back({"gpus", std::to_string(gpus)});
-    stamp.push_back({"launch", team.mpi() ? "one MPI rank per GPU" : "one process driving every GPU"});
-    stamp.push_back({"from_one_gpu", flags.from_one_gpu ? "yes" : "no"});
-    stamp.push_back({"nccl", nccl_version()});
-    stamp.push_back({"nccl_nvls_enable", nvls ? nvls : "unset"});
+    stamp.insert(stamp.end(), {{"gpus", std::to_string(gpus)},
+                               {"launch", team.mpi() ? "one MPI rank per GPU" : "one process driving every GPU"},
+                               {"from_one_gpu", flags.from_one_gpu ? "yes" : "no"}, {"nccl", nccl_version()},
+                               {"nccl_nvls_enable", nvls ? nvls : "unset"}});
     switch (options.format) {
         case OutputFormat::text: {
             DeviceInfo all = device;  // the K GPUs seen as one: their peaks add up
@@ -126,8 +119,8 @@ void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Optio
             break;
         }
         case OutputFormat::csv:
-            std::cout << stamp_lines(stamp) << csv_header() << ",gpus,launch,from_one_gpu\n"
-                      << csv_row(m) << "," << gpus << "," << team.launch_name() << "," << (flags.from_one_gpu ? 1 : 0) << "\n";
+            std::cout << stamp_lines(stamp) << csv_header() << ",gpus,launch,from_one_gpu\n" << csv_row(m) << "," << gpus
+                      << "," << (team.mpi() ? "mpi" : "process") << "," << (flags.from_one_gpu ? 1 : 0) << "\n";
             break;
         case OutputFormat::json: std::cout << json_document(stamp, {m}) << "\n"; break;
     }
