@@ -6,8 +6,6 @@
 // Each size is checked once per method (every element on every GPU), then timed as team.h times.
 #include "bench_setup.h"
 
-#include <utility>
-
 namespace {
 
 using namespace bench_multi_gpu;
@@ -38,20 +36,14 @@ unsigned int blocks_for(std::size_t count) {
     return static_cast<unsigned int>(std::min<std::size_t>((count + threads - 1) / threads, 4096));
 }
 
-int run(Bench& b) {
-    Team& team = *b.team;
-    const int gpus = team.size();
-    const auto& members = team.members();
+int run(const Bench& b, Team& team, const std::vector<Member>& members, int gpus) {
     const std::size_t max_count = b.settings.max_bytes / sizeof(float);
-    for (const auto& m : members) {  // GPU 0 holds K vectors (its own and one per other GPU) plus the sum; others two
-        CUDA_CHECK(cudaSetDevice(m.device));
-        reduction::require_device_memory(std::size_t(m.rank == 0 ? gpus + 1 : 2) * max_count * sizeof(float) + (1 << 20),
-                                         "allreduce on GPU " + std::to_string(m.rank) + " (--max-bytes)");
-    }
     std::vector<DeviceBuffer<float>> send, recv, staging;  // staging: on GPU 0, one per other GPU
     std::vector<DeviceBuffer<unsigned long long>> wrong;
     for (const auto& m : members) {
-        CUDA_CHECK(cudaSetDevice(m.device));
+        CUDA_CHECK(cudaSetDevice(m.device));  // GPU 0 holds K vectors (one per GPU) plus the sum; the others two
+        reduction::require_device_memory(std::size_t(m.rank == 0 ? gpus + 1 : 2) * max_count * sizeof(float) + (1 << 20),
+                                         "allreduce on GPU " + std::to_string(m.rank) + " (--max-bytes)");
         send.emplace_back(max_count);
         recv.emplace_back(max_count);
         wrong.emplace_back(1);
@@ -64,9 +56,8 @@ int run(Bench& b) {
     DeviceBuffer<const float*> device_inputs(static_cast<std::size_t>(gpus));
     CUDA_CHECK(cudaMemcpy(device_inputs.get(), inputs.data(), gpus * sizeof(float*), cudaMemcpyHostToDevice));
     team.synchronize();
-
     std::size_t count = 1;
-    const auto nccl = [&] { nccl_sum(team, send, recv, count); };
+    const auto nccl = [&] { nccl_sum(members, send, recv, count); };
     const auto naive = [&] {
         const auto& first = members[0];
         CUDA_CHECK(cudaSetDevice(first.device));
@@ -84,7 +75,6 @@ int run(Bench& b) {
         for (std::size_t i = 0; i < members.size(); ++i) {
             CUDA_CHECK(cudaSetDevice(members[i].device));
             CUDA_CHECK(cudaMemsetAsync(recv[i].get(), 0xFF, count * sizeof(float), members[i].stream));
-            CUDA_CHECK(cudaMemsetAsync(wrong[i].get(), 0, sizeof(unsigned long long), members[i].stream));
         }
         team.synchronize();
         method();
@@ -92,6 +82,7 @@ int run(Bench& b) {
         bool ok = true;
         for (std::size_t i = 0; i < members.size(); ++i) {
             CUDA_CHECK(cudaSetDevice(members[i].device));
+            CUDA_CHECK(cudaMemsetAsync(wrong[i].get(), 0, sizeof(unsigned long long), members[i].stream));
             count_wrong_kernel<<<blocks_for(count), threads, 0, members[i].stream>>>(recv[i].get(), count, gpus, wrong[i].get());
             CUDA_CHECK_LAUNCH();
             unsigned long long bad = 0;
@@ -101,8 +92,7 @@ int run(Bench& b) {
         }
         return ok;
     };
-
-    b.print_head("per call: median and min of " + std::to_string(b.settings.iters) +
+    b.print_head(gpus, "per call: median and min of " + std::to_string(b.settings.iters) +
                      " calls queued behind a gate kernel on every GPU, the slowest GPU's event interval; " +
                      std::to_string(b.settings.warmup) + " warm-up calls first; algbw = bytes / median time, "
                      "busbw = algbw * 2(K-1)/K (nccl-tests doc/PERFORMANCE.md)",

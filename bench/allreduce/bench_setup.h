@@ -3,15 +3,11 @@
 // (one GPU's vector) / time; busbw = algbw * 2 (K - 1) / K, what each link must carry, to hold against the links.
 #pragma once
 
-#include "team.h"
-
-#include "cuda_check.h"
-#include "device_buffer.h"
 #include "device_info.h"
 #include "exit_codes.h"
 #include "options.h"
 #include "report.h"
-
+#include "team.h"
 #include <cmath>
 #include <cstdlib>
 #include <functional>
@@ -27,9 +23,7 @@ using reduction::multi_gpu::Member;
 using reduction::multi_gpu::Team;
 
 struct Settings {
-    int gpus = 0;  // 0: every visible GPU
-    int iters = 20;
-    int warmup = 5;
+    int gpus = 0, iters = 20, warmup = 5;  // gpus 0: every visible GPU
     std::size_t max_bytes = std::size_t{1} << 30;
     bool help = false;
 };
@@ -67,8 +61,7 @@ inline Settings parse_settings(int argc, char** argv, bool with_sizes) {
 inline double algbw_gbps(std::size_t bytes, double ms) { return reduction::bandwidth_gbps(bytes, ms); }
 inline double busbw_gbps(double algbw, int gpus) { return algbw * 2.0 * (gpus - 1) / gpus; }
 
-// The link limit the script read from `nvidia-smi nvlink -s` (GB/s per direction, summed over one GPU's links), or
-// NaN when it was not given.
+// The link limit bench/multigpu.sh read from `nvidia-smi nvlink -s` (GB/s per direction, one GPU's links), or NaN.
 inline double nvlink_gbps() {
     const char* text = std::getenv("REDUCTION_NVLINK_GBPS");
     return text && *text ? std::atof(text) : NAN;
@@ -77,10 +70,9 @@ inline double nvlink_gbps() {
 // A time in microseconds, or nothing for NaN (a time not taken).
 inline std::string us_text(double us) { return std::isfinite(us) ? reduction::format_number("%.2f", us) : ""; }
 
-// One float sum of `count` elements per GPU, send[i] into recv[i] on members()[i]: K ncclAllReduce in a group.
-inline void nccl_sum(const Team& team, const std::vector<DeviceBuffer<float>>& send,
+// One float sum of `count` elements per GPU, send[i] into recv[i] on members[i]: K ncclAllReduce in a group.
+inline void nccl_sum(const std::vector<Member>& members, const std::vector<DeviceBuffer<float>>& send,
                      std::vector<DeviceBuffer<float>>& recv, std::size_t count) {
-    const auto& members = team.members();
     NCCL_CHECK(ncclGroupStart());
     for (std::size_t i = 0; i < members.size(); ++i)
         NCCL_CHECK(ncclAllReduce(send[i].get(), recv[i].get(), count, ncclFloat32, ncclSum, members[i].comm,
@@ -88,24 +80,22 @@ inline void nccl_sum(const Team& team, const std::vector<DeviceBuffer<float>>& s
     NCCL_CHECK(ncclGroupEnd());
 }
 
-// A benchmark's run: --gpus K (default: every visible one) driven by this process, with peer access enabled where
-// the hardware allows.
+// A benchmark's run: its command line, GPU 0's description and whether every pair of GPUs can read each other's
+// memory (else peer copies go through the host).
 struct Bench {
     int argc;
     char** argv;
     Settings settings;
-    std::unique_ptr<Team> team{};
-    reduction::DeviceInfo device{};  // GPU 0's, for the stamp
-    bool peer = true;              // every pair can read each other's memory (else peer copies go through the host)
+    reduction::DeviceInfo device{};
+    bool peer = true;
 
     // The stamp lines of results/*.csv and the CSV header, on stdout.
-    void print_head(const std::string& timing, const char* columns) const {
+    void print_head(int gpus, const std::string& timing, const char* columns) const {
         reduction::Stamp stamp = reduction::device_stamp(device, argc, argv);
         const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
-        stamp.push_back({"gpus", std::to_string(team->size())});
-        stamp.push_back({"nccl", reduction::multi_gpu::nccl_version()});
-        stamp.push_back({"nccl_nvls_enable", nvls ? nvls : "unset"});
-        stamp.push_back({"peer_access", peer ? "every pair" : "not every pair (copies go through the host)"});
+        stamp.insert(stamp.end(), {{"gpus", std::to_string(gpus)}, {"nccl", reduction::multi_gpu::nccl_version()},
+                                   {"nccl_nvls_enable", nvls ? nvls : "unset"},
+                                   {"peer_access", peer ? "every pair" : "not every pair (copies go through the host)"}});
         if (const char* topo = std::getenv("REDUCTION_TOPOLOGY"); topo && *topo) stamp.push_back({"topology", topo});
         const double link = nvlink_gbps();
         stamp.push_back({"nvlink_gbps", std::isfinite(link) ? reduction::format_number("%.1f", link) : "unknown"});
@@ -114,8 +104,10 @@ struct Bench {
     }
 };
 
-// A benchmark's main(): the command line, --help (`what` and the flags), the GPUs; `run` returns the exit code.
-inline int bench_main(int argc, char** argv, bool with_sizes, const char* what, const std::function<int(Bench&)>& run) {
+// A benchmark's main(): the command line, --help (`what` and the flags), then --gpus K (default: every visible GPU)
+// driven by this process, with peer access where the hardware allows; `run` returns the exit code.
+inline int bench_main(int argc, char** argv, bool with_sizes, const char* what,
+                      const std::function<int(const Bench&, Team&, const std::vector<Member>&, int gpus)>& run) {
     return reduction::run_guarded([&] {
         Bench b{argc, argv, parse_settings(argc, argv, with_sizes)};
         if (b.settings.help) {
@@ -127,10 +119,10 @@ inline int bench_main(int argc, char** argv, bool with_sizes, const char* what, 
                       << "CSV on stdout, with the stamp lines of results/*.csv above it.\n";
             return static_cast<int>(reduction::exit_ok);
         }
-        b.team = Team::local(b.settings.gpus > 0 ? b.settings.gpus : reduction::multi_gpu::visible_gpus());
+        const auto team = Team::local(b.settings.gpus > 0 ? b.settings.gpus : reduction::multi_gpu::visible_gpus());
         b.device = reduction::open_device(0);
-        for (const Member& from : b.team->members())
-            for (const Member& to : b.team->members()) {
+        for (const Member& from : team->members())
+            for (const Member& to : team->members()) {
                 if (from.device == to.device) continue;
                 int can = 0;
                 CUDA_CHECK(cudaDeviceCanAccessPeer(&can, from.device, to.device));
@@ -141,7 +133,7 @@ inline int bench_main(int argc, char** argv, bool with_sizes, const char* what, 
                 if (status == cudaErrorPeerAccessAlreadyEnabled) cudaGetLastError();  // NCCL may have done it
                 else CUDA_CHECK(status);
             }
-        return run(b);
+        return run(b, *team, team->members(), team->size());
     });
 }
 

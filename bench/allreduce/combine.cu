@@ -5,7 +5,6 @@
 // host_us: what a program that waits for the total sees (steady_clock around enqueue + synchronise); device_us: the
 // GPU side alone, timed as team.h times; none for host_gather, whose additions run on the host.
 #include "bench_setup.h"
-
 #include <chrono>
 
 namespace {
@@ -30,10 +29,8 @@ reduction::TimingStats host_time_us(const std::function<void()>& call, int warmu
     return reduction::summarize(samples);
 }
 
-int run(Bench& b) {
-    Team& team = *b.team;
-    const int gpus = team.size(), warmup = b.settings.warmup, iters = b.settings.iters;
-    const auto& members = team.members();
+int run(const Bench& b, Team& team, const std::vector<Member>& members, int gpus) {
+    const int warmup = b.settings.warmup, iters = b.settings.iters;
     std::vector<DeviceBuffer<float>> partials, totals;
     for (const auto& m : members) {
         CUDA_CHECK(cudaSetDevice(m.device));
@@ -48,8 +45,7 @@ int run(Bench& b) {
     const std::unique_ptr<float, decltype(&cudaFreeHost)> host_owner(host, &cudaFreeHost);
     const float expected = static_cast<float>(gpus) * (gpus + 1) / 2;
     float host_total = 0;
-
-    const auto nccl = [&] { nccl_sum(team, partials, totals, 1); };
+    const auto nccl = [&] { nccl_sum(members, partials, totals, 1); };
     const auto host_gather = [&] {
         for (std::size_t i = 0; i < members.size(); ++i) {
             CUDA_CHECK(cudaSetDevice(members[i].device));
@@ -80,7 +76,6 @@ int run(Bench& b) {
         CUDA_CHECK(cudaMemcpy(&value, buffer.get(), sizeof value, cudaMemcpyDeviceToHost));
         return value;
     };
-
     // Each method once, checked, before it is timed.
     waited(nccl)();
     bool nccl_ok = true;
@@ -89,7 +84,6 @@ int run(Bench& b) {
     const bool host_ok = host_total == expected;
     waited(peer_to_gpu0)();
     const bool peer_ok = read(total0, members[0].device) == expected;
-
     std::vector<std::string> rows;
     bool all_ok = true;
     const auto row = [&](const char* method, const char* result_on, const std::function<void()>& on_device,
@@ -106,8 +100,7 @@ int run(Bench& b) {
     row("nccl_allreduce", "every GPU", nccl, waited(nccl), nccl_ok);
     row("host_gather", "host", nullptr, host_gather, host_ok);
     row("peer_to_gpu0", "GPU 0", peer_to_gpu0, waited(peer_to_gpu0), peer_ok);
-
-    b.print_head("host_us: median and min of " + std::to_string(iters) +
+    b.print_head(gpus, "host_us: median and min of " + std::to_string(iters) +
                      " calls, each enqueued and waited for, on the host's steady_clock; device_us: the same count queued "
                      "behind a gate kernel on every GPU, the slowest GPU's event interval; " +
                      std::to_string(warmup) + " warm-up calls first",

@@ -29,25 +29,6 @@ MultiFlags take_multi_gpu_flags(int argc, char** argv, std::vector<const char*>&
     }
     return flags;
 }
-
-// What the command line asks that this program cannot do: the same answer on every rank, given before MPI starts,
-// so a bad command line is exit 2 everywhere with no abort.
-void check_request(const MultiFlags& flags, const Options& options, const std::string& name) {
-    if (launched_by_mpi() && flags.gpus > 0)
-        throw UsageError("--gpus " + std::to_string(flags.gpus) +
-                         " drives K GPUs from one process, but this process was started by mpirun, which runs one "
-                         "process per GPU: drop --gpus, or run without mpirun");
-#if !defined(REDUCTION_WITH_MPI)
-    if (launched_by_mpi())
-        throw UsageError("this build of " + name + " has no MPI (CMake did not find it): run it without mpirun, "
-                         "with --gpus K");
-#endif
-    if (options.device != 0)
-        throw UsageError("--device: " + name + " uses GPUs 0 .. K-1 (--gpus K), or one per MPI rank");
-    if (options.measure.flush_l2)
-        throw UsageError("--flush-l2 is not supported by " + name + ": its timing is of warm caches on every GPU");
-}
-
 }  // namespace
 
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run) {
@@ -66,7 +47,21 @@ int run_multi_gpu_main(int argc, char** argv, const char* name, const char* chan
                          "one process per GPU:  mpirun -np K [-x NCCL_NVLS_ENABLE] " << argv[0] << " [options]\n";
             return static_cast<int>(exit_ok);
         }
-        check_request(flags, options, name);
+        // What this program cannot do: the same answer on every rank, before MPI starts, so exit 2 with no abort.
+        if (launched_by_mpi() && flags.gpus > 0)
+            throw UsageError("--gpus " + std::to_string(flags.gpus) +
+                             " drives K GPUs from one process, but this process was started by mpirun, which runs one "
+                             "process per GPU: drop --gpus, or run without mpirun");
+#if !defined(REDUCTION_WITH_MPI)
+        if (launched_by_mpi())
+            throw UsageError(std::string("this build of ") + name +
+                             " has no MPI (CMake did not find it): run it without mpirun, with --gpus K");
+#endif
+        if (options.device != 0)
+            throw UsageError(std::string("--device: ") + name + " uses GPUs 0 .. K-1 (--gpus K), or one per MPI rank");
+        if (options.measure.flush_l2)
+            throw UsageError(std::string("--flush-l2 is not supported by ") + name +
+                             ": its timing is of warm caches on every GPU");
         draw_seed(options.input);
         return proceed;
     });

@@ -10,7 +10,6 @@
 #include "measure.h"
 #include "multi_gpu_verify.h"
 #include "options.h"
-
 #include <functional>
 #include <iostream>
 #include <string>
@@ -36,35 +35,24 @@ int run_multi_gpu_main(int argc, char** argv, const char* name, const char* chan
 void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Options& options, const MultiFlags& flags,
                      const Team& team, std::size_t largest_shard, int argc, const char* const* argv);
 
-// A multi-GPU step's calls for element type T; Part is its Part<T>.
-template <class T, class PartType>
+// A multi-GPU step for element type T, Part its Part<T>: what REDUCTION_MULTI_GPU_STEP(ns) gives for any T.
+template <class T, class Part>
 struct TypedCalls {
-    using Part = PartType;
-    T (*identity)(OpKind op);
-    void (*send_shards_from_first)(const Team& team, const T* whole, std::size_t n, const std::vector<Part>& parts);
-    void (*reduce_and_combine)(const StepApi& step, const Team& team, const std::vector<Part>& parts, int block, OpKind op);
-};
-
-// A multi-GPU step as the harness sees it; `typed(T{})` gives its TypedCalls for T.
-template <class Typed>
-struct MultiGpuStep {
     const char* name;
     const char* change;
     const StepOps& previous;
     std::size_t (*shard_count)(std::size_t n, int gpus, int rank);
     std::size_t (*addition_depth)(const StepApi& step, std::size_t n, int gpus, int block);
-    Typed typed;
+    T (*identity)(OpKind op);
+    void (*send_shards_from_first)(const Team& team, const T* whole, std::size_t n, const std::vector<Part>& parts);
+    void (*reduce_and_combine)(const StepApi& step, const Team& team, const std::vector<Part>& parts, int block, OpKind op);
 };
-template <class Typed>
-MultiGpuStep(const char*, const char*, const StepOps&, std::size_t (*)(std::size_t, int, int),
-             std::size_t (*)(const StepApi&, std::size_t, int, int), Typed) -> MultiGpuStep<Typed>;
 
 namespace detail {
 
-template <class T, class Step>
-int run_typed(const Step& multi, Team& team, const Options& options, const MultiFlags& flags, int argc,
+template <class T, class Part>
+int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& options, const MultiFlags& flags, int argc,
               const char* const* argv) {
-    const auto calls = multi.typed(T{});
     const ElementType type = element_type_of<T>();
     const StepApi& step = multi.previous.for_op(options.op);
     const int gpus = team.size(), block = options.measure.block;
@@ -95,7 +83,7 @@ int run_typed(const Step& multi, Team& team, const Options& options, const Multi
 
     std::vector<DeviceBuffer<T>> owned;                 // on each GPU: its shard (none on GPU 0), partial and total
     std::vector<DeviceBuffer<unsigned char>> scratch;  // the previous step's, zero-filled once (step_api.h)
-    std::vector<typename decltype(calls)::Part> parts(members.size());
+    std::vector<Part> parts(members.size());
     for (std::size_t i = 0; i < members.size(); ++i) {
         const int rank = members[i].rank;
         auto& p = parts[i];
@@ -109,13 +97,13 @@ int run_typed(const Step& multi, Team& team, const Options& options, const Multi
         p.total = owned.emplace_back(1).get();
         // An empty shard's partial is the identity, written once and never again; every other partial and every
         // total is 0xFF bytes before the verified call, so that a GPU that never writes cannot pass with an old value.
-        const T identity = calls.identity(options.op);
+        const T identity = multi.identity(options.op);
         if (p.count == 0) CUDA_CHECK(cudaMemcpy(p.partial, &identity, sizeof(T), cudaMemcpyHostToDevice));
         else CUDA_CHECK(cudaMemsetAsync(p.partial, 0xFF, sizeof(T), members[i].stream));
         CUDA_CHECK(cudaMemsetAsync(p.total, 0xFF, sizeof(T), members[i].stream));
     }
     const T* whole_input = whole.values.get();  // null on ranks other than 0
-    calls.send_shards_from_first(team, whole_input, n, parts);  // the first upload, not timed
+    multi.send_shards_from_first(team, whole_input, n, parts);  // the first upload, not timed
     team.synchronize();
 
     // The depth of the tolerance, the same on every rank: the largest any rank computes.
@@ -123,8 +111,8 @@ int run_typed(const Step& multi, Team& team, const Options& options, const Multi
     std::vector<double> depth{static_cast<double>(multi.addition_depth(step, n, gpus, block))};
     team.max_over_ranks(depth);
     const auto call = [&] {
-        if (flags.from_one_gpu) calls.send_shards_from_first(team, whole_input, n, parts);
-        calls.reduce_and_combine(step, team, parts, block, options.op);
+        if (flags.from_one_gpu) multi.send_shards_from_first(team, whole_input, n, parts);
+        multi.reduce_and_combine(step, team, parts, block, options.op);
     };
     call();  // once to verify
     team.synchronize();
@@ -151,25 +139,23 @@ int run_typed(const Step& multi, Team& team, const Options& options, const Multi
 
 }  // namespace detail
 
-template <class Typed>
-int run_multi_gpu(int argc, char** argv, const MultiGpuStep<Typed>& multi) {
-    return run_multi_gpu_main(argc, argv, multi.name, multi.change, [&](Team& team, const Options& options,
+template <class Step>
+int run_multi_gpu(int argc, char** argv, const Step& step) {
+    const auto about = step(std::int32_t{});  // its name and change, the same for every T
+    return run_multi_gpu_main(argc, argv, about.name, about.change, [&](Team& team, const Options& options,
                                                                         const MultiFlags& flags, int ac, const char* const* av) {
-        return dispatch_type(options.type, [&](auto zero) {
-            return detail::run_typed<decltype(zero)>(multi, team, options, flags, ac, av);
-        });
+        return dispatch_type(options.type, [&](auto zero) { return detail::run_typed(step(zero), team, options, flags, ac, av); });
     });
 }
 
 }  // namespace reduction::multi_gpu
 
-// The MultiGpuStep of the multi-GPU step in namespace `ns`, e.g. REDUCTION_MULTI_GPU_STEP(step14).
-#define REDUCTION_MULTI_GPU_STEP(ns)                                                                           \
-    ::reduction::multi_gpu::MultiGpuStep{                                                                      \
-        ns::name, ns::change, ns::previous_step(),                                                             \
-        [](std::size_t n, int gpus, int rank) { return ns::shard_of(n, gpus, rank).count; }, &ns::addition_depth, \
-        [](auto zero) {                                                                                        \
-            using T = decltype(zero);                                                                          \
-            return ::reduction::multi_gpu::TypedCalls<T, ns::Part<T>>{&ns::identity<T>, &ns::send_shards_from_first<T>, \
-                                                                      &ns::reduce_and_combine<T>};             \
-        }}
+// The multi-GPU step in namespace `ns`, e.g. REDUCTION_MULTI_GPU_STEP(step14): its TypedCalls for any T.
+#define REDUCTION_MULTI_GPU_STEP(ns)                                                                               \
+    [](auto zero) {                                                                                                \
+        using T = decltype(zero);                                                                                  \
+        return ::reduction::multi_gpu::TypedCalls<T, ns::Part<T>>{                                                 \
+            ns::name, ns::change, ns::previous_step(),                                                             \
+            [](std::size_t n, int gpus, int rank) { return ns::shard_of(n, gpus, rank).count; }, &ns::addition_depth, \
+            &ns::identity<T>, &ns::send_shards_from_first<T>, &ns::reduce_and_combine<T>};                         \
+    }

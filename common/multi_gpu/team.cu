@@ -36,10 +36,8 @@ std::unique_ptr<Team> Team::local(int gpus) {
         throw reduction::UsageError("--gpus " + std::to_string(gpus) + ": this machine has " + std::to_string(count) +
                                     " CUDA device(s); ask for at most " + std::to_string(count));
     std::unique_ptr<Team> team(new Team(gpus, 0, false));
-    std::vector<int> devices(static_cast<std::size_t>(gpus));
     std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus), nullptr);
-    for (int d = 0; d < gpus; ++d) devices[d] = d;
-    NCCL_CHECK(ncclCommInitAll(comms.data(), gpus, devices.data()));
+    NCCL_CHECK(ncclCommInitAll(comms.data(), gpus, nullptr));  // no device list: devices 0 .. gpus - 1
     for (int d = 0; d < gpus; ++d) team->members_.push_back(Member{d, d, nullptr, comms[d]});  // owned from here
     for (Member& m : team->members_) {
         CUDA_CHECK(cudaSetDevice(m.device));

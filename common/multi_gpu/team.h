@@ -5,7 +5,6 @@
 
 #include "nccl_check.h"
 #include "timer.h"
-
 #include <cuda_runtime.h>
 #include <cstddef>
 #include <functional>
@@ -39,19 +38,15 @@ public:
     ~Team();
     Team(const Team&) = delete;
     Team& operator=(const Team&) = delete;
-
     int size() const { return size_; }               // K: GPUs in the run, over every process
     bool mpi() const { return mpi_; }
     bool leads() const { return first_rank_ == 0; }  // drives rank 0: reads the input, prints the report
-    std::vector<Member>& members() { return members_; }
     const std::vector<Member>& members() const { return members_; }
-
     // Exchanges between the processes; with one process there is nobody to talk to.
     void broadcast_from_leader(void* bytes, std::size_t size) const;
     void max_over_ranks(std::vector<double>& values) const;  // element-wise, in place
     bool all_ranks(bool value) const;                         // true if true on every rank
     void synchronize() const;                                 // waits for every member's stream
-
     // `work` enqueues one call on every member's stream; timed as reduction::time_on_device does.
     reduction::Timing time(const std::function<void()>& work, int warmup, int iters);
 
