@@ -1,12 +1,9 @@
 #!/usr/bin/env bash
-# Measures the multi-GPU step and its benchmarks for results/h200x2/ (or h200x4/, h200x8/ on a host of 4 or 8 GPUs):
-#   step14.csv     step14_multi_gpu at K = 1 and each K of 2, 4, 8 the host has, n = 2^20 .. 2^32, int32 and float32:
-#                  --gpus K, one MPI rank per GPU (when mpirun is there) and --from-one-gpu; one stamp, then a row a run
-#   combine.csv    the combine of one partial per GPU (every GPU of the host): NCCL, host gather, peer copy to GPU 0
-#   allreduce.csv  all-reduce of a float vector over every GPU, 4 B .. 1 GiB per GPU: NCCL against a naive gather
-#   nvlink.txt, topology.txt   what nvidia-smi says about the links (the limit in the CSVs' stamp)
-# About 5 minutes on two H200s. NCCL_NVLS_ENABLE is passed on to every rank as it is set.
-# usage: bench/multigpu.sh OUTDIR [BUILD_DIR]     (BUILD_DIR default build-gpu; run from the repo root)
+# Measures step14_multi_gpu and the benchmarks for results/h200x2/ (h200x4/, h200x8/ on a host of 4 or 8 GPUs):
+# step14.csv (K = 1 and each K of 2, 4, 8 the host has; n = 2^20 .. 2^32; int32, float32; --gpus K, one MPI rank per
+# GPU where mpirun is, --from-one-gpu; one stamp, a row a run), combine.csv, allreduce.csv (every GPU of the host),
+# nvlink.txt and topology.txt (the link limit in their stamps). About 5 minutes on two H200s; NCCL_NVLS_ENABLE is
+# passed on to every rank as it is set. Run from the repo root; BUILD_DIR is build-gpu unless given.
 set -uo pipefail
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: bench/multigpu.sh OUTDIR [BUILD_DIR]" >&2; exit 2; }
 out=$1
@@ -37,16 +34,14 @@ else
   echo "multigpu.sh: no mpirun: the one-rank-per-GPU rows are left out" >&2
 fi
 
-status=0
+status=0 count=0
 rows=$(mktemp -d)
 trap 'rm -rf "$rows"' EXIT
-count=0
 step() {  # step RUN_NAME COMMAND...: one CSV run, kept for step14.csv
-  local name=$1 file
+  echo "step14: $1" >&2
   shift
   count=$((count + 1))
-  file=$rows/$(printf %03d $count).csv
-  echo "step14: $name" >&2
+  local file=$rows/$(printf %03d $count).csv
   if ! "$@" --csv >"$file" 2>"$rows/err"; then
     echo "multigpu.sh: '$*' failed: $(tail -n 3 "$rows/err")" >&2
     rm -f "$file"
@@ -69,11 +64,9 @@ done
 # One stamp (the first run's, its command replaced by this script's), one header, every row.
 first=$(ls "$rows"/[0-9]*.csv 2>/dev/null | head -n 1)
 if [ -n "$first" ]; then
-  {
-    grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step14_multi_gpu at K = 1 .. '"$gpus"', each launch form)|'
-    grep -v '^#' "$first" | head -n 1
-    for file in "$rows"/[0-9]*.csv; do grep -v '^#' "$file" | tail -n +2; done
-  } >"$out/step14.csv"
+  grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step14_multi_gpu at K = 1 .. '"$gpus"', each launch form)|' >"$out/step14.csv"
+  grep -v '^#' "$first" | head -n 1 >>"$out/step14.csv"
+  for file in "$rows"/[0-9]*.csv; do grep -v '^#' "$file" | tail -n +2; done >>"$out/step14.csv"
 fi
 
 if [ "$gpus" -ge 2 ]; then
