@@ -1,9 +1,6 @@
-// The element-wise sum of a float vector held on every GPU, left on every GPU (an all-reduce), from 4 bytes to
-// --max-bytes (1 GiB) per GPU, doubling, two ways:
-//   nccl   one ncclAllReduce per GPU, in a group
-//   naive  every vector copied to GPU 0, added there by a simple kernel, the sum copied back: all on GPU 0's
-//          stream, so GPU 0's link carries everything twice and the others wait
-// Each size is checked once per method (every element on every GPU), then timed as team.h times.
+// The all-reduce of a float vector on every GPU, 4 bytes to --max-bytes (1 GiB) per GPU, doubling, two ways: nccl (one
+// ncclAllReduce per GPU, in a group) and naive (every vector copied to GPU 0 and added there, the sum copied back, all
+// on GPU 0's stream: its link carries everything twice). Each checked (every element on every GPU), then timed.
 #include "bench_setup.h"
 
 namespace {
@@ -11,20 +8,20 @@ namespace {
 using namespace bench_multi_gpu;
 
 // GPU `rank`'s element i: rank + 1 + (i mod 8). Small integers: every sum is exact in float.
-__global__ void fill_kernel(float* values, std::size_t count, int rank) {
-    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x)
+__global__ void fill_kernel(float* values, std::size_t n, int rank) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
         values[i] = static_cast<float>(rank + 1 + static_cast<int>(i % 8));
 }
 
 // Counts the elements that differ from the sum over `gpus` GPUs of fill_kernel's values.
-__global__ void count_wrong_kernel(const float* values, std::size_t count, int gpus, unsigned long long* wrong) {
-    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x)
+__global__ void count_wrong_kernel(const float* values, std::size_t n, int gpus, unsigned long long* wrong) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
         if (values[i] != static_cast<float>(gpus * (gpus + 1) / 2 + gpus * static_cast<int>(i % 8))) atomicAdd(wrong, 1ull);
 }
 
 // out[i] = sum over the K inputs' element i, in rank order.
-__global__ void add_vectors_kernel(const float* const* inputs, int gpus, std::size_t count, float* out) {
-    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < count; i += std::size_t{gridDim.x} * blockDim.x) {
+__global__ void add_vectors_kernel(const float* const* inputs, int gpus, std::size_t n, float* out) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
         float sum = 0;
         for (int r = 0; r < gpus; ++r) sum += inputs[r][i];
         out[i] = sum;

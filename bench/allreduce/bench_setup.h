@@ -1,20 +1,13 @@
-// What the two multi-GPU benchmarks share: their main() and small command line, the GPUs with peer access, the
-// stamp above their CSV, one NCCL all-reduce, and the bandwidths of nccl-tests (doc/PERFORMANCE.md): algbw = bytes
-// (one GPU's vector) / time; busbw = algbw * 2 (K - 1) / K, what each link must carry, to hold against the links.
+// What the multi-GPU benchmarks share: main(), command line, peer access, CSV stamp, an NCCL sum, and nccl-tests'
+// bandwidths (doc/PERFORMANCE.md): algbw = bytes (one GPU's) / time; busbw = algbw * 2 (K - 1) / K, what a link carries.
 #pragma once
 
-#include "device_info.h"
-#include "exit_codes.h"
 #include "options.h"
 #include "report.h"
 #include "team.h"
 #include <cmath>
 #include <cstdlib>
-#include <functional>
 #include <iostream>
-#include <memory>
-#include <string>
-#include <vector>
 
 namespace bench_multi_gpu {
 
@@ -80,8 +73,7 @@ inline void nccl_sum(const std::vector<Member>& members, const std::vector<Devic
     NCCL_CHECK(ncclGroupEnd());
 }
 
-// A benchmark's run: its command line, GPU 0's description and whether every pair of GPUs can read each other's
-// memory (else peer copies go through the host).
+// A run's command line, GPU 0's description, and whether every pair of GPUs reads each other's memory directly.
 struct Bench {
     int argc;
     char** argv;
@@ -104,8 +96,7 @@ struct Bench {
     }
 };
 
-// A benchmark's main(): the command line, --help (`what` and the flags), then --gpus K (default: every visible GPU)
-// driven by this process, with peer access where the hardware allows; `run` returns the exit code.
+// A benchmark's main(): --help, or `run` on --gpus K (default: all) driven by this process, peer access where possible.
 inline int bench_main(int argc, char** argv, bool with_sizes, const char* what,
                       const std::function<int(const Bench&, Team&, const std::vector<Member>&, int gpus)>& run) {
     return reduction::run_guarded([&] {
@@ -114,7 +105,8 @@ inline int bench_main(int argc, char** argv, bool with_sizes, const char* what,
             std::cout << what << "\nusage: " << argv[0] << " [--gpus K] [--iters N] [--warmup N]"
                       << (with_sizes ? " [--max-bytes B]" : "")
                       << "\n  --gpus K       GPUs 0 .. K-1 of this machine (default: all)\n"
-                         "  --iters N      timed repetitions (default 20)\n  --warmup N     untimed repetitions first (default 5)\n"
+                         "  --iters N      timed repetitions (default 20)\n"
+                         "  --warmup N     untimed repetitions first (default 5)\n"
                       << (with_sizes ? "  --max-bytes B  largest vector per GPU, e.g. 2^30 (default 1 GiB)\n" : "")
                       << "CSV on stdout, with the stamp lines of results/*.csv above it.\n";
             return static_cast<int>(reduction::exit_ok);

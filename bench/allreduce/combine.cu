@@ -1,9 +1,6 @@
-// The cross-GPU combine alone: K partials, one float on each GPU, added three ways:
-//   nccl_allreduce  one ncclAllReduce of one element: the total on every GPU (what step 14 does)
-//   host_gather     each partial copied to the host and added there, as cuda-samples' simpleMultiGPU does
-//   peer_to_gpu0    peer copies of the partials to GPU 0, added there by a one-thread kernel
-// host_us: what a program that waits for the total sees (steady_clock around enqueue + synchronise); device_us: the
-// GPU side alone, timed as team.h times; none for host_gather, whose additions run on the host.
+// The cross-GPU combine alone: K partials, one float per GPU, added by one ncclAllReduce (the total on every GPU, as
+// step 14 does), on the host (as cuda-samples' simpleMultiGPU does) and by a kernel on GPU 0 after peer copies.
+// host_us: what a program waiting for the total sees; device_us: the GPU side alone (none for host_gather).
 #include "bench_setup.h"
 #include <chrono>
 

@@ -1,19 +1,14 @@
 // The verdict of a multi-GPU run: every GPU must hold the right total, and the same bits as rank 0's.
 #pragma once
 
-#include "cuda_check.h"
 #include "reference.h"
 #include "team.h"
-
 #include <cstring>
 #include <iostream>
-#include <string>
-#include <vector>
 
 namespace reduction::multi_gpu {
 
-// parts[i].total is members()[i]'s total, a T on its device. The verdict of the first wrong one, or rank 0's; the
-// same on every rank.
+// parts[i].total: members()[i]'s total, a T on its device. The verdict of the first wrong one, or rank 0's, on every rank.
 template <class T, class Part>
 Verdict verify_totals(const Team& team, const std::vector<Part>& parts, const Reference& reference, std::size_t depth) {
     const auto& members = team.members();
@@ -28,12 +23,12 @@ Verdict verify_totals(const Team& team, const std::vector<Part>& parts, const Re
     Verdict verdict = verify(first, reference, depth);
     for (std::size_t i = 0; i < members.size(); ++i) {
         Verdict own = verify(values[i], reference, depth);
-        if (own.pass && std::memcmp(&values[i], &first, sizeof(T)) != 0) {
+        if (!own.pass) {
+            own.note = "on GPU " + std::to_string(members[i].rank) + ": " + own.note;
+        } else if (std::memcmp(&values[i], &first, sizeof(T)) != 0) {
             own.pass = false;
             own.note = "GPU " + std::to_string(members[i].rank) + " holds " + own.result + ", GPU 0 " + verdict.result +
                        ": the all-reduce must leave the same total on every GPU";
-        } else if (!own.pass) {
-            own.note = "on GPU " + std::to_string(members[i].rank) + ": " + own.note;
         }
         if (!own.pass && verdict.pass) verdict = own;
     }

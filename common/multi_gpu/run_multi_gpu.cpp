@@ -1,9 +1,6 @@
 #include "run_multi_gpu.h"
 #include "report.h"
-
 #include <cstdlib>
-#include <iostream>
-#include <string>
 
 namespace reduction::multi_gpu {
 namespace {
@@ -16,15 +13,15 @@ MultiFlags take_multi_gpu_flags(int argc, char** argv, std::vector<const char*>&
         const std::string flag = argv[i];
         if (flag == "--from-one-gpu") {
             flags.from_one_gpu = true;
-        } else if (flag == "--gpus") {
+        } else if (flag != "--gpus") {
+            rest.push_back(argv[i]);
+        } else {
             if (i + 1 >= argc) throw UsageError("--gpus needs a value: the number of GPUs; see --help");
             const std::string text = argv[++i];
             const bool digits = !text.empty() && text.size() <= 4 && text.find_first_not_of("0123456789") == std::string::npos;
             flags.gpus = digits ? std::atoi(text.c_str()) : 0;
             if (flags.gpus < 1)
                 throw UsageError("--gpus: '" + text + "' is not accepted; expected a number of GPUs from 1 to those present");
-        } else {
-            rest.push_back(argv[i]);
         }
     }
     return flags;
@@ -103,11 +100,9 @@ void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Optio
             all.peak_gbps = m.peak_gbps;
             print_text(std::cout, m, all, input_description(options.input));
             std::cout << "  gpus       " << gpus << (team.mpi() ? " MPI ranks, one GPU each" : " GPUs driven by one process")
-                      << "; shards of " << largest_shard
-                      << (m.n % gpus ? " or " + std::to_string(largest_shard - 1) : std::string())
+                      << "; shards of " << largest_shard << (m.n % gpus ? " or " + std::to_string(largest_shard - 1) : "")
                       << " elements; combine: one ncclAllReduce of one element (NCCL " << nccl_version() << ")"
-                      << (flags.from_one_gpu ? "; the input starts on GPU 0 and its shards are sent out in every call" : "")
-                      << "\n";
+                      << (flags.from_one_gpu ? "; the input starts on GPU 0 and its shards are sent out in every call\n" : "\n");
             if (gpus == 1)
                 std::cout << "  note       one GPU only: K = 1, the all-reduce hands the partial back; "
                              "run with --gpus K or mpirun -np K for more\n";

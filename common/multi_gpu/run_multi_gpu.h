@@ -1,20 +1,15 @@
-// A multi-GPU step's main(), as common/run_step.h is a single-GPU step's: the steps' command line plus --gpus K and
-// --from-one-gpu, the Team, the input made once on GPU 0 and sent out in shards, one call verified on every GPU, the
-// calls timed on every GPU at once, the report on rank 0. The step's reduce.cuh provides, in its namespace: name,
-// change, previous_step(), shard_of(n, gpus, rank), Part<T> (input, receive, count, scratch, partial, total),
+// A multi-GPU step's main(), as common/run_step.h is a single-GPU step's. Its reduce.cuh provides, in its namespace:
+// name, change, previous_step(), shard_of(n, gpus, rank), Part<T> (input, receive, count, scratch, partial, total),
 // identity<T>(op), send_shards_from_first<T>(team, whole, n, parts), reduce_and_combine<T>(step, team, parts, block,
 // op) and addition_depth(step, n, gpus, block).
 #pragma once
 
-#include "input.h"
 #include "measure.h"
 #include "multi_gpu_verify.h"
 #include "options.h"
 #include <functional>
 #include <iostream>
-#include <string>
 #include <type_traits>
-#include <vector>
 
 namespace reduction::multi_gpu {
 
@@ -23,11 +18,9 @@ struct MultiFlags {
     bool from_one_gpu = false;  // --from-one-gpu: the input starts on GPU 0, sending it out is timed
 };
 
-// One run on the GPUs of `team`; returns the exit code.
+// Parses and checks the command line (a bad one is exit 2 on every rank, before MPI starts), then makes the Team and
+// hands it to `run`, which returns the exit code. `name` and `change` are the step's.
 using MultiGpuRun = std::function<int(Team&, const Options&, const MultiFlags&, int argc, const char* const* argv)>;
-
-// Parses and checks the command line (a bad one is exit 2 on every rank, before MPI starts), then makes the Team
-// and hands it to `run`. `name` and `change` are the step's.
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run);
 
 // Rank 0's report: the steps' text, CSV or JSON with the GPUs in the stamp, a line of their own in the text and three
@@ -95,28 +88,25 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
         if (scratch.back().bytes() > 0) CUDA_CHECK(cudaMemset(p.scratch, 0, scratch.back().bytes()));
         p.partial = owned.emplace_back(1).get();
         p.total = owned.emplace_back(1).get();
-        // An empty shard's partial is the identity, written once and never again; every other partial and every
-        // total is 0xFF bytes before the verified call, so that a GPU that never writes cannot pass with an old value.
+        // An empty shard's partial: the identity, for good. Every other partial and every total: 0xFF bytes before
+        // the verified call, so that a GPU that never writes cannot pass.
         const T identity = multi.identity(options.op);
         if (p.count == 0) CUDA_CHECK(cudaMemcpy(p.partial, &identity, sizeof(T), cudaMemcpyHostToDevice));
         else CUDA_CHECK(cudaMemsetAsync(p.partial, 0xFF, sizeof(T), members[i].stream));
         CUDA_CHECK(cudaMemsetAsync(p.total, 0xFF, sizeof(T), members[i].stream));
     }
-    const T* whole_input = whole.values.get();  // null on ranks other than 0
-    multi.send_shards_from_first(team, whole_input, n, parts);  // the first upload, not timed
+    multi.send_shards_from_first(team, whole.values.get(), n, parts);  // the first upload, not timed
     team.synchronize();
-
     // The depth of the tolerance, the same on every rank: the largest any rank computes.
     CUDA_CHECK(cudaSetDevice(members[0].device));
     std::vector<double> depth{static_cast<double>(multi.addition_depth(step, n, gpus, block))};
     team.max_over_ranks(depth);
     const auto call = [&] {
-        if (flags.from_one_gpu) multi.send_shards_from_first(team, whole_input, n, parts);
+        if (flags.from_one_gpu) multi.send_shards_from_first(team, whole.values.get(), n, parts);
         multi.reduce_and_combine(step, team, parts, block, options.op);
     };
     call();  // once to verify
     team.synchronize();
-
     Measurement m;
     m.op = op_name(options.op);
     m.step = multi.name;
@@ -142,10 +132,10 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
 template <class Step>
 int run_multi_gpu(int argc, char** argv, const Step& step) {
     const auto about = step(std::int32_t{});  // its name and change, the same for every T
-    return run_multi_gpu_main(argc, argv, about.name, about.change, [&](Team& team, const Options& options,
-                                                                        const MultiFlags& flags, int ac, const char* const* av) {
+    const auto run = [&](Team& team, const Options& options, const MultiFlags& flags, int ac, const char* const* av) {
         return dispatch_type(options.type, [&](auto zero) { return detail::run_typed(step(zero), team, options, flags, ac, av); });
-    });
+    };
+    return run_multi_gpu_main(argc, argv, about.name, about.change, run);
 }
 
 }  // namespace reduction::multi_gpu

@@ -1,7 +1,5 @@
 #include "team.h"
-#include "cuda_check.h"
 #include "device_info.h"
-#include "exit_codes.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -99,8 +97,8 @@ void Team::broadcast_from_leader([[maybe_unused]] void* bytes, [[maybe_unused]] 
 #if defined(REDUCTION_WITH_MPI)
     constexpr std::size_t chunk = 1 << 30;  // MPI counts are int
     for (std::size_t done = 0; mpi_ && done < size; done += chunk)
-        MPI_CHECK(MPI_Bcast(static_cast<char*>(bytes) + done, static_cast<int>(std::min(chunk, size - done)), MPI_BYTE, 0,
-                            MPI_COMM_WORLD));
+        MPI_CHECK(MPI_Bcast(static_cast<char*>(bytes) + done, static_cast<int>(std::min(chunk, size - done)), MPI_BYTE,
+                            0, MPI_COMM_WORLD));
 #endif
 }
 
@@ -133,7 +131,8 @@ reduction::Timing Team::time(const std::function<void()>& work, int warmup, int 
     reduction::AcrossRanks ranks;
 #if defined(REDUCTION_WITH_MPI)
     if (mpi_)
-        ranks = {[] { MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); }, [this](std::vector<double>& v) { max_over_ranks(v); }};
+        ranks = {[] { MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); },
+                 [this](std::vector<double>& values) { max_over_ranks(values); }};
 #endif
     return reduction::time_on_device(work, warmup, iters, streams, nullptr, ranks);
 }

@@ -1,16 +1,10 @@
-// The GPUs of one multi-GPU run as this process sees them: their ranks, devices, streams and NCCL communicators,
-// the few exchanges between processes, and the timing of work on every GPU (timer.h's, the slowest GPU's and
-// rank's time). Built two ways (one process driving K GPUs, or one MPI process per GPU), used one way.
+// The GPUs of a multi-GPU run as this process sees them (ranks, devices, streams, NCCL communicators), the exchanges
+// between processes and the timing of work on every GPU. Built two ways (K GPUs in one process, or one MPI rank each).
 #pragma once
 
 #include "nccl_check.h"
 #include "timer.h"
-#include <cuda_runtime.h>
-#include <cstddef>
-#include <functional>
 #include <memory>
-#include <string>
-#include <vector>
 
 namespace reduction::multi_gpu {
 
