@@ -8,8 +8,8 @@ set -uo pipefail
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: bench/multigpu.sh OUTDIR [BUILD_DIR]" >&2; exit 2; }
 out=$1
 bin=${2:-build-gpu}/bin
-for program in step14_multi_gpu combine_bench allreduce_bench; do
-  [ -x "$bin/$program" ] || { echo "multigpu.sh: $bin/$program is missing; build the tree first (NCCL needed)" >&2; exit 2; }
+for p in step14_multi_gpu combine_bench allreduce_bench; do
+  [ -x "$bin/$p" ] || { echo "multigpu.sh: $bin/$p is missing; build the tree first (NCCL needed)" >&2; exit 2; }
 done
 mkdir -p "$out" && [ -w "$out" ] || { echo "multigpu.sh: cannot write to '$out'" >&2; exit 2; }
 command -v nvidia-smi >/dev/null 2>&1 || { echo "multigpu.sh: nvidia-smi not found: no NVIDIA GPU here" >&2; exit 3; }
@@ -27,12 +27,9 @@ export REDUCTION_NVIDIA_DRIVER REDUCTION_NVLINK_GBPS REDUCTION_TOPOLOGY
 echo "NVLink per direction, GPU 0: ${REDUCTION_NVLINK_GBPS:-unknown} GB/s" >&2
 
 mpi_flags=()  # mpirun's, after -np K
-if command -v mpirun >/dev/null 2>&1; then
-  [ "$(id -u)" = 0 ] && mpi_flags+=(--allow-run-as-root)
-  [ -n "${NCCL_NVLS_ENABLE+set}" ] && mpi_flags+=(-x NCCL_NVLS_ENABLE)
-else
-  echo "multigpu.sh: no mpirun: the one-rank-per-GPU rows are left out" >&2
-fi
+[ "$(id -u)" = 0 ] && mpi_flags+=(--allow-run-as-root)
+[ -n "${NCCL_NVLS_ENABLE+set}" ] && mpi_flags+=(-x NCCL_NVLS_ENABLE)
+command -v mpirun >/dev/null 2>&1 || echo "multigpu.sh: no mpirun: the one-rank-per-GPU rows are left out" >&2
 
 status=0 count=0
 rows=$(mktemp -d)

@@ -53,13 +53,11 @@ inline Settings parse_settings(int argc, char** argv, bool with_sizes) {
 
 inline double algbw_gbps(std::size_t bytes, double ms) { return reduction::bandwidth_gbps(bytes, ms); }
 inline double busbw_gbps(double algbw, int gpus) { return algbw * 2.0 * (gpus - 1) / gpus; }
-
 // The link limit bench/multigpu.sh read from `nvidia-smi nvlink -s` (GB/s per direction, one GPU's links), or NaN.
 inline double nvlink_gbps() {
     const char* text = std::getenv("REDUCTION_NVLINK_GBPS");
     return text && *text ? std::atof(text) : NAN;
 }
-
 // A time in microseconds, or nothing for NaN (a time not taken).
 inline std::string us_text(double us) { return std::isfinite(us) ? reduction::format_number("%.2f", us) : ""; }
 

@@ -23,8 +23,7 @@ struct MultiFlags {
 using MultiGpuRun = std::function<int(Team&, const Options&, const MultiFlags&, int argc, const char* const* argv)>;
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run);
 
-// Rank 0's report: the steps' text, CSV or JSON with the GPUs in the stamp, a line of their own in the text and three
-// more CSV columns (gpus, launch, from_one_gpu). `device` is GPU 0's, `largest_shard` rank 0's.
+// Rank 0's report, the steps' with the GPUs added (CSV: gpus, launch, from_one_gpu). `device`: GPU 0's; `largest_shard`.
 void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Options& options, const MultiFlags& flags,
                      const Team& team, std::size_t largest_shard, int argc, const char* const* argv);
 
@@ -41,8 +40,6 @@ struct TypedCalls {
     void (*reduce_and_combine)(const StepApi& step, const Team& team, const std::vector<Part>& parts, int block, OpKind op);
 };
 
-namespace detail {
-
 template <class T, class Part>
 int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& options, const MultiFlags& flags, int argc,
               const char* const* argv) {
@@ -54,7 +51,6 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
     team.broadcast_from_leader(&n, sizeof n);
     const auto count_of = [&](int rank) { return multi.shard_count(n, gpus, rank); };
     const auto scratch_bytes = [&](std::size_t count) { return count ? step.scratch_bytes(type, count, block) : 0; };
-
     // Memory first, on every GPU: rank 0 holds the whole input, the others their shards.
     const DeviceInfo device = open_device(members[0].device);
     for (const Member& m : members) {
@@ -73,7 +69,6 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
     Reference reference = whole.reference;
     static_assert(std::is_trivially_copyable_v<Reference>, "the reference is sent to the other ranks as bytes");
     team.broadcast_from_leader(&reference, sizeof reference);
-
     std::vector<DeviceBuffer<T>> owned;                 // on each GPU: its shard (none on GPU 0), partial and total
     std::vector<DeviceBuffer<unsigned char>> scratch;  // the previous step's, zero-filled once (step_api.h)
     std::vector<Part> parts(members.size());
@@ -127,13 +122,11 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
     return m.verdict.pass ? exit_ok : exit_wrong_result;
 }
 
-}  // namespace detail
-
 template <class Step>
 int run_multi_gpu(int argc, char** argv, const Step& step) {
     const auto about = step(std::int32_t{});  // its name and change, the same for every T
     const auto run = [&](Team& team, const Options& options, const MultiFlags& flags, int ac, const char* const* av) {
-        return dispatch_type(options.type, [&](auto zero) { return detail::run_typed(step(zero), team, options, flags, ac, av); });
+        return dispatch_type(options.type, [&](auto zero) { return run_typed(step(zero), team, options, flags, ac, av); });
     };
     return run_multi_gpu_main(argc, argv, about.name, about.change, run);
 }

@@ -1,7 +1,5 @@
 #include "team.h"
 #include "device_info.h"
-
-#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <unistd.h>
@@ -95,10 +93,7 @@ Team::~Team() {
 
 void Team::broadcast_from_leader([[maybe_unused]] void* bytes, [[maybe_unused]] std::size_t size) const {
 #if defined(REDUCTION_WITH_MPI)
-    constexpr std::size_t chunk = 1 << 30;  // MPI counts are int
-    for (std::size_t done = 0; mpi_ && done < size; done += chunk)
-        MPI_CHECK(MPI_Bcast(static_cast<char*>(bytes) + done, static_cast<int>(std::min(chunk, size - done)), MPI_BYTE,
-                            0, MPI_COMM_WORLD));
+    if (mpi_) MPI_CHECK(MPI_Bcast(bytes, static_cast<int>(size), MPI_BYTE, 0, MPI_COMM_WORLD));  // small: n, a reference
 #endif
 }
 

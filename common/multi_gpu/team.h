@@ -8,8 +8,7 @@
 
 namespace reduction::multi_gpu {
 
-// One GPU of the run.
-struct Member {
+struct Member {  // one GPU of the run
     int rank = 0;                  // in the communicator: 0 .. size - 1
     int device = 0;                // CUDA device index on its host
     cudaStream_t stream = nullptr; // every piece of its work goes here, in order
