@@ -6,8 +6,7 @@
 # passed on to every rank as it is set. Run from the repo root; BUILD_DIR is build-gpu unless given.
 set -uo pipefail
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: bench/multigpu.sh OUTDIR [BUILD_DIR]" >&2; exit 2; }
-out=$1
-bin=${2:-build-gpu}/bin
+out=$1 bin=${2:-build-gpu}/bin
 for p in step14_multi_gpu combine_bench allreduce_bench; do
   [ -x "$bin/$p" ] || { echo "multigpu.sh: $bin/$p is missing; build the tree first (NCCL needed)" >&2; exit 2; }
 done

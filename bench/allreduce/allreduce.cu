@@ -94,7 +94,7 @@ int run(const Bench& b, Team& team, const std::vector<Member>& members, int gpus
                      std::to_string(b.settings.warmup) + " warm-up calls first; algbw = bytes / median time, "
                      "busbw = algbw * 2(K-1)/K (nccl-tests doc/PERFORMANCE.md)",
                  "method,gpus,bytes,count,time_median_us,time_min_us,algbw_gbps,busbw_gbps,nvlink_gbps,status");
-    const double link = nvlink_gbps();
+    const std::string link = std::isfinite(nvlink_gbps()) ? reduction::format_number("%.1f", nvlink_gbps()) : "";
     bool all_ok = true;
     using Method = std::pair<const char*, std::function<void()>>;
     for (count = 1; count <= max_count; count *= 2) {
@@ -106,8 +106,7 @@ int run(const Bench& b, Team& team, const std::vector<Member>& members, int gpus
             const double algbw = algbw_gbps(bytes, t.per_call.median_ms);
             std::cout << method << "," << gpus << "," << bytes << "," << count << "," << us_text(t.per_call.median_ms * 1e3)
                       << "," << us_text(t.per_call.min_ms * 1e3) << "," << reduction::format_number("%.3f", algbw) << ","
-                      << reduction::format_number("%.3f", busbw_gbps(algbw, gpus)) << ","
-                      << (std::isfinite(link) ? reduction::format_number("%.1f", link) : "") << ","
+                      << reduction::format_number("%.3f", busbw_gbps(algbw, gpus)) << "," << link << ","
                       << (ok ? "PASS" : "FAIL") << std::endl;
         }
         if (count > max_count / 2) break;  // the next doubling would pass --max-bytes (and could wrap)

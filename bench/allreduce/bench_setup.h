@@ -21,15 +21,6 @@ struct Settings {
     bool help = false;
 };
 
-inline int parse_int(const std::string& flag, const std::string& text, int low, int high) {
-    const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
-    const int value = digits ? std::atoi(text.c_str()) : -1;
-    if (value < low || value > high)
-        throw reduction::UsageError(flag + ": '" + text + "' is not accepted; expected an integer from " +
-                                    std::to_string(low) + " to " + std::to_string(high));
-    return value;
-}
-
 // --gpus K, --iters N, --warmup N, and (with_sizes) --max-bytes 2^30. CSV always.
 inline Settings parse_settings(int argc, char** argv, bool with_sizes) {
     Settings s;
@@ -39,10 +30,19 @@ inline Settings parse_settings(int argc, char** argv, bool with_sizes) {
             if (i + 1 >= argc) throw reduction::UsageError(flag + " needs a value; see --help");
             return argv[++i];
         };
+        const auto number = [&](int low, int high) {
+            const std::string text = value();
+            const bool digits = !text.empty() && text.size() <= 9 && text.find_first_not_of("0123456789") == std::string::npos;
+            const int v = digits ? std::atoi(text.c_str()) : -1;
+            if (v < low || v > high)
+                throw reduction::UsageError(flag + ": '" + text + "' is not accepted; expected an integer from " +
+                                            std::to_string(low) + " to " + std::to_string(high));
+            return v;
+        };
         if (flag == "--help" || flag == "-h") s.help = true;
-        else if (flag == "--gpus") s.gpus = parse_int(flag, value(), 1, 1024);
-        else if (flag == "--iters") s.iters = parse_int(flag, value(), 1, 100000);
-        else if (flag == "--warmup") s.warmup = parse_int(flag, value(), 0, 100000);
+        else if (flag == "--gpus") s.gpus = number(1, 1024);
+        else if (flag == "--iters") s.iters = number(1, 100000);
+        else if (flag == "--warmup") s.warmup = number(0, 100000);
         else if (with_sizes && flag == "--max-bytes") {
             s.max_bytes = reduction::parse_count(flag, value());
             if (s.max_bytes < 4) throw reduction::UsageError("--max-bytes: at least 4 (one float)");
@@ -79,7 +79,6 @@ struct Bench {
     reduction::DeviceInfo device{};
     bool peer = true;
 
-    // The stamp lines of results/*.csv and the CSV header, on stdout.
     void print_head(int gpus, const std::string& timing, const char* columns) const {
         reduction::Stamp stamp = reduction::device_stamp(device, argc, argv);
         const char* nvls = std::getenv("NCCL_NVLS_ENABLE");

@@ -85,9 +85,8 @@ int run(const Bench& b, Team& team, const std::vector<Member>& members, int gpus
     bool all_ok = true;
     const auto row = [&](const char* method, const char* result_on, const std::function<void()>& on_device,
                          const std::function<void()>& on_host, bool ok) {
-        reduction::TimingStats device;
-        device.median_ms = device.min_ms = NAN;
-        if (on_device) device = team.time(on_device, warmup, iters).per_call;
+        const reduction::TimingStats device =
+            on_device ? team.time(on_device, warmup, iters).per_call : reduction::TimingStats{NAN, NAN, 0};
         const reduction::TimingStats host_us = host_time_us(on_host, warmup, iters);
         rows.push_back(std::string(method) + "," + std::to_string(gpus) + "," + result_on + "," + us_text(host_us.median_ms) +
                        "," + us_text(host_us.min_ms) + "," + us_text(device.median_ms * 1e3) + "," +

@@ -1,26 +1,21 @@
-// NCCL_CHECK and MPI_CHECK, in the style of CUDA_CHECK: a failed call throws CommError (the call, file, line and the
-// library's message), which run_guarded (common/exit_codes.h) turns into one line on stderr and exit 4.
+// NCCL_CHECK and MPI_CHECK, in the style of CUDA_CHECK: a failed call throws a runtime_error (the call, file, line and
+// the library's message), which run_guarded (common/exit_codes.h) turns into one line on stderr and exit 4.
 #pragma once
 
 #include <nccl.h>
 #include <stdexcept>
 #include <string>
-
 #if defined(REDUCTION_WITH_MPI)
 #include <mpi.h>
 #endif
 
 namespace reduction::multi_gpu {
 
-struct CommError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
 inline void nccl_check(ncclResult_t code, const char* call, const char* file, int line) {
     if (code == ncclSuccess) return;
     const char* detail = ncclGetLastError(nullptr);  // this thread's last NCCL message, often more exact
-    throw CommError(std::string("NCCL: ") + call + " failed at " + file + ":" + std::to_string(line) + ": " +
-                    ncclGetErrorString(code) + (detail && *detail ? std::string(" (") + detail + ")" : std::string()));
+    throw std::runtime_error(std::string("NCCL: ") + call + " failed at " + file + ":" + std::to_string(line) + ": " +
+                             ncclGetErrorString(code) + (detail && *detail ? std::string(" (") + detail + ")" : ""));
 }
 #define NCCL_CHECK(call) ::reduction::multi_gpu::nccl_check((call), #call, __FILE__, __LINE__)
 
@@ -31,7 +26,7 @@ inline void mpi_check(int code, const char* call, const char* file, int line) {
     char text[MPI_MAX_ERROR_STRING] = {};
     int length = 0;
     MPI_Error_string(code, text, &length);
-    throw CommError(std::string("MPI: ") + call + " failed at " + file + ":" + std::to_string(line) + ": " + text);
+    throw std::runtime_error(std::string("MPI: ") + call + " failed at " + file + ":" + std::to_string(line) + ": " + text);
 }
 #define MPI_CHECK(call) ::reduction::multi_gpu::mpi_check((call), #call, __FILE__, __LINE__)
 #endif

@@ -68,8 +68,7 @@ int run_multi_gpu_main(int argc, char** argv, const char* name, const char* chan
         MPI_Init(&argc, &argv);  // before it, no error handler can be set: a failure here is fatal by default
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // MPI_CHECK reports the errors
         const int code = run_guarded([&] { return run(*Team::from_mpi(), options, flags, argc, argv); });
-        // A wrong result is known to every rank (they agree on the verdict); anything else may be one rank's alone,
-        // and the others would wait for it: MPI_Abort ends every rank, and mpirun exits with the code.
+        // Every rank agrees on a wrong result; anything else may be one rank's alone: end them all, mpirun exits with code.
         if (code != exit_ok && code != exit_wrong_result) MPI_Abort(MPI_COMM_WORLD, code);
         MPI_Finalize();
         return code;
@@ -82,12 +81,11 @@ void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Optio
                      const Team& team, std::size_t largest_shard, int argc, const char* const* argv) {
     const int gpus = team.size();
     Stamp stamp = make_stamp(device, options.input, options.measure, argc, argv);
-    stamp_value(stamp, "timing") =
-        "per call: median and min of " + std::to_string(options.measure.iters) +
+    stamp_value(stamp, "timing") = "per call: median and min of " + std::to_string(options.measure.iters) +
         " calls queued behind a gate kernel on every GPU, one event pair per GPU each, the slowest GPU's time; batch: "
-        "chunks of at most " + std::to_string(gate_chunk) +
-        " calls behind the gates, the slowest GPU's chunk time / count; idle: every GPU (and rank) synchronised before "
-        "each call; " + std::to_string(options.measure.warmup) + " warm-up calls first; L2 warm";
+        "chunks of at most " + std::to_string(gate_chunk) + " calls behind the gates, the slowest GPU's chunk time / "
+        "count; idle: every GPU (and rank) synchronised before each call; " + std::to_string(options.measure.warmup) +
+        " warm-up calls first; L2 warm";
     const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
     stamp.insert(stamp.end(), {{"gpus", std::to_string(gpus)},
                                {"launch", team.mpi() ? "one MPI rank per GPU" : "one process driving every GPU"},

@@ -1,7 +1,6 @@
-// A multi-GPU step's main(), as common/run_step.h is a single-GPU step's. Its reduce.cuh provides, in its namespace:
-// name, change, previous_step(), shard_of(n, gpus, rank), Part<T> (input, receive, count, scratch, partial, total),
-// identity<T>(op), send_shards_from_first<T>(team, whole, n, parts), reduce_and_combine<T>(step, team, parts, block,
-// op) and addition_depth(step, n, gpus, block).
+// A multi-GPU step's main(), as common/run_step.h is a single-GPU step's. The step's reduce.cuh provides, in its
+// namespace: name, change, previous_step(), shard_of(n, gpus, rank), Part<T> (input, receive, count, scratch, partial,
+// total), identity<T>, send_shards_from_first<T>, reduce_and_combine<T> and addition_depth (see step14's).
 #pragma once
 
 #include "measure.h"
@@ -18,8 +17,7 @@ struct MultiFlags {
     bool from_one_gpu = false;  // --from-one-gpu: the input starts on GPU 0, sending it out is timed
 };
 
-// Parses and checks the command line (a bad one is exit 2 on every rank, before MPI starts), then makes the Team and
-// hands it to `run`, which returns the exit code. `name` and `change` are the step's.
+// Checks the command line (a bad one: exit 2 on every rank, before MPI starts), makes the Team, returns run's code.
 using MultiGpuRun = std::function<int(Team&, const Options&, const MultiFlags&, int argc, const char* const* argv)>;
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run);
 
@@ -83,8 +81,7 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
         if (scratch.back().bytes() > 0) CUDA_CHECK(cudaMemset(p.scratch, 0, scratch.back().bytes()));
         p.partial = owned.emplace_back(1).get();
         p.total = owned.emplace_back(1).get();
-        // An empty shard's partial: the identity, for good. Every other partial and every total: 0xFF bytes before
-        // the verified call, so that a GPU that never writes cannot pass.
+        // An empty shard's partial: the identity, for good; every other partial and every total: 0xFF, failing if unwritten.
         const T identity = multi.identity(options.op);
         if (p.count == 0) CUDA_CHECK(cudaMemcpy(p.partial, &identity, sizeof(T), cudaMemcpyHostToDevice));
         else CUDA_CHECK(cudaMemsetAsync(p.partial, 0xFF, sizeof(T), members[i].stream));

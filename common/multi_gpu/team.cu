@@ -74,8 +74,7 @@ std::unique_ptr<Team> Team::from_mpi() {
 #endif
 
 Team::~Team() {
-    // After a failure the other GPUs may never answer: abort, which does not wait for them. Otherwise finalize
-    // every communicator in one group (one thread may own several), then free.
+    // After a failure abort, as the other GPUs may never answer; else finalize every comm in one group, then free.
     const bool failing = std::uncaught_exceptions() > 0;
     if (!failing && ncclGroupStart() == ncclSuccess) {
         for (const Member& m : members_)
@@ -93,7 +92,7 @@ Team::~Team() {
 
 void Team::broadcast_from_leader([[maybe_unused]] void* bytes, [[maybe_unused]] std::size_t size) const {
 #if defined(REDUCTION_WITH_MPI)
-    if (mpi_) MPI_CHECK(MPI_Bcast(bytes, static_cast<int>(size), MPI_BYTE, 0, MPI_COMM_WORLD));  // small: n, a reference
+    if (mpi_) MPI_CHECK(MPI_Bcast(bytes, static_cast<int>(size), MPI_BYTE, 0, MPI_COMM_WORLD));  // a few bytes
 #endif
 }
 

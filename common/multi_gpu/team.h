@@ -1,5 +1,5 @@
-// The GPUs of a multi-GPU run as this process sees them (ranks, devices, streams, NCCL communicators), the exchanges
-// between processes and the timing of work on every GPU. Built two ways (K GPUs in one process, or one MPI rank each).
+// The GPUs of a multi-GPU run as this process sees them, the exchanges between processes and the timing
+// of work on every GPU. Built two ways: K GPUs in one process, or one MPI rank per GPU.
 #pragma once
 
 #include "nccl_check.h"
@@ -15,17 +15,16 @@ struct Member {  // one GPU of the run
     ncclComm_t comm = nullptr;
 };
 
-int visible_gpus();         // CUDA devices this process can see; EnvironmentError (exit 3) when there are none
+int visible_gpus();         // CUDA devices this process sees; none: EnvironmentError (exit 3)
 bool launched_by_mpi();     // started by an MPI launcher: only then is MPI initialised
 std::string nccl_version(); // "2.28.9", or "unknown" if NCCL will not say
 
 class Team {
 public:
-    // One process driving GPUs 0 .. gpus - 1 (ncclCommInitAll); more than the machine has: UsageError (exit 2).
+    // One process driving GPUs 0 .. gpus - 1; more than the machine has: UsageError (exit 2).
     static std::unique_ptr<Team> local(int gpus);
 #if defined(REDUCTION_WITH_MPI)
-    // One process per GPU (MPI initialised): the host's rank r takes local GPU r, the communicator from a unique id
-    // that rank 0 broadcasts. More ranks on a host than it has GPUs: EnvironmentError (exit 3).
+    // One MPI rank per GPU, a host's rank r on its GPU r; too many ranks: EnvironmentError (exit 3).
     static std::unique_ptr<Team> from_mpi();
 #endif
     ~Team();
