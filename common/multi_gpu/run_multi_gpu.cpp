@@ -3,10 +3,9 @@
 #include <cstdlib>
 
 namespace reduction::multi_gpu {
-namespace {
 
 // --gpus K and --from-one-gpu out of argv; the rest is the steps' command line.
-MultiFlags take_multi_gpu_flags(int argc, char** argv, std::vector<const char*>& rest) {
+static MultiFlags take_multi_gpu_flags(int argc, char** argv, std::vector<const char*>& rest) {
     MultiFlags flags;
     rest.push_back(argv[0]);
     for (int i = 1; i < argc; ++i) {
@@ -26,7 +25,6 @@ MultiFlags take_multi_gpu_flags(int argc, char** argv, std::vector<const char*>&
     }
     return flags;
 }
-}  // namespace
 
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run) {
     MultiFlags flags;
