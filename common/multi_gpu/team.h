@@ -34,7 +34,7 @@ public:
     bool mpi() const { return mpi_; }
     bool leads() const { return first_rank_ == 0; }  // drives rank 0: reads the input, prints the report
     const std::vector<Member>& members() const { return members_; }
-    // Exchanges between the processes; with one process there is nobody to talk to.
+    // Exchanges of a few bytes between the processes; with one process there is nobody to talk to.
     void broadcast_from_leader(void* bytes, std::size_t size) const;
     void max_over_ranks(std::vector<double>& values) const;  // element-wise, in place
     bool all_ranks(bool value) const;                         // true if true on every rank
