@@ -1,25 +1,14 @@
 #!/usr/bin/env bash
-# Measures the multi-GPU step and its benchmarks for results/h200x2/ (two GPUs of one host; on a
-# host of 4 or 8 GPUs, for results/h200x4/ or h200x8/):
-#   step14.csv     step14_multi_gpu at K = 1 and at each K of 2, 4, 8 the host has GPUs for,
-#                  n = 2^20, 2^22, ..., 2^32, int32 and float32:
-#                  one process (--gpus K), one MPI rank per GPU (when mpirun is there), and
-#                  --from-one-gpu; one stamp, then one row per run with its gpus, launch, from_one_gpu
-#   combine.csv    the combine of one partial per GPU (every GPU of the host): NCCL, host gather,
-#                  peer copy to GPU 0
-#   allreduce.csv  all-reduce of a float vector over every GPU of the host, 4 B .. 1 GiB per GPU:
-#                  NCCL against a naive gather
-#   nvlink.txt, topology.txt   what nvidia-smi says about the links (the limit in the CSVs' stamp)
-# About 5 minutes on two H200s. NCCL_NVLS_ENABLE is passed on to every rank as it is set.
-#
-# usage: bench/multigpu.sh OUTDIR [BUILD_DIR]     (BUILD_DIR default build-gpu; run from the repo root)
+# Measures step14_multi_gpu and the benchmarks for results/h200x2/ (h200x4/, h200x8/ on a host of 4 or 8 GPUs):
+# step14.csv (K = 1 and each K of 2, 4, 8 the host has; n = 2^20 .. 2^32; int32, float32; --gpus K, one MPI rank per
+# GPU where mpirun is, --from-one-gpu; one stamp, a row a run), combine.csv, allreduce.csv (every GPU of the host),
+# nvlink.txt and topology.txt (the link limit in their stamps). About 5 minutes on two H200s; NCCL_NVLS_ENABLE is
+# passed on to every rank as it is set. Run from the repo root; BUILD_DIR is build-gpu unless given.
 set -uo pipefail
-usage="usage: bench/multigpu.sh OUTDIR [BUILD_DIR]"
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "$usage" >&2; exit 2; }
-out=$1
-bin=${2:-build-gpu}/bin
-for program in step14_multi_gpu combine_bench allreduce_bench; do
-  [ -x "$bin/$program" ] || { echo "multigpu.sh: $bin/$program is missing; build the tree first (NCCL needed)" >&2; exit 2; }
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: bench/multigpu.sh OUTDIR [BUILD_DIR]" >&2; exit 2; }
+out=$1 bin=${2:-build-gpu}/bin
+for p in step14_multi_gpu combine_bench allreduce_bench; do
+  [ -x "$bin/$p" ] || { echo "multigpu.sh: $bin/$p is missing; build the tree first (NCCL needed)" >&2; exit 2; }
 done
 mkdir -p "$out" && [ -w "$out" ] || { echo "multigpu.sh: cannot write to '$out'" >&2; exit 2; }
 command -v nvidia-smi >/dev/null 2>&1 || { echo "multigpu.sh: nvidia-smi not found: no NVIDIA GPU here" >&2; exit 3; }
@@ -28,46 +17,36 @@ gpus=$(nvidia-smi -L | grep -c '^GPU')
 
 export REDUCTION_COMMIT=${REDUCTION_COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)}
 REDUCTION_NVIDIA_DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -n 1)
-export REDUCTION_NVIDIA_DRIVER
-
 # The link limit: the per-direction GB/s of GPU 0's NVLinks, summed, as `nvidia-smi nvlink -s` lists them.
 nvidia-smi nvlink -s >"$out/nvlink.txt" 2>&1
 nvidia-smi topo -m >"$out/topology.txt" 2>&1
 REDUCTION_NVLINK_GBPS=$(awk '/^GPU /{gpu++} gpu==1 && /Link [0-9]+:.*GB\/s/{for(i=1;i<=NF;i++) if($(i+1)=="GB/s") s+=$i} END{if(s>0) printf "%.1f", s}' "$out/nvlink.txt")
-export REDUCTION_NVLINK_GBPS
 REDUCTION_TOPOLOGY=$(awk 'NR==2{print; exit}' "$out/topology.txt" | tr -s ' \t' ' ')  # GPU0's row: how it reaches GPU1
-export REDUCTION_TOPOLOGY
+export REDUCTION_NVIDIA_DRIVER REDUCTION_NVLINK_GBPS REDUCTION_TOPOLOGY
 echo "NVLink per direction, GPU 0: ${REDUCTION_NVLINK_GBPS:-unknown} GB/s" >&2
 
 mpi_flags=()  # mpirun's, after -np K
-if command -v mpirun >/dev/null 2>&1; then
-  [ "$(id -u)" = 0 ] && mpi_flags+=(--allow-run-as-root)
-  [ -n "${NCCL_NVLS_ENABLE+set}" ] && mpi_flags+=(-x NCCL_NVLS_ENABLE)
-else
-  echo "multigpu.sh: no mpirun: the one-rank-per-GPU rows are left out" >&2
-fi
+[ "$(id -u)" = 0 ] && mpi_flags+=(--allow-run-as-root)
+[ -n "${NCCL_NVLS_ENABLE+set}" ] && mpi_flags+=(-x NCCL_NVLS_ENABLE)
+command -v mpirun >/dev/null 2>&1 || echo "multigpu.sh: no mpirun: the one-rank-per-GPU rows are left out" >&2
 
-status=0
+status=0 count=0
 rows=$(mktemp -d)
 trap 'rm -rf "$rows"' EXIT
-count=0
-# step RUN_NAME COMMAND...: one CSV run, kept for step14.csv
-step() {
-  local name=$1
+step() {  # step RUN_NAME COMMAND...: one CSV run, kept for step14.csv
+  echo "step14: $1" >&2
   shift
   count=$((count + 1))
-  echo "step14: $name" >&2
-  if ! "$@" --csv >"$rows/$(printf %03d $count).csv" 2>"$rows/err"; then
+  local file=$rows/$(printf %03d $count).csv
+  if ! "$@" --csv >"$file" 2>"$rows/err"; then
     echo "multigpu.sh: '$*' failed: $(tail -n 3 "$rows/err")" >&2
-    rm -f "$rows/$(printf %03d $count).csv"
+    rm -f "$file"
     status=1
   fi
 }
 for type in int32 float32; do
   for exponent in 20 22 24 26 28 30 32; do
-    iters=100
-    [ "$exponent" -ge 30 ] && iters=20
-    args=(--type "$type" --n "2^$exponent" --iters "$iters" --seed 42)
+    args=(--type "$type" --n "2^$exponent" --iters "$([ "$exponent" -ge 30 ] && echo 20 || echo 100)" --seed 42)
     step "K=1 $type 2^$exponent" "$bin/step14_multi_gpu" --gpus 1 "${args[@]}"
     for k in 2 4 8; do  # every K this host has GPUs for
       [ "$gpus" -ge "$k" ] || continue
@@ -81,11 +60,9 @@ done
 # One stamp (the first run's, its command replaced by this script's), one header, every row.
 first=$(ls "$rows"/[0-9]*.csv 2>/dev/null | head -n 1)
 if [ -n "$first" ]; then
-  {
-    grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step14_multi_gpu at K = 1 .. '"$gpus"', each launch form)|'
-    grep -v '^#' "$first" | head -n 1
-    for file in "$rows"/[0-9]*.csv; do grep -v '^#' "$file" | tail -n +2; done
-  } >"$out/step14.csv"
+  grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step14_multi_gpu at K = 1 .. '"$gpus"', each launch form)|' >"$out/step14.csv"
+  grep -v '^#' "$first" | head -n 1 >>"$out/step14.csv"
+  for file in "$rows"/[0-9]*.csv; do grep -v '^#' "$file" | tail -n +2; done >>"$out/step14.csv"
 fi
 
 if [ "$gpus" -ge 2 ]; then

@@ -1,50 +1,27 @@
-// The element-wise sum of a float vector held on every GPU, left on every GPU: an all-reduce, from
-// 4 bytes (one float) to --max-bytes (1 GiB) per GPU, doubling. Two ways:
-//   nccl   one ncclAllReduce per GPU, in a group
-//   naive  every vector copied to GPU 0 (peer copies), added there by a simple element-wise kernel,
-//          the sum copied back to every GPU: all on GPU 0's stream, so GPU 0's link carries
-//          everything twice and the others wait
-// Each size is checked once per method (every element on every GPU), then timed as team.h times
-// (calls queued behind a gate on every GPU; the slowest GPU's interval; median and min).
-// algbw = bytes / time and busbw = algbw * 2 (K - 1) / K, as nccl-tests define them.
+// The all-reduce of a float vector on every GPU, 4 bytes to --max-bytes (1 GiB) per GPU, doubling, two ways: nccl (one
+// ncclAllReduce per GPU, in a group) and naive (every vector copied to GPU 0 and added there, the sum copied back, all
+// on GPU 0's stream: its link carries everything twice). Each checked (every element on every GPU), then timed.
 #include "bench_setup.h"
-
-#include "team.h"
-
-#include "cuda_check.h"
-#include "device_buffer.h"
-#include "exit_codes.h"
-#include "timer.h"
-
-#include <cmath>
-#include <iostream>
-#include <vector>
 
 namespace {
 
 using namespace bench_multi_gpu;
-using reduction::DeviceBuffer;
 
 // GPU `rank`'s element i: rank + 1 + (i mod 8). Small integers: every sum is exact in float.
-__global__ void fill_kernel(float* values, std::size_t count, int rank) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+__global__ void fill_kernel(float* values, std::size_t n, int rank) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
         values[i] = static_cast<float>(rank + 1 + static_cast<int>(i % 8));
 }
 
 // Counts the elements that differ from the sum over `gpus` GPUs of fill_kernel's values.
-__global__ void count_wrong_kernel(const float* values, std::size_t count, int gpus, unsigned long long* wrong) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-        const float expected = static_cast<float>(gpus * (gpus + 1) / 2 + gpus * static_cast<int>(i % 8));
-        if (values[i] != expected) atomicAdd(wrong, 1ull);
-    }
+__global__ void count_wrong_kernel(const float* values, std::size_t n, int gpus, unsigned long long* wrong) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x)
+        if (values[i] != static_cast<float>(gpus * (gpus + 1) / 2 + gpus * static_cast<int>(i % 8))) atomicAdd(wrong, 1ull);
 }
 
 // out[i] = sum over the K inputs' element i, in rank order.
-__global__ void add_vectors_kernel(const float* const* inputs, int gpus, std::size_t count, float* out) {
-    for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+__global__ void add_vectors_kernel(const float* const* inputs, int gpus, std::size_t n, float* out) {
+    for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n; i += std::size_t{gridDim.x} * blockDim.x) {
         float sum = 0;
         for (int r = 0; r < gpus; ++r) sum += inputs[r][i];
         out[i] = sum;
@@ -56,29 +33,14 @@ unsigned int blocks_for(std::size_t count) {
     return static_cast<unsigned int>(std::min<std::size_t>((count + threads - 1) / threads, 4096));
 }
 
-int run(int argc, char** argv) {
-    const Settings settings = parse_settings(argc, argv, true);
-    if (settings.help) {
-        std::cout << usage_text(argv[0], "all-reduce of a float vector on every GPU: NCCL against a naive gather to GPU 0", true);
-        return reduction::exit_ok;
-    }
-    const BenchTeam setup = open_team(settings);
-    reduction::multi_gpu::Team& team = *setup.team;
-    const int gpus = team.size();
-    const auto& members = team.members();
-    const std::size_t max_count = settings.max_bytes / sizeof(float);
-
-    // GPU 0 holds K vectors (its own and one per other GPU) plus the sum; the others two vectors.
-    for (const auto& m : members) {
-        CUDA_CHECK(cudaSetDevice(m.device));
-        const std::size_t vectors = m.rank == 0 ? gpus + 1 : 2;
-        reduction::require_device_memory(vectors * max_count * sizeof(float) + (1 << 20),
-                                         "allreduce on GPU " + std::to_string(m.rank) + " (--max-bytes)");
-    }
+int run(const Bench& b, Team& team, const std::vector<Member>& members, int gpus) {
+    const std::size_t max_count = b.settings.max_bytes / sizeof(float);
     std::vector<DeviceBuffer<float>> send, recv, staging;  // staging: on GPU 0, one per other GPU
     std::vector<DeviceBuffer<unsigned long long>> wrong;
     for (const auto& m : members) {
-        CUDA_CHECK(cudaSetDevice(m.device));
+        CUDA_CHECK(cudaSetDevice(m.device));  // GPU 0 holds K vectors (one per GPU) plus the sum; the others two
+        reduction::require_device_memory(std::size_t(m.rank == 0 ? gpus + 1 : 2) * max_count * sizeof(float) + (1 << 20),
+                                         "allreduce on GPU " + std::to_string(m.rank) + " (--max-bytes)");
         send.emplace_back(max_count);
         recv.emplace_back(max_count);
         wrong.emplace_back(1);
@@ -87,22 +49,12 @@ int run(int argc, char** argv) {
     }
     CUDA_CHECK(cudaSetDevice(members[0].device));
     std::vector<const float*> inputs{send[0].get()};
-    for (int r = 1; r < gpus; ++r) {
-        staging.emplace_back(max_count);
-        inputs.push_back(staging.back().get());
-    }
+    for (int r = 1; r < gpus; ++r) inputs.push_back(staging.emplace_back(max_count).get());
     DeviceBuffer<const float*> device_inputs(static_cast<std::size_t>(gpus));
     CUDA_CHECK(cudaMemcpy(device_inputs.get(), inputs.data(), gpus * sizeof(float*), cudaMemcpyHostToDevice));
     team.synchronize();
-
     std::size_t count = 1;
-    const auto nccl = [&] {
-        NCCL_CHECK(ncclGroupStart());
-        for (std::size_t i = 0; i < members.size(); ++i)
-            NCCL_CHECK(ncclAllReduce(send[i].get(), recv[i].get(), count, ncclFloat32, ncclSum, members[i].comm,
-                                     members[i].stream));
-        NCCL_CHECK(ncclGroupEnd());
-    };
+    const auto nccl = [&] { nccl_sum(members, send, recv, count); };
     const auto naive = [&] {
         const auto& first = members[0];
         CUDA_CHECK(cudaSetDevice(first.device));
@@ -120,7 +72,6 @@ int run(int argc, char** argv) {
         for (std::size_t i = 0; i < members.size(); ++i) {
             CUDA_CHECK(cudaSetDevice(members[i].device));
             CUDA_CHECK(cudaMemsetAsync(recv[i].get(), 0xFF, count * sizeof(float), members[i].stream));
-            CUDA_CHECK(cudaMemsetAsync(wrong[i].get(), 0, sizeof(unsigned long long), members[i].stream));
         }
         team.synchronize();
         method();
@@ -128,6 +79,7 @@ int run(int argc, char** argv) {
         bool ok = true;
         for (std::size_t i = 0; i < members.size(); ++i) {
             CUDA_CHECK(cudaSetDevice(members[i].device));
+            CUDA_CHECK(cudaMemsetAsync(wrong[i].get(), 0, sizeof(unsigned long long), members[i].stream));
             count_wrong_kernel<<<blocks_for(count), threads, 0, members[i].stream>>>(recv[i].get(), count, gpus, wrong[i].get());
             CUDA_CHECK_LAUNCH();
             unsigned long long bad = 0;
@@ -137,29 +89,24 @@ int run(int argc, char** argv) {
         }
         return ok;
     };
-
-    const std::string timing = "per call: median and min of " + std::to_string(settings.iters) +
-                               " calls queued behind a gate kernel on every GPU, the slowest GPU's event interval; " +
-                               std::to_string(settings.warmup) + " warm-up calls first; algbw = bytes / median time, "
-                               "busbw = algbw * 2(K-1)/K (nccl-tests doc/PERFORMANCE.md)";
-    std::cout << reduction::stamp_lines(bench_stamp(setup.device, team, setup.peer, timing, argc, argv))
-              << "method,gpus,bytes,count,time_median_us,time_min_us,algbw_gbps,busbw_gbps,nvlink_gbps,status\n";
-    const double link = nvlink_gbps();
+    b.print_head(gpus, "per call: median and min of " + std::to_string(b.settings.iters) +
+                     " calls queued behind a gate kernel on every GPU, the slowest GPU's event interval; " +
+                     std::to_string(b.settings.warmup) + " warm-up calls first; algbw = bytes / median time, "
+                     "busbw = algbw * 2(K-1)/K (nccl-tests doc/PERFORMANCE.md)",
+                 "method,gpus,bytes,count,time_median_us,time_min_us,algbw_gbps,busbw_gbps,nvlink_gbps,status");
+    const std::string link = std::isfinite(nvlink_gbps()) ? reduction::format_number("%.1f", nvlink_gbps()) : "";
     bool all_ok = true;
+    using Method = std::pair<const char*, std::function<void()>>;
     for (count = 1; count <= max_count; count *= 2) {
-        for (const auto& [method, work] : {std::pair<const char*, std::function<void()>>{"nccl", nccl},
-                                           std::pair<const char*, std::function<void()>>{"naive", naive}}) {
+        for (const auto& [method, work] : {Method{"nccl", nccl}, Method{"naive", naive}}) {
             const bool ok = check(work);
             all_ok = all_ok && ok;
-            const reduction::Timing t = team.time(work, settings.warmup, settings.iters);
+            const reduction::Timing t = team.time(work, b.settings.warmup, b.settings.iters);
             const std::size_t bytes = count * sizeof(float);
             const double algbw = algbw_gbps(bytes, t.per_call.median_ms);
-            std::cout << method << "," << gpus << "," << bytes << "," << count << ","
-                      << reduction::format_number("%.2f", t.per_call.median_ms * 1e3) << ","
-                      << reduction::format_number("%.2f", t.per_call.min_ms * 1e3) << ","
-                      << reduction::format_number("%.3f", algbw) << ","
-                      << reduction::format_number("%.3f", busbw_gbps(algbw, gpus)) << ","
-                      << (std::isfinite(link) ? reduction::format_number("%.1f", link) : "") << ","
+            std::cout << method << "," << gpus << "," << bytes << "," << count << "," << us_text(t.per_call.median_ms * 1e3)
+                      << "," << us_text(t.per_call.min_ms * 1e3) << "," << reduction::format_number("%.3f", algbw) << ","
+                      << reduction::format_number("%.3f", busbw_gbps(algbw, gpus)) << "," << link << ","
                       << (ok ? "PASS" : "FAIL") << std::endl;
         }
         if (count > max_count / 2) break;  // the next doubling would pass --max-bytes (and could wrap)
@@ -171,5 +118,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    return reduction::run_guarded([&] { return run(argc, argv); });
+    return bench_main(argc, argv, true, "all-reduce of a float vector on every GPU: NCCL against a naive gather to GPU 0", run);
 }

@@ -1,91 +1,74 @@
 #include "run_multi_gpu.h"
-
 #include "report.h"
-
 #include <cstdlib>
-#include <iostream>
-#include <memory>
-#include <string>
 
 namespace reduction::multi_gpu {
-namespace {
 
 // --gpus K and --from-one-gpu out of argv; the rest is the steps' command line.
-MultiFlags take_multi_gpu_flags(int argc, char** argv, std::vector<const char*>& rest) {
+static MultiFlags take_multi_gpu_flags(int argc, char** argv, std::vector<const char*>& rest) {
     MultiFlags flags;
     rest.push_back(argv[0]);
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
         if (flag == "--from-one-gpu") {
             flags.from_one_gpu = true;
-        } else if (flag == "--gpus") {
+        } else if (flag != "--gpus") {
+            rest.push_back(argv[i]);
+        } else {
             if (i + 1 >= argc) throw UsageError("--gpus needs a value: the number of GPUs; see --help");
             const std::string text = argv[++i];
             const bool digits = !text.empty() && text.size() <= 4 && text.find_first_not_of("0123456789") == std::string::npos;
             flags.gpus = digits ? std::atoi(text.c_str()) : 0;
             if (flags.gpus < 1)
                 throw UsageError("--gpus: '" + text + "' is not accepted; expected a number of GPUs from 1 to those present");
-        } else {
-            rest.push_back(argv[i]);
         }
     }
     return flags;
 }
 
-std::string usage_text(const char* program, const char* name, const char* change) {
-    return std::string(name) + ": " + change + "\n" + usage(program, Tool::step) +
-           "\nmulti-GPU options:\n"
-           "  --gpus K         one process drives GPUs 0 .. K-1 (default: every GPU it sees); not under mpirun\n"
-           "  --from-one-gpu   the input starts on GPU 0; sending the shards to the other GPUs is timed too\n\n"
-           "one process per GPU:  mpirun -np K [-x NCCL_NVLS_ENABLE] " + program + " [options]\n";
-}
-
-// What the command line asks that this program cannot do: the same answer on every rank, given
-// before MPI starts, so a bad command line is exit 2 everywhere with no abort.
-void check_request(const MultiFlags& flags, const Options& options, const std::string& name) {
-    if (launched_by_mpi() && flags.gpus > 0)
-        throw UsageError("--gpus " + std::to_string(flags.gpus) +
-                         " drives K GPUs from one process, but this process was started by mpirun, which runs one "
-                         "process per GPU: drop --gpus, or run without mpirun");
-#if !defined(REDUCTION_WITH_MPI)
-    if (launched_by_mpi())
-        throw UsageError("this build of " + name + " has no MPI (CMake did not find it): run it without mpirun, "
-                         "with --gpus K");
-#endif
-    if (options.device != 0)
-        throw UsageError("--device: " + name + " uses GPUs 0 .. K-1 (--gpus K), or one per MPI rank");
-    if (options.measure.flush_l2)
-        throw UsageError("--flush-l2 is not supported by " + name + ": its timing is of warm caches on every GPU");
-}
-
-}  // namespace
-
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run) {
     MultiFlags flags;
     Options options;
-    bool proceed = false;
+    constexpr int proceed = -1;  // the command line asks for a run
     const int checked = run_guarded([&] {
         std::vector<const char*> rest;
         flags = take_multi_gpu_flags(argc, argv, rest);
         options = parse_options(static_cast<int>(rest.size()), rest.data(), Tool::step);
         if (options.help) {
-            std::cout << usage_text(argv[0], name, change);
+            std::cout << name << ": " << change << "\n" << usage(argv[0], Tool::step)
+                      << "\nmulti-GPU options:\n"
+                         "  --gpus K         one process drives GPUs 0 .. K-1 (default: every GPU it sees); not under mpirun\n"
+                         "  --from-one-gpu   the input starts on GPU 0; sending the shards to the other GPUs is timed too\n\n"
+                         "one process per GPU:  mpirun -np K [-x NCCL_NVLS_ENABLE] " << argv[0] << " [options]\n";
             return static_cast<int>(exit_ok);
         }
-        check_request(flags, options, name);
+        // What this program cannot do: the same answer on every rank, before MPI starts, so exit 2 with no abort.
+        if (launched_by_mpi() && flags.gpus > 0)
+            throw UsageError("--gpus " + std::to_string(flags.gpus) +
+                             " drives K GPUs from one process, but this process was started by mpirun, which runs one "
+                             "process per GPU: drop --gpus, or run without mpirun");
+#if !defined(REDUCTION_WITH_MPI)
+        if (launched_by_mpi())
+            throw UsageError(std::string("this build of ") + name +
+                             " has no MPI (CMake did not find it): run it without mpirun, with --gpus K");
+#endif
+        if (options.device != 0)
+            throw UsageError(std::string("--device: ") + name + " uses GPUs 0 .. K-1 (--gpus K), or one per MPI rank");
+        if (options.measure.flush_l2)
+            throw UsageError(std::string("--flush-l2 is not supported by ") + name +
+                             ": its timing is of warm caches on every GPU");
         draw_seed(options.input);
-        proceed = true;
-        return static_cast<int>(exit_ok);
+        return proceed;
     });
-    if (!proceed) return checked;
-
+    if (checked != proceed) return checked;
 #if defined(REDUCTION_WITH_MPI)
     if (launched_by_mpi()) {
-        MpiSession mpi(&argc, &argv);
+        MPI_Init(&argc, &argv);  // before it, no error handler can be set: a failure here is fatal by default
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // MPI_CHECK reports the errors
         const int code = run_guarded([&] { return run(*Team::from_mpi(), options, flags, argc, argv); });
-        // A wrong result is known to every rank (they agree on the verdict); anything else may be
-        // one rank's alone, and the others would wait for it: end them all.
-        if (code != exit_ok && code != exit_wrong_result) mpi.fail(code);
+        // Every rank agrees on a wrong result; anything else may be one rank's alone: end them all, mpirun exits with code.
+        if (code != exit_ok && code != exit_wrong_result) MPI_Abort(MPI_COMM_WORLD, code);
+        MPI_Finalize();
         return code;
     }
 #endif
@@ -96,18 +79,16 @@ void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Optio
                      const Team& team, std::size_t largest_shard, int argc, const char* const* argv) {
     const int gpus = team.size();
     Stamp stamp = make_stamp(device, options.input, options.measure, argc, argv);
-    stamp_value(stamp, "timing") =
-        "per call: median and min of " + std::to_string(options.measure.iters) +
+    stamp_value(stamp, "timing") = "per call: median and min of " + std::to_string(options.measure.iters) +
         " calls queued behind a gate kernel on every GPU, one event pair per GPU each, the slowest GPU's time; batch: "
-        "chunks of at most " + std::to_string(gate_chunk) +
-        " calls behind the gates, the slowest GPU's chunk time / count; idle: every GPU (and rank) synchronised before "
-        "each call; " + std::to_string(options.measure.warmup) + " warm-up calls first; L2 warm";
+        "chunks of at most " + std::to_string(gate_chunk) + " calls behind the gates, the slowest GPU's chunk time / "
+        "count; idle: every GPU (and rank) synchronised before each call; " + std::to_string(options.measure.warmup) +
+        " warm-up calls first; L2 warm";
     const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
-    stamp.push_back({"gpus", std::to_string(gpus)});
-    stamp.push_back({"launch", team.mpi() ? "one MPI rank per GPU" : "one process driving every GPU"});
-    stamp.push_back({"from_one_gpu", flags.from_one_gpu ? "yes" : "no"});
-    stamp.push_back({"nccl", nccl_version()});
-    stamp.push_back({"nccl_nvls_enable", nvls ? nvls : "unset"});
+    stamp.insert(stamp.end(), {{"gpus", std::to_string(gpus)},
+                               {"launch", team.mpi() ? "one MPI rank per GPU" : "one process driving every GPU"},
+                               {"from_one_gpu", flags.from_one_gpu ? "yes" : "no"}, {"nccl", nccl_version()},
+                               {"nccl_nvls_enable", nvls ? nvls : "unset"}});
     switch (options.format) {
         case OutputFormat::text: {
             DeviceInfo all = device;  // the K GPUs seen as one: their peaks add up
@@ -115,19 +96,17 @@ void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Optio
             all.peak_gbps = m.peak_gbps;
             print_text(std::cout, m, all, input_description(options.input));
             std::cout << "  gpus       " << gpus << (team.mpi() ? " MPI ranks, one GPU each" : " GPUs driven by one process")
-                      << "; shards of " << largest_shard
-                      << (m.n % gpus ? " or " + std::to_string(largest_shard - 1) : std::string())
+                      << "; shards of " << largest_shard << (m.n % gpus ? " or " + std::to_string(largest_shard - 1) : "")
                       << " elements; combine: one ncclAllReduce of one element (NCCL " << nccl_version() << ")"
-                      << (flags.from_one_gpu ? "; the input starts on GPU 0 and its shards are sent out in every call" : "")
-                      << "\n";
+                      << (flags.from_one_gpu ? "; the input starts on GPU 0 and its shards are sent out in every call\n" : "\n");
             if (gpus == 1)
                 std::cout << "  note       one GPU only: K = 1, the all-reduce hands the partial back; "
                              "run with --gpus K or mpirun -np K for more\n";
             break;
         }
         case OutputFormat::csv:
-            std::cout << stamp_lines(stamp) << csv_header() << ",gpus,launch,from_one_gpu\n"
-                      << csv_row(m) << "," << gpus << "," << team.launch_name() << "," << (flags.from_one_gpu ? 1 : 0) << "\n";
+            std::cout << stamp_lines(stamp) << csv_header() << ",gpus,launch,from_one_gpu\n" << csv_row(m) << "," << gpus
+                      << "," << (team.mpi() ? "mpi" : "process") << "," << (flags.from_one_gpu ? 1 : 0) << "\n";
             break;
         case OutputFormat::json: std::cout << json_document(stamp, {m}) << "\n"; break;
     }

@@ -1,10 +1,5 @@
 #include "team.h"
-
-#include "cuda_check.h"
 #include "device_info.h"
-#include "exit_codes.h"
-
-#include <algorithm>
 #include <cstdlib>
 #include <exception>
 #include <unistd.h>
@@ -25,7 +20,7 @@ std::string nccl_version() {
     return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." + std::to_string(code % 100);
 }
 
-bool launched_by_mpi() {
+bool launched_by_mpi() {  // Open MPI's, MPICH's or a PMIx launcher
     for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS"})
         if (std::getenv(name)) return true;
     return false;
@@ -36,12 +31,9 @@ std::unique_ptr<Team> Team::local(int gpus) {
     if (gpus > count)
         throw reduction::UsageError("--gpus " + std::to_string(gpus) + ": this machine has " + std::to_string(count) +
                                     " CUDA device(s); ask for at most " + std::to_string(count));
-    std::unique_ptr<Team> team(new Team());
-    team->size_ = gpus;
-    std::vector<int> devices(static_cast<std::size_t>(gpus));
+    std::unique_ptr<Team> team(new Team(gpus, 0, false));
     std::vector<ncclComm_t> comms(static_cast<std::size_t>(gpus), nullptr);
-    for (int d = 0; d < gpus; ++d) devices[d] = d;
-    NCCL_CHECK(ncclCommInitAll(comms.data(), gpus, devices.data()));
+    NCCL_CHECK(ncclCommInitAll(comms.data(), gpus, nullptr));  // no device list: devices 0 .. gpus - 1
     for (int d = 0; d < gpus; ++d) team->members_.push_back(Member{d, d, nullptr, comms[d]});  // owned from here
     for (Member& m : team->members_) {
         CUDA_CHECK(cudaSetDevice(m.device));
@@ -68,10 +60,7 @@ std::unique_ptr<Team> Team::from_mpi() {
                                           " ranks share host '" + name + "', which has " + std::to_string(count) +
                                           " CUDA device(s); start at most one rank per GPU");
     }
-    std::unique_ptr<Team> team(new Team());
-    team->mpi_ = true;
-    team->size_ = ranks;
-    team->first_rank_ = rank;
+    std::unique_ptr<Team> team(new Team(ranks, rank, true));
     CUDA_CHECK(cudaSetDevice(local_rank));
     ncclUniqueId id{};
     if (rank == 0) NCCL_CHECK(ncclGetUniqueId(&id));
@@ -82,23 +71,10 @@ std::unique_ptr<Team> Team::from_mpi() {
     CUDA_CHECK(cudaStreamCreateWithFlags(&team->members_.back().stream, cudaStreamNonBlocking));
     return team;
 }
-
-MpiSession::MpiSession(int* argc, char*** argv) {
-    MPI_Init(argc, argv);  // before it, no error handler can be set: a failure here is fatal by default
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-}
-
-MpiSession::~MpiSession() { MPI_Finalize(); }
-
-void MpiSession::fail(int exit_code) const {
-    MPI_Abort(MPI_COMM_WORLD, exit_code);  // ends every rank; mpirun exits with exit_code
-    std::exit(exit_code);                  // not reached
-}
 #endif
 
 Team::~Team() {
-    // After a failure the other GPUs may never answer: abort, which does not wait for them.
-    // Otherwise finalize every communicator in one group (one thread may own several), then free.
+    // After a failure abort, as the other GPUs may never answer; else finalize every comm in one group, then free.
     const bool failing = std::uncaught_exceptions() > 0;
     if (!failing && ncclGroupStart() == ncclSuccess) {
         for (const Member& m : members_)
@@ -116,11 +92,7 @@ Team::~Team() {
 
 void Team::broadcast_from_leader([[maybe_unused]] void* bytes, [[maybe_unused]] std::size_t size) const {
 #if defined(REDUCTION_WITH_MPI)
-    if (!mpi_) return;
-    auto* at = static_cast<char*>(bytes);
-    constexpr std::size_t chunk = 1 << 30;  // MPI counts are int
-    for (std::size_t done = 0; done < size; done += chunk)
-        MPI_CHECK(MPI_Bcast(at + done, static_cast<int>(std::min(chunk, size - done)), MPI_BYTE, 0, MPI_COMM_WORLD));
+    if (mpi_) MPI_CHECK(MPI_Bcast(bytes, static_cast<int>(size), MPI_BYTE, 0, MPI_COMM_WORLD));  // a few bytes
 #endif
 }
 
@@ -133,20 +105,11 @@ void Team::max_over_ranks([[maybe_unused]] std::vector<double>& values) const {
 }
 
 bool Team::all_ranks(bool value) const {
+    int all = value ? 1 : 0;
 #if defined(REDUCTION_WITH_MPI)
-    if (mpi_) {
-        int all = value ? 1 : 0;
-        MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
-        return all != 0;
-    }
+    if (mpi_) MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
 #endif
-    return value;
-}
-
-void Team::barrier() const {
-#if defined(REDUCTION_WITH_MPI)
-    if (mpi_) MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-#endif
+    return all != 0;
 }
 
 void Team::synchronize() const {
@@ -160,7 +123,11 @@ reduction::Timing Team::time(const std::function<void()>& work, int warmup, int 
     std::vector<reduction::TimedStream> streams;
     for (const Member& m : members_) streams.push_back({m.device, m.stream});
     reduction::AcrossRanks ranks;
-    if (mpi_) ranks = {[this] { barrier(); }, [this](std::vector<double>& values) { max_over_ranks(values); }};
+#if defined(REDUCTION_WITH_MPI)
+    if (mpi_)
+        ranks = {[] { MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD)); },
+                 [this](std::vector<double>& values) { max_over_ranks(values); }};
+#endif
     return reduction::time_on_device(work, warmup, iters, streams, nullptr, ranks);
 }
 
