@@ -1,14 +1,11 @@
 // The element types a reduction can run on, named as on the command line.
 #pragma once
-
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 namespace reduction {
-
 enum class ElementType { int32, float32, float64 };
-
 inline constexpr const char* accepted_types = "int32, float32, float64";
 
 template <class T> constexpr ElementType element_type_of();
@@ -36,5 +33,4 @@ inline const char* type_name(ElementType type) {  // "int32", "float32", "float6
 inline std::size_t type_size(ElementType type) {  // bytes per element
     return dispatch_type(type, [](auto zero) { return sizeof(zero); });
 }
-
 }  // namespace reduction

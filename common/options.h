@@ -1,23 +1,9 @@
-// The command line shared by every step and by the comparison: one table of flags, one parser.
-// Options stops here: it holds the input's InputSpec and the MeasureSettings that the input and
-// measurement modules take, and the few choices that only main() acts on.
-//
-// Every malformed input throws UsageError with a one-line message that says what is accepted;
-// main() prints it on stderr and exits with exit_bad_input (2). Nothing falls back silently.
+// The command line shared by every step and by the comparison: one table of flags, one parser. Every
+// malformed input throws UsageError with a one-line message saying what is accepted (exit 2).
 #pragma once
-
-#include "element_type.h"
-#include "exit_codes.h"
-#include "input.h"
 #include "measure.h"
-#include "operators.h"
-
-#include <cstddef>
-#include <string>
-#include <vector>
 
 namespace reduction {
-
 enum class OutputFormat { text, csv, json };
 enum class Tool { step, compare };  // the comparison accepts a few more flags (--steps, --sweep)
 
@@ -45,5 +31,4 @@ std::size_t parse_count(const std::string& flag, const std::string& text);
 inline bool is_valid_block(long long block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
 inline constexpr const char* accepted_blocks = "32, 64, 128, 256, 512 or 1024";
 inline constexpr const char* accepted_ops = "sum, max, min";
-
 }  // namespace reduction

@@ -1,21 +1,11 @@
-// Everything a step's main() does (common/README.md draws it): parse the command line, check the
-// input, run, verify, time and report. A step only passes its entry points (REDUCTION_STEP_API).
+// Everything a step's main() does (common/README.md draws it): parse the command line, check the input,
+// run, verify, time and report. A step only passes its entry points (REDUCTION_STEP_API).
 #pragma once
-
-#include "device_info.h"
-#include "exit_codes.h"
-#include "input.h"
-#include "measure.h"
 #include "options.h"
 #include "report.h"
-#include "step_api.h"
-
-#include <iostream>
-#include <string>
 
 namespace reduction {
 namespace detail {
-
 template <class T>
 int run_typed(const StepApi& step, const Options& options, int argc, const char* const* argv) {
     input_count(options.input, element_type_of<T>());  // a bad --input file is exit 2, whatever the machine
@@ -48,7 +38,6 @@ inline int run_step_with(int argc, const char* const* argv, const StepApi& sum_s
         return dispatch_type(options.type, [&](auto zero) { return run_typed<decltype(zero)>(step, options, argc, argv); });
     });
 }
-
 }  // namespace detail
 
 inline int run_step(int argc, const char* const* argv, const StepApi& step) {
@@ -59,5 +48,4 @@ inline int run_step(int argc, const char* const* argv, const StepApi& step) {
 inline int run_step(int argc, const char* const* argv, const StepOps& ops) {
     return detail::run_step_with(argc, argv, ops.sum, &ops);
 }
-
 }  // namespace reduction

@@ -1,39 +1,16 @@
-// How the harness, the tests and the comparison see a step: its names and entry points, type-erased
-// so that all steps fit in one table. Every step's reduce.cuh provides, in its namespace (step01, ...):
-//   constexpr const char* name;      // the directory and target name, e.g. "step03_sequential"
-//   constexpr const char* change;    // the one idea it adds, for tables
-//   template <class T> std::size_t scratch_bytes(std::size_t n, int block);  // device scratch the caller provides
-//   std::size_t addition_depth(std::size_t n, int block);     // longest chain of additions (tolerance)
-//   template <class T> void reduce(const T* in, std::size_t n, T* out, T* scratch, int block,
-//                                  cudaStream_t stream);
-// reduce() sums in[0..n) into *out on the device: any n >= 1, no allocation, no host
-// synchronisation, no copy, so that the caller can time it.
-//
-// Scratch: the caller allocates scratch_bytes<T>(n, block) bytes and zero-fills them once, outside
-// any timing. A step may keep state there that a call reads before writing (a single-pass step's
-// slots for its partials) only if every call leaves it at zero again.
-//
-// int32 runs the step's reduce<std::uint32_t> on the same bytes: the two share their
-// representation, and unsigned addition wraps modulo 2^32 by definition where signed overflow is
-// undefined. So an int32 sum past the int32 range is defined (the exact sum modulo 2^32), and the
-// kernels stay templates on T that never see a signed type.
+// How the harness, the tests and the comparison see a step: its names and entry points, type-erased so that
+// all steps fit in one table. common/README.md gives the contract of a step's reduce.cuh (name, change,
+// scratch_bytes<T>, addition_depth, reduce<T>), of its scratch, and why int32 runs as uint32.
 #pragma once
-
 #include "element_type.h"
 #include "operators.h"
-
 #include <cuda_runtime.h>
 
-#include <cstddef>
-#include <cstdint>
-#include <type_traits>
-
 namespace reduction {
-
 template <class T>
 using ReduceFn = void (*)(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream);
 
-// The type a kernel adds for elements of type T: the same type, except int32 -> uint32 (above).
+// The type a kernel adds for elements of type T: the same type, except int32 -> uint32 (wraps, defined).
 template <class T> using kernel_type_t = std::conditional_t<std::is_same_v<T, std::int32_t>, std::uint32_t, T>;
 
 // ReduceFn<T> that runs `reduce` (a step's reduce<kernel_type_t<T>>) on the same bytes.
@@ -54,9 +31,8 @@ struct StepApi {
     ReduceFn<double> reduce_float64;
 };
 
-// The int32 entry of a step whose operator is a template parameter: a sum runs on uint32 (above);
-// max and min compare, so they must see the signed values and run on int32 itself (they never
-// compute a value outside the inputs, so nothing can overflow).
+// The int32 entry of a step with a template operator: a sum runs on uint32; max and min compare, so they
+// run on int32 itself (they never leave the inputs' range, so nothing can overflow).
 template <class Op, ReduceFn<std::uint32_t> as_unsigned, ReduceFn<std::int32_t> as_signed>
 constexpr ReduceFn<std::int32_t> int32_entry() {
     if constexpr (Op::kind == OpKind::sum) return &reduce_as_kernel_type<std::int32_t, as_unsigned>;
@@ -77,7 +53,6 @@ ReduceFn<T> reduce_fn(const StepApi& step) {
     else if constexpr (std::is_same_v<T, float>) return step.reduce_float32;
     else return step.reduce_float64;
 }
-
 }  // namespace reduction
 
 // The scratch_bytes entry of step `ns`: its scratch_bytes<K>(n, block), K the kernel type of the type asked.
