@@ -1,5 +1,4 @@
-// Run-time block size -> kernel and resident grid, for the code around the steps (benchmark variants,
-// read probe); each step writes its own switch, as part of its lesson.
+// Run-time block size -> kernel and resident grid, for the benchmark variants and the read probe (not the steps).
 #pragma once
 #include "cuda_check.h"
 #include "launch_math.h"
@@ -12,7 +11,6 @@
 
 namespace reduction {
 using BlockSizes = std::integer_sequence<unsigned int, 32, 64, 128, 256, 512, 1024>;
-
 namespace detail {
 template <class Pick, unsigned int First, unsigned int... Rest>
 auto pick_for_block(int block, const char* who, const Pick& pick, std::integer_sequence<unsigned int, First, Rest...>) {
@@ -25,15 +23,13 @@ auto pick_for_block(int block, const char* who, const Pick& pick, std::integer_s
 }
 }  // namespace detail
 
-// pick(integral_constant<unsigned, B>{}) for B == block, e.g. [](auto b) { return &kernel<decltype(b)::value>; };
-// any other block: std::invalid_argument "<who>: block must be 32, 64, 128, 256, 512 or 1024".
+// pick(integral_constant<unsigned, B>{}) for B == block; any other: invalid_argument "<who>: block must be ...".
 template <class Pick>
 auto kernel_for_block_size(int block, const char* who, const Pick& pick) {
     return detail::pick_for_block(block, who, pick, BlockSizes{});
 }
 
-// Blocks of `kernel` the whole current GPU holds at once: SM count x resident blocks per SM.
-template <class Kernel>
+template <class Kernel>  // blocks of `kernel` the whole current GPU holds at once
 unsigned int resident_blocks(Kernel kernel, int block, std::size_t shared_bytes = 0) {
     int device = 0, sms = 0, per_sm = 0;
     CUDA_CHECK(cudaGetDevice(&device));
@@ -42,8 +38,7 @@ unsigned int resident_blocks(Kernel kernel, int block, std::size_t shared_bytes 
     return static_cast<unsigned int>(sms * per_sm);
 }
 
-// value(block) for every block size, indexed by log2_exact(block): a table asked once and kept.
-template <class Value>
+template <class Value>  // value(block) for every block size, indexed by log2_exact(block)
 std::array<unsigned int, 11> per_block_size(const Value& value) {
     std::array<unsigned int, 11> table{};
     for (int b = 32; b <= 1024; b *= 2) table[log2_exact(b)] = value(b);

@@ -1,5 +1,4 @@
-// CUDA_CHECK: a failed call throws CudaError (call, file, line, CUDA's message), so that buffers are freed
-// on the way out and run_guarded() picks the exit code.
+// CUDA_CHECK: a failed call throws CudaError, so buffers are freed on the way out and run_guarded() picks the code.
 #pragma once
 #include "exit_codes.h"
 

@@ -28,7 +28,6 @@ public:
     const T* get() const { return data_; }
     std::size_t size() const { return count_; }
     std::size_t bytes() const { return count_ * sizeof(T); }
-
 private:
     T* data_ = nullptr;
     std::size_t count_ = 0;

@@ -15,20 +15,16 @@ struct DeviceInfo {
     int driver_version = 0;         // e.g. 13000 for 13.0
     int runtime_version = 0;
 };
-
-// Peak DRAM GB/s: two transfers per memory clock (DDR) times the bus width. CUDA 13 dropped
-// cudaDeviceProp::memoryClockRate; the attribute API still reports it (kHz).
+// Peak DRAM GB/s: two transfers per memory clock (DDR, kHz from the attribute API in CUDA 13) x the bus width.
 inline double theoretical_peak_gbps(int memory_clock_khz, int bus_width_bits) {
     return 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
 }
 
-// "13.0" from 13000.
-inline std::string cuda_version_text(int version) {
+inline std::string cuda_version_text(int version) {  // "13.0" from 13000
     return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
 
-// Why no CUDA device can be used, in words a student can act on; "" when one can. driver_version 0:
-// no driver installed (the runtime then only says "CUDA driver version is insufficient").
+// Why no CUDA device can be used, in words a student can act on; "" when one can. driver_version 0: no driver.
 inline std::string no_device_reason(cudaError_t status, int count, int driver_version, int runtime_version) {
     if (status == cudaSuccess && count > 0) return "";
     if (driver_version == 0) return "no NVIDIA driver is installed (libcuda not found)";

@@ -7,12 +7,10 @@
 namespace reduction {
 enum class ElementType { int32, float32, float64 };
 inline constexpr const char* accepted_types = "int32, float32, float64";
-
 template <class T> constexpr ElementType element_type_of();
 template <> constexpr ElementType element_type_of<std::int32_t>() { return ElementType::int32; }
 template <> constexpr ElementType element_type_of<float>() { return ElementType::float32; }
 template <> constexpr ElementType element_type_of<double>() { return ElementType::float64; }
-
 // Calls f(T{}) with T the C++ type behind `type`: the one switch from run-time type to template.
 template <class F>
 decltype(auto) dispatch_type(ElementType type, F&& f) {

@@ -1,5 +1,4 @@
-// How every executable ends: the exit codes (common/README.md), the exceptions that carry a failure to main(),
-// and run_guarded(), the one place where an exception becomes one line on stderr and a code.
+// How every executable ends: exit codes (common/README.md), the exceptions carrying a failure, and run_guarded().
 #pragma once
 #include <cuda_runtime.h>
 #include <functional>
@@ -16,22 +15,18 @@ enum ExitCode : int {
     exit_no_gpu = 3,         // no CUDA device or driver, too little device memory
     exit_cuda_error = 4,     // a CUDA call failed while running
 };
-
 // A malformed flag, a value out of range, an unreadable or wrong-sized --input file: exit 2.
 struct UsageError : std::runtime_error { using std::runtime_error::runtime_error; };
 // No CUDA device or driver, or too little memory for the requested size: exit 3.
 struct EnvironmentError : std::runtime_error { using std::runtime_error::runtime_error; };
-
-// A CUDA runtime call that failed; the text names the call, file and line (see CUDA_CHECK).
+// A failed CUDA runtime call; the text names the call, file and line (see CUDA_CHECK).
 class CudaError : public std::runtime_error {
 public:
     CudaError(cudaError_t code, const std::string& what) : std::runtime_error(what), code_(code) {}
     cudaError_t code() const { return code_; }
-
 private:
     cudaError_t code_;
 };
-
 // The CUDA errors that say "this machine cannot run it" rather than "something broke": exit 3.
 inline bool is_environment_failure(cudaError_t code) {
     return code == cudaErrorMemoryAllocation || code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver ||

@@ -17,8 +17,7 @@ std::unique_ptr<T, cudaError_t (*)(void*)> pinned_buffer(std::size_t count) {
     return {data, &cudaFreeHost};
 }
 
-// Reads the next `count` values of an --input file (raw bytes: the course's targets are little-endian);
-// a file that ends sooner (it shrank after its size was checked) is the user's problem, as a wrong size is.
+// The next `count` raw values (little-endian targets); a file that shrank since its size was checked: exit 2.
 template <class T>
 void read_values(std::ifstream& file, const std::string& path, T* into, std::size_t count) {
     if (!file.read(reinterpret_cast<char*>(into), static_cast<std::streamsize>(count * sizeof(T))))
@@ -102,8 +101,7 @@ Reference stream_input_file(const std::string& path, OpKind op, T* const buffers
     std::size_t count = std::min(chunk, n);
     read_values(file, path, buffers[0], count);
     for (std::size_t first = 0, which = 0; first < n; which ^= 1) {
-        // the chunk just read is consumed and summed (in input order) while the next one is read; on any
-        // exception the futures' destructors wait for both, so no thread outlives a buffer
+        // consumed and summed while the next is read; on an exception the futures' destructors wait for both
         const T* const values = buffers[which];
         std::future<void> consumed = std::async(std::launch::async, [&consume, values, first, count] {
             consume(values, first, count);

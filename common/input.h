@@ -1,5 +1,4 @@
-// The values to reduce, generated from a seed or read from a raw file, put on the device with their
-// reference; every problem with --input is found before any GPU is looked for (common/README.md).
+// The values to reduce, generated from a seed or read from a raw file, on the device with their reference.
 #pragma once
 #include "device_buffer.h"
 #include "reference.h"
@@ -25,8 +24,7 @@ inline const char* pattern_name(Pattern pattern) {
     return names[static_cast<int>(pattern)];
 }
 
-// Element i of the generated input: a function of (pattern, seed, i) alone, exact on host and device
-// alike, so the GPU's values and the CPU's reference cannot drift apart (common/README.md).
+// Element i of the generated input, exact and alike on host and device (common/README.md).
 namespace formula {
 // splitmix64's finaliser: a strong 64-bit mix, so mix(seed ^ mix(i)) is a counter-based generator.
 REDUCTION_FORMULA_HD inline std::uint64_t mix(std::uint64_t x) {
@@ -60,14 +58,12 @@ REDUCTION_FORMULA_HD T pattern_value(Pattern pattern, std::uint64_t seed, std::s
 }
 }  // namespace formula
 
-// What to reduce: n generated values (pattern, seed), or the values of a raw file.
-struct InputSpec {
+struct InputSpec {  // what to reduce: n generated values (pattern, seed), or the values of a raw file
     std::size_t n = std::size_t{1} << 24;
     Pattern pattern = Pattern::random;
     std::optional<std::uint64_t> seed;  // unset: draw_seed() picks a fresh one, printed for replay
     std::string path;                   // set: read values from this file, whose size gives n
 };
-
 std::uint64_t fresh_seed();  // from std::random_device: a new input every run, printed for replay
 void draw_seed(InputSpec& input);  // generated input without --seed gets a fresh_seed()
 std::size_t input_count(const InputSpec& input, ElementType type);  // n, or the file's (input_file_count)
@@ -82,18 +78,15 @@ void fill_input(T* out, std::size_t first, std::size_t count, Pattern pattern, s
 // compute_reference of generate_input<T>(n, pattern, seed), the values regenerated, not stored.
 template <class T>
 Reference generated_reference(std::size_t n, Pattern pattern, std::uint64_t seed, OpKind op = OpKind::sum);
-// The element count of a raw --input file of `type`, from its size alone: a missing, unreadable,
-// empty or wrong-sized file throws UsageError naming the problem.
+// The element count of an --input file of `type` from its size; UsageError naming any problem with it.
 std::size_t input_file_count(const std::string& path, ElementType type);
 // Raw little-endian values of T, checked as input_file_count does, then read whole.
 template <class T>
 std::vector<T> read_input_file(const std::string& path);
-
 // values[0..count) are elements [first, first + count) of the file.
 template <class T>
 using ChunkConsumer = std::function<void(const T* values, std::size_t first, std::size_t count)>;
-// Reads the file `chunk` elements at a time into buffers[0] and [1] in turn; while one chunk is read,
-// the one before is consume()d and summed into the reference on other threads.
+// Reads `chunk` elements at a time into buffers[0], [1] in turn; each is consume()d and summed while the next is read.
 template <class T>
 Reference stream_input_file(const std::string& path, OpKind op, T* const buffers[2], std::size_t chunk,
                             const ChunkConsumer<T>& consume);

@@ -1,5 +1,4 @@
-// Running steps on one device input: once to verify, then timed (timer.h), then verified again; each
-// run is one Measurement, the record every report (text, CSV, JSON) is written from.
+// Running steps on one device input: verified, timed (timer.h), verified again; one Measurement per run.
 #pragma once
 #include "device_info.h"
 #include "input.h"
@@ -16,9 +15,7 @@ struct MeasureSettings {  // how every step of a run is measured
     int iters = 100;        // timed calls, for each of the three timings
     bool flush_l2 = false;  // write twice the L2 before every timed call (cold L2)
 };
-
-// A step bound to one input and block size, owning its scratch (zero-filled once, step_api.h) and
-// output; it runs on the default stream of the current device.
+// A step bound to one input and block size, owning scratch (zeroed once) and output; default stream.
 template <class T>
 class StepRun {
 public:
@@ -40,7 +37,6 @@ public:
         CUDA_CHECK(cudaMemcpy(&value, output_.get(), sizeof(T), cudaMemcpyDeviceToHost));
         return value;
     }
-
 private:
     const StepApi& step_;
     const T* input_;
@@ -49,11 +45,9 @@ private:
     DeviceBuffer<unsigned char> scratch_;
     DeviceBuffer<T> output_;
 };
-
 struct Ratios {  // speed-ups: other's per-call median / this row's (>1: faster); unset where none
     std::optional<double> previous, step01, cub;
 };
-
 struct Measurement {  // one measured row: what ran, on what, how fast, and whether it was right
     std::string op = "sum";
     std::string step, change;
@@ -71,9 +65,7 @@ struct Measurement {  // one measured row: what ran, on what, how fast, and whet
     Verdict verdict;                // the first run's, or the timed runs' if only those failed
     Ratios ratios;
 };
-
-// Device bytes to measure `steps` on one input of n elements: the input, the largest step's scratch,
-// one output value, and the L2 flush buffer; saturated, so that an --n near 2^62 fails the memory check.
+// Device bytes for the input, the largest scratch, an output and the flush buffer; saturated (--n near 2^62 fails).
 inline std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
                                        const MeasureSettings& settings, const DeviceInfo& device) {
     std::size_t working = 0;
@@ -111,9 +103,7 @@ struct RunInput {  // the input every step of a run is measured on, and the L2 f
     DeviceInput<T> input;
     std::unique_ptr<L2Flusher> flusher;
 };
-
-// Checks that the device holds the input, the largest step's scratch and the flush buffer (else
-// EnvironmentError naming `what` and the size), then uploads the input with its reference for `op`.
+// Checks the device memory (EnvironmentError naming `what`), then uploads the input with its reference for `op`.
 template <class T>
 RunInput<T> prepare_run(const std::vector<const StepApi*>& steps, const InputSpec& spec, OpKind op,
                         const MeasureSettings& settings, const DeviceInfo& device, const std::string& what) {
@@ -130,14 +120,8 @@ Measurement measure_step(const StepApi& step, const RunInput<T>& run_input, cons
                          const DeviceInfo& device, bool check = true) {
     const DeviceInput<T>& input = run_input.input;
     StepRun<T> run(step, input.values.get(), input.n, settings.block);
-    Measurement m;
-    m.op = op_name(input.reference.op);
-    m.step = step.name;
-    m.change = step.change;
-    m.type = element_type_of<T>();
-    m.n = input.n;
-    m.block = settings.block;
-    m.depth = step.addition_depth(input.n, settings.block);
+    Measurement m{op_name(input.reference.op), step.name, step.change, element_type_of<T>(), input.n, settings.block,
+                  step.addition_depth(input.n, settings.block)};
     m.l2_flushed = run_input.flusher != nullptr;
     m.verified = check;
     const T first = run.run_once();

@@ -1,5 +1,4 @@
-// The associative operators a reduction can apply, each with the identity that fills the slots of threads
-// with no element (so the tree's shape never changes the result); for the host and the kernels alike.
+// The associative operators, each with the identity that fills idle threads' slots; host and device alike.
 #pragma once
 #if defined(__CUDACC__)
 #include <cuda/std/limits>  // numeric_limits that device code may call
@@ -13,16 +12,13 @@ namespace reduction::detail { using std::numeric_limits; }
 
 namespace reduction {
 enum class OpKind { sum, max, min };
-
 struct Sum {
     static constexpr OpKind kind = OpKind::sum;
     static constexpr const char* name = "sum";
     template <class T> REDUCTION_HOST_DEVICE static constexpr T identity() { return T(0); }
     template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return a + b; }
 };
-
-// Identities: -inf / +inf for floats (an input of only -inf has the maximum -inf), lowest() / max() for
-// integers. A NaN compared with anything loses, as with `b > a ? b : a`.
+// Identities: -inf / +inf for floats, lowest() / max() for integers; a NaN compared with anything loses.
 struct Max {
     static constexpr OpKind kind = OpKind::max;
     static constexpr const char* name = "max";
@@ -33,7 +29,6 @@ struct Max {
     }
     template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return b > a ? b : a; }
 };
-
 struct Min {
     static constexpr OpKind kind = OpKind::min;
     static constexpr const char* name = "min";
@@ -44,7 +39,6 @@ struct Min {
     }
     template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return b < a ? b : a; }
 };
-
 // The operator's name on the command line and in results: "sum", "max", "min".
 inline const char* op_name(OpKind op) {
     return op == OpKind::max ? Max::name : op == OpKind::min ? Min::name : Sum::name;

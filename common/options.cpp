@@ -8,7 +8,6 @@
 
 namespace reduction {
 namespace {
-// An unsigned decimal integer that fills the whole text.
 std::optional<unsigned long long> parse_unsigned(const std::string& text) {
     if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
     errno = 0;
@@ -40,7 +39,6 @@ Value parse_name(const std::string& flag, const std::string& text, const Value (
 }
 constexpr ElementType all_types[] = {ElementType::int32, ElementType::float32, ElementType::float64};
 constexpr OpKind all_ops[] = {OpKind::sum, OpKind::max, OpKind::min};
-
 int parse_block(const std::string& text) {
     const auto block = parse_unsigned(text);
     if (!block || !is_valid_block(static_cast<long long>(*block)))
@@ -74,9 +72,7 @@ struct Flag {
     std::function<void(Options& o, const std::string& flag, const std::string& value)> apply;
     const char* alias = nullptr;  // another accepted spelling ("-h")
 };
-
 std::string types_accepted(Tool tool) { return accepted_types + std::string(tool == Tool::compare ? ", all" : ""); }
-
 // The flags `tool` accepts, in usage() order; actions take (Options& o, const std::string& flag, const std::string& v).
 std::vector<Flag> flag_table(Tool tool) {
     using std::to_string;

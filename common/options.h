@@ -1,5 +1,4 @@
-// The command line shared by every step and by the comparison: one table of flags, one parser. Every
-// malformed input throws UsageError with a one-line message saying what is accepted (exit 2).
+// The command line of every step and the comparison: one table of flags, one parser; UsageError names what is accepted.
 #pragma once
 #include "measure.h"
 
@@ -21,13 +20,10 @@ struct Options {
     bool sweep = false;
     bool both_types = false;  // --type all
 };
-
 Options parse_options(int argc, const char* const* argv, Tool tool = Tool::step);
 std::string usage(const char* program, Tool tool = Tool::step);
-
 // "16777216", "2^24", "16M" (binary suffixes K, M, G, T: 16M = 16 * 2^20). Throws UsageError.
 std::size_t parse_count(const std::string& flag, const std::string& text);
-
 inline bool is_valid_block(long long block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
 inline constexpr const char* accepted_blocks = "32, 64, 128, 256, 512 or 1024";
 inline constexpr const char* accepted_ops = "sum, max, min";

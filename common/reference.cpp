@@ -15,7 +15,6 @@ struct CompensatedSum {
     }
     long double value() const { return sum + carry; }
 };
-
 template <class T>
 std::string exact_text(T value) {
     char text[64];
@@ -28,8 +27,7 @@ std::string exact_text(T value) {
     return text;
 }
 
-// The summary of one contiguous run of input elements, for any operator. Runs are summarised on
-// separate threads and appended in input order, so the first non-finite index is the first run's.
+// The summary of one contiguous run of input elements, for any operator; runs are appended in input order.
 template <class T>
 struct Partial {
     explicit Partial(OpKind kind = OpKind::sum) : op(kind) {}
@@ -100,9 +98,7 @@ struct Partial {
                 nan, plus_inf, minus_inf, first_non_finite};
     }
 };
-
-// Summarises [0, n) in one chunk per thread (host_threads_for), summarise(partial, begin, end) filling
-// one chunk's Partial, then joins the chunks in order.
+// summarise(partial, begin, end) for one chunk of [0, n) per thread, the chunks then joined in order.
 template <class T, class Summarise>
 Partial<T> summarise_in_chunks(std::size_t n, OpKind op, Summarise summarise) {
     const unsigned chunks = host_threads_for(n);
@@ -146,13 +142,10 @@ struct StreamingReference<T>::State {
     Partial<T> total;
     std::size_t n = 0;
 };
-
 template <class T>
 StreamingReference<T>::StreamingReference(OpKind op) : state_(new State{Partial<T>(op), 0}) {}
-
 template <class T>
 StreamingReference<T>::~StreamingReference() = default;
-
 template <class T>
 void StreamingReference<T>::add(const T* values, std::size_t count) {
     state_->total.append(summarise_values(values, count, state_->n, state_->total.op));
@@ -171,8 +164,7 @@ double gamma_bound(ElementType type, std::size_t depth) {
 
 double tolerance_for(const Reference& reference, std::size_t depth) {
     if (reference.type == ElementType::int32 || reference.op != OpKind::sum) return 0.0;
-    // plus the reference's own error (compensated: <= (2u + O(n u^2)) * sum|x|, u of long double), so
-    // that the test never blames the GPU for the reference's rounding
+    // plus the reference's own error (<= (2u + O(n u^2)) * sum|x|, u of long double): never blame the GPU for it
     const long double u_ref = LDBL_EPSILON / 2;
     const long double reference_error =
         (2 * u_ref + 2 * static_cast<long double>(reference.n) * u_ref * u_ref) * reference.abs_sum;
@@ -218,8 +210,7 @@ void verify_non_finite_sum(T result, const Reference& reference, Verdict& v) {
              " among the inputs the sum is " + v.expected;
 }
 
-// A float sum of finite inputs: within the tolerance, or an infinity that some order of the inputs
-// can reach when the sum may overflow.
+// A float sum of finite inputs: within the tolerance, or an infinity some order of the inputs can reach.
 template <class T>
 void verify_finite_sum(T result, const Reference& reference, std::size_t depth, Verdict& v) {
     constexpr T inf = std::numeric_limits<T>::infinity();

@@ -1,5 +1,4 @@
-// The CPU reference, the tolerance from the step's addition depth, and the verdict on one GPU result
-// (common/README.md explains the bound and the non-finite cases).
+// The CPU reference, the tolerance from the step's addition depth, the verdict on a GPU result (common/README.md).
 #pragma once
 #include "element_type.h"
 #include "operators.h"
@@ -44,22 +43,16 @@ struct Reference {
     std::size_t first_non_finite = no_index;  // index of the first NaN or infinity, if any
     static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
 };
-
 // Max and min: the extreme element, compared exactly; NaN inputs skipped, as the kernels' `b > a ? b : a` does.
 template <class T>
 Reference compute_reference(const std::vector<T>& values, OpKind op = OpKind::sum);
-
 // Writes elements [first, first + count) of an input never held whole; called from several threads.
 template <class T>
 using ElementSource = std::function<void(std::size_t first, std::size_t count, T* out)>;
-
-// The reference of the n elements `source` regenerates, a block at a time on every core: bit for bit
-// compute_reference of the whole array, in memory that does not grow with n.
+// compute_reference, bit for bit, of the n elements `source` regenerates a block at a time on every core.
 template <class T>
 Reference compute_reference(std::size_t n, const ElementSource<T>& source, OpKind op = OpKind::sum);
-
-// The reference of an input that arrives in pieces, in order; only the long double sum may differ
-// from compute_reference's, in its last bits (the pieces group the additions differently).
+// The reference of an input arriving in pieces, in order (the long double sum may differ in its last bits).
 template <class T>
 class StreamingReference {
 public:
@@ -67,12 +60,10 @@ public:
     ~StreamingReference();
     void add(const T* values, std::size_t count);
     Reference result() const;
-
 private:
     struct State;
     std::unique_ptr<State> state_;
 };
-
 struct Verdict {
     bool pass = false;
     std::string result;         // the GPU's value, printed exactly enough to compare
@@ -81,16 +72,12 @@ struct Verdict {
     double tolerance = 0;       // 0 for integers
     std::string note;           // why it failed, or how it was compared; empty when nothing to say
 };
-
 // u: 2^-24 for float32, 2^-53 for float64 (half the distance from 1 to the next value).
 inline double unit_roundoff(ElementType type) { return std::ldexp(1.0, type == ElementType::float32 ? -24 : -53); }
-
 // gamma_d = d*u / (1 - d*u) for the type's unit roundoff; infinity when d*u >= 1 (the bound says nothing).
 double gamma_bound(ElementType type, std::size_t depth);
-
 // gamma_d * abs_sum plus the reference's own error bound; 0 for integers.
 double tolerance_for(const Reference& reference, std::size_t depth);
-
 template <class T>
 Verdict verify(T result, const Reference& reference, std::size_t depth);
 }  // namespace reduction

@@ -68,9 +68,7 @@ std::string footprint_text(std::size_t bytes, std::size_t l2_bytes) {
 }
 
 const char* status_text(const Measurement& m) { return !m.verified ? "-" : m.verdict.pass ? "PASS" : "FAIL"; }
-
 const char* l2_word(bool flushed) { return flushed ? "flushed" : "warm"; }
-
 std::string timing_text(const MeasureSettings& settings) {
     const std::string iters = std::to_string(settings.iters);
     return "per call: median and min of " + iters + " calls queued behind a gate kernel, one event pair each; batch: " +
@@ -143,9 +141,7 @@ Cell text(const std::string& value) { return {Cell::text, value}; }
 template <class I> Cell integer(I value) { return {Cell::integer, std::to_string(value)}; }
 Cell number(double value, const char* fmt) { return {Cell::number, "", value, fmt}; }
 Cell ratio(const std::optional<double>& value) { return number(value.value_or(NAN), "%.4f"); }
-
-// The one schema of a result row: the CSV columns are the fields marked `csv`, in this order; the
-// JSON record holds every field, in this order. common/README.md lists them (a host test checks).
+// The one schema of a result row: CSV has the `csv` fields, JSON all, in this order (common/README.md lists them).
 struct Field {
     const char* name;  // CSV column and JSON key
     bool csv;          // false: JSON only (the verdict's details)
@@ -179,7 +175,6 @@ const Field result_fields[] = {
     {"addition_depth", false, [](const Measurement& m) { return integer(m.depth); }},
     {"note", false, [](const Measurement& m) { return text(m.verdict.note); }},
 };
-
 // A cell as CSV (no value: blank) or as JSON (no value: null); text is quoted as each needs.
 std::string cell_text(const Cell& cell, bool json) {
     if (cell.kind == Cell::number)
@@ -203,7 +198,6 @@ std::string joined(bool csv_only, const char* separator, Write write) {
 }  // namespace
 
 std::string csv_header() { return joined(true, ",", [](const Field& f) { return std::string(f.name); }); }
-
 std::string csv_row(const Measurement& m) {
     return joined(true, ",", [&](const Field& f) { return cell_text(f.value(m), false); });
 }

@@ -1,5 +1,4 @@
-// Everything written about measurements: a step's text block, and the one CSV and one JSON writer the
-// steps and the comparison share, with the "# key: value" stamp (GPU, versions, date, commit, command, timing).
+// Everything written about measurements: a step's text block, the CSV and JSON writers, the "# key: value" stamp.
 #pragma once
 #include "measure.h"
 #include <iosfwd>
@@ -8,17 +7,15 @@
 namespace reduction {
 std::string format_number(const char* fmt, double value);  // printf-style: format_number("%.2f", 1.5) == "1.50"
 std::string count_text(std::size_t n);  // "16777216 (2^24)" for powers of two, "1000003" otherwise
-// "64.0 MiB, larger than the 50 MiB L2": whether repetitions can be served from L2.
-std::string footprint_text(std::size_t bytes, std::size_t l2_bytes);
+std::string footprint_text(std::size_t bytes, std::size_t l2_bytes);  // "64.0 MiB, larger than the 50 MiB L2"
 const char* status_text(const Measurement& m);  // "PASS", "FAIL", or "-" for a row that is not checked
 const char* l2_word(bool flushed);               // "flushed" or "warm"
 std::string timing_text(const MeasureSettings& settings);  // the timing method in one line
 
 // "# key: value" lines above a CSV header, read back by bench/render_results.py.
 using Stamp = std::vector<std::pair<std::string, std::string>>;
-// Where, when, what: GPU, versions, date, commit, command. For any program that prints results.
+// Where, when, what: GPU, versions, date, commit, command; device_stamp plus how a reduction was run.
 Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv);
-// device_stamp plus how a reduction was run (L2, timing, input, block, repetitions).
 Stamp make_stamp(const DeviceInfo& device, const InputSpec& input, const MeasureSettings& settings, int argc,
                  const char* const* argv);
 std::string stamp_lines(const Stamp& stamp);  // newlines inside a value become spaces
@@ -29,6 +26,5 @@ std::string csv_row(const Measurement& m);
 std::string json_record(const Measurement& m);
 // {"stamp": {...}, "results": [...]}: the same provenance as the CSV's stamp lines.
 std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows);
-// The readable block a step prints.
 void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& device, const std::string& input_description);
 }  // namespace reduction

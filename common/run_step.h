@@ -1,5 +1,4 @@
-// Everything a step's main() does (common/README.md draws it): parse the command line, check the input,
-// run, verify, time and report. A step only passes its entry points (REDUCTION_STEP_API).
+// Everything a step's main() does (common/README.md draws it): parse, check the input, run, verify, time, report.
 #pragma once
 #include "options.h"
 #include "report.h"

@@ -1,6 +1,4 @@
-// How the harness, the tests and the comparison see a step: its names and entry points, type-erased so that
-// all steps fit in one table. common/README.md gives the contract of a step's reduce.cuh (name, change,
-// scratch_bytes<T>, addition_depth, reduce<T>), of its scratch, and why int32 runs as uint32.
+// A step's names and entry points, type-erased so that all steps fit in one table (contract: common/README.md).
 #pragma once
 #include "element_type.h"
 #include "operators.h"
@@ -9,10 +7,8 @@
 namespace reduction {
 template <class T>
 using ReduceFn = void (*)(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream);
-
 // The type a kernel adds for elements of type T: the same type, except int32 -> uint32 (wraps, defined).
 template <class T> using kernel_type_t = std::conditional_t<std::is_same_v<T, std::int32_t>, std::uint32_t, T>;
-
 // ReduceFn<T> that runs `reduce` (a step's reduce<kernel_type_t<T>>) on the same bytes.
 template <class T, ReduceFn<kernel_type_t<T>> reduce>
 void reduce_as_kernel_type(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
@@ -30,9 +26,7 @@ struct StepApi {
     ReduceFn<float> reduce_float32;
     ReduceFn<double> reduce_float64;
 };
-
-// The int32 entry of a step with a template operator: a sum runs on uint32; max and min compare, so they
-// run on int32 itself (they never leave the inputs' range, so nothing can overflow).
+// The int32 entry of a step with a template operator: a sum runs on uint32, max and min compare int32 itself.
 template <class Op, ReduceFn<std::uint32_t> as_unsigned, ReduceFn<std::int32_t> as_signed>
 constexpr ReduceFn<std::int32_t> int32_entry() {
     if constexpr (Op::kind == OpKind::sum) return &reduce_as_kernel_type<std::int32_t, as_unsigned>;
@@ -46,7 +40,6 @@ struct StepOps {
     StepApi min;
     const StepApi& for_op(OpKind op) const { return op == OpKind::max ? max : op == OpKind::min ? min : sum; }
 };
-
 template <class T>
 ReduceFn<T> reduce_fn(const StepApi& step) {
     if constexpr (std::is_same_v<T, std::int32_t>) return step.reduce_int32;

@@ -12,16 +12,12 @@ __device__ unsigned long long global_time_ns() {
     return t;
 }
 
-// One thread spins until the host writes 1 to *open, or until the timeout, which it reports; both are
-// the current device's addresses of the Gate's pinned host memory.
+// One thread spins until the host writes 1 to *open, or until the timeout, which it reports.
 __global__ void gate_kernel(const volatile int* open, volatile int* timed_out, unsigned long long timeout_ns) {
     const unsigned long long start = global_time_ns();
-    while (*open == 0) {
-        if (global_time_ns() - start > timeout_ns) {
-            *timed_out = 1;
-            return;
-        }
+    while (*open == 0 && global_time_ns() - start <= timeout_ns) {
     }
+    if (*open == 0) *timed_out = 1;
 }
 
 // `count` events on each stream, each created on its stream's device.
@@ -54,7 +50,6 @@ public:
         }
         return slowest;
     }
-
 private:
     const std::vector<TimedStream>& streams_;
     std::size_t count_;
@@ -108,9 +103,7 @@ TimingStats summarize(std::vector<double> samples_ms) {
 
 Timing time_on_device(const std::function<void()>& work, int warmup, int iters, const std::vector<TimedStream>& streams,
                       L2Flusher* flusher, const AcrossRanks& ranks) {
-    const auto flush = [&] {
-        if (flusher) flusher->flush(streams.front().stream);
-    };
+    const auto flush = [&] { if (flusher) flusher->flush(streams.front().stream); };
     const auto synchronize = [&] {
         for (const TimedStream& s : streams) {
             CUDA_CHECK(cudaSetDevice(s.device));
@@ -129,8 +122,7 @@ Timing time_on_device(const std::function<void()>& work, int warmup, int iters, 
     synchronize();
     Gate gate;
     const Events starts(streams, gate_chunk), stops(streams, gate_chunk);
-    // Chunks of calls queued behind the closed gate on every stream, then released at once: an event
-    // pair around each call (per call), or around each chunk (batch).
+    // Chunks of calls queued behind the closed gate, then released: events around each call, or each chunk (batch).
     const auto behind_gate = [&](bool pair_per_call) {
         std::vector<double> samples;
         for (int done = 0; done < iters;) {

@@ -1,5 +1,4 @@
-// Timing of device work with CUDA events, three ways (per call behind a gate kernel, batch, idle GPU),
-// so that the figures mean what they say; common/README.md explains each and the gate's limits.
+// Timing with CUDA events three ways: per call behind a gate kernel, batch, idle GPU (common/README.md).
 #pragma once
 #include "device_buffer.h"
 #include <cmath>
@@ -10,9 +9,8 @@ namespace reduction {
 inline constexpr int gate_chunk = 64;                                    // repetitions queued behind one gate
 inline constexpr unsigned long long gate_timeout_ns = 5'000'000'000ull;  // the gate opens itself after 5 s
 
-// The host's side of the gate: two ints in pinned host memory mapped into every device; one write of the
-// host opens every gate queued since close(). close(); hold(stream) on each stream, then the work; open();
-// synchronise; check_not_timed_out(what).
+// The host's side of the gate, pinned flags mapped into every device: close(); hold(stream) on each stream, then
+// the work; open() (every gate held since close()); synchronise; check_not_timed_out(what).
 class Gate {
 public:
     Gate();
@@ -24,27 +22,21 @@ public:
     void open();
     // CudaError "timing: <what> took more than 5 s ..." if the timeout, not the host, opened it.
     void check_not_timed_out(const std::string& what) const;
-
 private:
     int* flags_ = nullptr;  // [0]: open, [1]: timed out
     bool closed_ = false;
 };
-
 struct TimingStats {
     double median_ms = 0;
     double min_ms = 0;
     int count = 0;
 };
-
-// Median (mean of the two middle values for an even count) and minimum. Throws on no samples.
 TimingStats summarize(std::vector<double> samples_ms);
-
 struct Timing {
     TimingStats per_call;     // behind a gate, one event pair per call
     double batch_ms = NAN;    // per call, calls back to back (one event pair per chunk); NaN with an L2 flush
     TimingStats idle;         // GPU idle before each call
 };
-
 // Evicts the L2 by writing a buffer twice its size, so the next read comes from DRAM ("cold").
 class L2Flusher {
 public:
@@ -53,26 +45,19 @@ public:
     void flush(cudaStream_t stream) {
         CUDA_CHECK(cudaMemsetAsync(buffer_.get(), ++value_ & 0xFF, buffer_.bytes(), stream));
     }
-
 private:
     DeviceBuffer<unsigned char> buffer_;
     int value_ = 0;
 };
-
-// A stream the timed work runs on, and its device.
-struct TimedStream {
+struct TimedStream {  // a stream the timed work runs on, and its device
     int device = 0;
     cudaStream_t stream = nullptr;
 };
-
-// What the processes of an MPI run do together; both empty in a single process.
-struct AcrossRanks {
+struct AcrossRanks {  // what the processes of an MPI run do together; both empty in a single process
     std::function<void()> barrier;                    // before the gates open, before each idle call
     std::function<void(std::vector<double>&)> max;    // element-wise over the ranks, in place
 };
-
-// work() enqueues one call on every stream: `warmup` times untimed, then `iters` times each of the three
-// ways; the slowest stream's (and rank's) times. A flusher (one stream only) flushes before every timed call.
+// work() enqueues one call on every stream: `warmup` untimed, then `iters` each way; the slowest stream's times.
 Timing time_on_device(const std::function<void()>& work, int warmup, int iters, const std::vector<TimedStream>& streams,
                       L2Flusher* flusher = nullptr, const AcrossRanks& ranks = {});
 
