@@ -33,7 +33,6 @@ inline bool is_environment_failure(cudaError_t code) {
            code == cudaErrorInvalidDevice || code == cudaErrorCompatNotSupportedOnDevice ||
            code == cudaErrorSystemDriverMismatch || code == cudaErrorNoKernelImageForDevice;
 }
-
 // Runs body() and returns its exit code; an exception becomes one line on stderr and its code.
 inline int run_guarded(const std::function<int()>& body) {
     const auto fail = [](int code, const char* text, const char* prefix = "error: ") {

@@ -4,12 +4,6 @@
 #include "reference.h"
 #include <optional>
 
-#if defined(__CUDACC__)
-#define REDUCTION_FORMULA_HD __host__ __device__
-#else
-#define REDUCTION_FORMULA_HD
-#endif
-
 namespace reduction {
 enum class Pattern {
     random,       // signed uniform values: int32 in [-1000, 1000], floats in [-1, 1)
@@ -23,20 +17,18 @@ inline const char* pattern_name(Pattern pattern) {
     constexpr const char* names[] = {"random", "ones", "index", "alternating"};
     return names[static_cast<int>(pattern)];
 }
-
 // Element i of the generated input, exact and alike on host and device (common/README.md).
 namespace formula {
 // splitmix64's finaliser: a strong 64-bit mix, so mix(seed ^ mix(i)) is a counter-based generator.
-REDUCTION_FORMULA_HD inline std::uint64_t mix(std::uint64_t x) {
+REDUCTION_HOST_DEVICE inline std::uint64_t mix(std::uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
 }
-
 // int32 in [-1000, 1000]; floats uniform in [-1, 1) on a grid of 2^-(digits-1).
 template <class T>
-REDUCTION_FORMULA_HD T random_value(std::uint64_t bits) {
+REDUCTION_HOST_DEVICE T random_value(std::uint64_t bits) {
     if constexpr (std::is_integral_v<T>) {
         return static_cast<T>(static_cast<std::int64_t>(bits % 2001) - 1000);
     } else {
@@ -47,7 +39,7 @@ REDUCTION_FORMULA_HD T random_value(std::uint64_t bits) {
 }
 
 template <class T>
-REDUCTION_FORMULA_HD T pattern_value(Pattern pattern, std::uint64_t seed, std::size_t i) {
+REDUCTION_HOST_DEVICE T pattern_value(Pattern pattern, std::uint64_t seed, std::size_t i) {
     switch (pattern) {
         case Pattern::random: return random_value<T>(mix(seed ^ mix(i)));
         case Pattern::ones: return T(1);

@@ -97,7 +97,6 @@ inline void add_bandwidth(Measurement& m, std::size_t bytes, double peak_gbps) {
     m.percent_of_peak = peak_gbps > 0 ? 100.0 * m.gbps / peak_gbps : 0.0;
     if (std::isfinite(m.time.batch_ms)) m.batch_gbps = bandwidth_gbps(bytes, m.time.batch_ms);
 }
-
 template <class T>
 struct RunInput {  // the input every step of a run is measured on, and the L2 flusher (null: L2 warm)
     DeviceInput<T> input;
@@ -127,12 +126,11 @@ Measurement measure_step(const StepApi& step, const RunInput<T>& run_input, cons
     const T first = run.run_once();
     m.time = time_on_device([&] { run.launch(); }, settings.warmup, settings.iters, {{device.index, cudaStream_t{}}},
                             run_input.flusher.get());
-    if (check) {
-        const Verdict after_timing = verify(run.read_result(), input.reference, m.depth);
-        set_verdict(m, verify(first, input.reference, m.depth), after_timing, input.reference);
-    } else {
+    if (check)
+        set_verdict(m, verify(first, input.reference, m.depth), verify(run.read_result(), input.reference, m.depth),
+                    input.reference);
+    else
         m.verdict = {true, "", "", 0, 0, "not a reduction: timed, not verified"};
-    }
     add_bandwidth(m, input.n * sizeof(T), device.peak_gbps);
     return m;
 }

@@ -39,29 +39,6 @@ Value parse_name(const std::string& flag, const std::string& text, const Value (
 }
 constexpr ElementType all_types[] = {ElementType::int32, ElementType::float32, ElementType::float64};
 constexpr OpKind all_ops[] = {OpKind::sum, OpKind::max, OpKind::min};
-int parse_block(const std::string& text) {
-    const auto block = parse_unsigned(text);
-    if (!block || !is_valid_block(static_cast<long long>(*block)))
-        throw UsageError("--block: '" + text + "' is not accepted; threads per block must be a power of two: " +
-                         accepted_blocks);
-    return static_cast<int>(*block);
-}
-
-std::uint64_t parse_seed(const std::string& text) {
-    const auto seed = parse_unsigned(text);
-    if (!seed) throw UsageError("--seed: '" + text + "' is not accepted; expected an integer from 0 to 2^64-1");
-    return *seed;
-}
-
-std::vector<std::string> step_list(const std::string& text) {
-    std::vector<std::string> steps;
-    std::stringstream stream(text);
-    for (std::string part; std::getline(stream, part, ',');)
-        if (!part.empty()) steps.push_back(part);
-    if (steps.empty()) throw UsageError("--steps needs a comma-separated list, e.g. 01,07,cub");
-    return steps;
-}
-
 // One command-line flag: what usage() prints for it and what the parser does with it.
 struct Flag {
     const char* name;         // "--n"
@@ -89,13 +66,23 @@ std::vector<Flag> flag_table(Tool tool) {
              else o.type = parse_name(flag, v, all_types, &type_name, "is not supported", types_accepted(tool));
          }},
         {"--block", "THREADS", std::string("threads per block: ") + accepted_blocks, to_string(d.measure.block),
-         [](Options& o, auto&, auto& v) { o.measure.block = parse_block(v); }},
+         [](Options& o, auto&, auto& v) {
+             const auto block = parse_unsigned(v);
+             if (!block || !is_valid_block(static_cast<long long>(*block)))
+                 throw UsageError("--block: '" + v + "' is not accepted; threads per block must be a power of two: " +
+                                  accepted_blocks);
+             o.measure.block = static_cast<int>(*block);
+         }},
         {"--iters", "N", "timed repetitions, median and min reported", to_string(d.measure.iters),
          [](Options& o, auto& flag, auto& v) { o.measure.iters = parse_int_in(flag, v, 1, 1000000); }},
         {"--warmup", "N", "untimed repetitions first", to_string(d.measure.warmup),
          [](Options& o, auto& flag, auto& v) { o.measure.warmup = parse_int_in(flag, v, 0, 1000000); }},
         {"--seed", "S", "seed of the generated input", "a fresh one, printed",
-         [](Options& o, auto&, auto& v) { o.input.seed = parse_seed(v); }},
+         [](Options& o, auto&, auto& v) {
+             o.input.seed = parse_unsigned(v);
+             if (!o.input.seed)
+                 throw UsageError("--seed: '" + v + "' is not accepted; expected an integer from 0 to 2^64-1");
+         }},
         {"--pattern", "P", std::string(accepted_patterns) + "\nrandom: signed values", pattern_name(d.input.pattern),
          [](Options& o, auto& flag, auto& v) {
              o.input.pattern = parse_name(flag, v, all_patterns, &pattern_name, "is not known", accepted_patterns);
@@ -117,7 +104,14 @@ std::vector<Flag> flag_table(Tool tool) {
     };
     if (tool == Tool::compare) {
         flags.push_back({"--steps", "LIST", "comma-separated subset, e.g. 01,05,07,cub", "every step and cub",
-                         [](Options& o, auto&, auto& v) { o.steps = step_list(v); }});
+                         [](Options& o, auto&, auto& v) {
+                             std::stringstream stream(v);
+                             o.steps.clear();  // a repeated --steps replaces the list
+                             for (std::string part; std::getline(stream, part, ',');)
+                                 if (!part.empty()) o.steps.push_back(part);
+                             if (o.steps.empty())
+                                 throw UsageError("--steps needs a comma-separated list, e.g. 01,07,cub");
+                         }});
         flags.push_back({"--sweep", nullptr,
                          "every size 2^4 .. 2^32 that fits, CSV on stdout, progress on stderr\n"
                          "in int32 and float32 unless --type names one",
@@ -127,15 +121,6 @@ std::vector<Flag> flag_table(Tool tool) {
     return flags;
 }
 
-// The rules between flags, once every flag has been read.
-void check_combinations(const Options& options, const std::set<std::string>& given) {
-    const auto has = [&](const char* flag) { return given.count(flag) > 0; };
-    if (has("--n") && has("--input")) throw UsageError("--n and --input cannot be combined: the file's size gives n");
-    if (has("--input") && (has("--pattern") || has("--seed")))
-        throw UsageError("--pattern and --seed describe generated input; they cannot be combined with --input");
-    if (options.sweep && has("--n")) throw UsageError("--sweep measures its own sizes; drop --n");
-    if (options.sweep && has("--input")) throw UsageError("--sweep generates its inputs; drop --input");
-}
 }  // namespace
 
 std::size_t parse_count(const std::string& flag, const std::string& text) {
@@ -176,7 +161,12 @@ Options parse_options(int argc, const char* const* argv, Tool tool) {
         flag->apply(options, flag->name, flag->placeholder ? argv[++i] : "");
         given.insert(flag->name);
     }
-    check_combinations(options, given);
+    const auto has = [&](const char* flag) { return given.count(flag) > 0; };  // the rules between flags
+    if (has("--n") && has("--input")) throw UsageError("--n and --input cannot be combined: the file's size gives n");
+    if (has("--input") && (has("--pattern") || has("--seed")))
+        throw UsageError("--pattern and --seed describe generated input; they cannot be combined with --input");
+    if (options.sweep && has("--n")) throw UsageError("--sweep measures its own sizes; drop --n");
+    if (options.sweep && has("--input")) throw UsageError("--sweep generates its inputs; drop --input");
     return options;
 }
 

@@ -15,8 +15,7 @@ struct Options {
     int device = 0;
     OutputFormat format = OutputFormat::text;
     bool help = false;
-    // compare only
-    std::vector<std::string> steps;  // empty: all
+    std::vector<std::string> steps;  // compare only (to the end); empty: all
     bool sweep = false;
     bool both_types = false;  // --type all
 };

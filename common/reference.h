@@ -18,7 +18,6 @@ inline unsigned host_threads_for(std::size_t n) {
     const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
     return static_cast<unsigned>(std::min<std::size_t>(hardware, n / (std::size_t{1} << 20) + 1));
 }
-
 // Calls body(chunk, begin, end) for each of `chunks` chunks of [0, n), concurrently; returns once all are done.
 template <class Body>
 void for_each_chunk(std::size_t n, unsigned chunks, Body body) {
@@ -27,7 +26,6 @@ void for_each_chunk(std::size_t n, unsigned chunks, Body body) {
     for (unsigned c = 0; c < chunks; ++c) threads.emplace_back(body, c, n * c / chunks, n * (c + 1) / chunks);
     for (auto& t : threads) t.join();
 }
-
 struct Reference {
     ElementType type = ElementType::int32;
     OpKind op = OpKind::sum;    // max and min: `exact` (int32) or `sum` (floats) holds the extreme value
@@ -37,9 +35,7 @@ struct Reference {
     long double abs_sum = 0;    // floating point: sum of |x_i|, the scale of the error bound
     long double positive_sum = 0;  // floating point: sum of the positive finite terms
     long double negative_sum = 0;  // floating point: sum of the negative finite terms (<= 0)
-    bool has_nan = false;       // floating point: some input is NaN
-    bool has_plus_inf = false;  // ... is +inf
-    bool has_minus_inf = false; // ... is -inf
+    bool has_nan = false, has_plus_inf = false, has_minus_inf = false;  // floating point: some input is NaN, +inf, -inf
     std::size_t first_non_finite = no_index;  // index of the first NaN or infinity, if any
     static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
 };

@@ -16,20 +16,10 @@ std::string command_line(int argc, const char* const* argv) {
     return text;
 }
 
-std::string utc_now() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
 std::string env_or(const char* name, const std::string& fallback) {
     const char* value = std::getenv(name);
     return value && *value ? value : fallback;
 }
-
 // A JSON string literal: quotes, backslashes and control characters escaped.
 std::string json_string(const std::string& text) {
     std::string out = "\"";
@@ -55,18 +45,15 @@ std::string format_number(const char* fmt, double value) {
     std::snprintf(text, sizeof text, fmt, value);
     return text;
 }
-
 std::string count_text(std::size_t n) {
     const std::string power = size_text(n);
     return power.rfind("2^", 0) == 0 ? std::to_string(n) + " (" + power + ")" : power;
 }
-
 std::string footprint_text(std::size_t bytes, std::size_t l2_bytes) {
     const std::string l2 = std::to_string(l2_bytes >> 20) + " MiB L2";
     return format_number("%.1f MiB", static_cast<double>(bytes) / (1 << 20)) +
            (bytes <= l2_bytes ? ", fits in the " + l2 + " (repetitions may read it from L2)" : ", larger than the " + l2);
 }
-
 const char* status_text(const Measurement& m) { return !m.verified ? "-" : m.verdict.pass ? "PASS" : "FAIL"; }
 const char* l2_word(bool flushed) { return flushed ? "flushed" : "warm"; }
 std::string timing_text(const MeasureSettings& settings) {
@@ -80,6 +67,11 @@ std::string timing_text(const MeasureSettings& settings) {
 }
 
 Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv) {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc);
     Stamp stamp = {
         {"gpu", device.name},
         {"compute_capability", std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor)},
@@ -92,7 +84,7 @@ Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv) 
     // the driver's own version (e.g. 580.65.06), not in the runtime API: the results script passes nvidia-smi's
     if (const std::string driver = env_or("REDUCTION_NVIDIA_DRIVER", ""); !driver.empty())
         stamp.push_back({"nvidia_driver", driver});
-    stamp.push_back({"date_utc", utc_now()});
+    stamp.push_back({"date_utc", date});
     stamp.push_back({"commit", env_or("REDUCTION_COMMIT", "unknown")});
     stamp.push_back({"command", command_line(argc, argv)});
     return stamp;
@@ -101,14 +93,12 @@ Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv) 
 Stamp make_stamp(const DeviceInfo& device, const InputSpec& input, const MeasureSettings& settings, int argc,
                  const char* const* argv) {
     Stamp stamp = device_stamp(device, argc, argv);
-    stamp.push_back({"l2", l2_word(settings.flush_l2)});
-    stamp.push_back({"timing", timing_text(settings)});
-    if (input.path.empty()) {
-        stamp.push_back({"pattern", pattern_name(input.pattern)});
-        stamp.push_back({"seed", std::to_string(input.seed.value_or(0))});
-    } else {
+    stamp.insert(stamp.end(), {{"l2", l2_word(settings.flush_l2)}, {"timing", timing_text(settings)}});
+    if (input.path.empty())
+        stamp.insert(stamp.end(),
+                     {{"pattern", pattern_name(input.pattern)}, {"seed", std::to_string(input.seed.value_or(0))}});
+    else
         stamp.push_back({"input", input.path});
-    }
     stamp.push_back({"block", std::to_string(settings.block)});
     stamp.push_back({"iters", std::to_string(settings.iters) + " timed, " + std::to_string(settings.warmup) + " warm-up"});
     return stamp;
@@ -128,7 +118,6 @@ std::string& stamp_value(Stamp& stamp, const std::string& key) {
         if (name == key) return value;
     return stamp.emplace_back(key, "").second;
 }
-
 namespace {
 // One value of a result row, before it is written as a CSV cell or a JSON value.
 struct Cell {
@@ -182,7 +171,6 @@ std::string cell_text(const Cell& cell, bool json) {
     if (cell.kind == Cell::integer) return cell.string;
     return json ? json_string(cell.string) : csv_field(cell.string);
 }
-
 // write(field) for every field (only the CSV ones if csv_only), joined by `separator`.
 template <class Write>
 std::string joined(bool csv_only, const char* separator, Write write) {
@@ -201,12 +189,10 @@ std::string csv_header() { return joined(true, ",", [](const Field& f) { return 
 std::string csv_row(const Measurement& m) {
     return joined(true, ",", [&](const Field& f) { return cell_text(f.value(m), false); });
 }
-
 std::string json_record(const Measurement& m) {
     const auto pair = [&](const Field& f) { return json_string(f.name) + ": " + cell_text(f.value(m), true); };
     return "{" + joined(false, ", ", pair) + "}";
 }
-
 std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows) {
     std::string out = "{\"stamp\": {";
     for (std::size_t i = 0; i < stamp.size(); ++i)

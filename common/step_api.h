@@ -16,7 +16,6 @@ void reduce_as_kernel_type(const T* in, std::size_t n, T* out, T* scratch, int b
     static_assert(sizeof(K) == sizeof(T) && alignof(K) == alignof(T), "the kernel type must share T's layout");
     reduce(reinterpret_cast<const K*>(in), n, reinterpret_cast<K*>(out), reinterpret_cast<K*>(scratch), block, stream);
 }
-
 struct StepApi {
     const char* name;
     const char* change;
@@ -32,12 +31,9 @@ constexpr ReduceFn<std::int32_t> int32_entry() {
     if constexpr (Op::kind == OpKind::sum) return &reduce_as_kernel_type<std::int32_t, as_unsigned>;
     else return as_signed;
 }
-
 // A step that takes the operator as a template parameter (reduce_op<Op, T>): one StepApi each.
 struct StepOps {
-    StepApi sum;
-    StepApi max;
-    StepApi min;
+    StepApi sum, max, min;
     const StepApi& for_op(OpKind op) const { return op == OpKind::max ? max : op == OpKind::min ? min : sum; }
 };
 template <class T>
@@ -48,20 +44,18 @@ ReduceFn<T> reduce_fn(const StepApi& step) {
 }
 }  // namespace reduction
 
-// The scratch_bytes entry of step `ns`: its scratch_bytes<K>(n, block), K the kernel type of the type asked.
-#define REDUCTION_STEP_SCRATCH_BYTES(ns)                                                                       \
-    [](::reduction::ElementType type, std::size_t n, int block) {                                              \
+// The name, change, scratch_bytes (scratch_bytes<K>, K the kernel type of the type asked) and addition_depth of `ns`.
+#define REDUCTION_STEP_HEAD(ns)                                                                                \
+    ns::name, ns::change, [](::reduction::ElementType type, std::size_t n, int block) {                        \
         return ::reduction::dispatch_type(type, [&](auto zero) {                                               \
             return ns::scratch_bytes<::reduction::kernel_type_t<decltype(zero)>>(n, block);                    \
         });                                                                                                    \
-    }
+    }, &ns::addition_depth
 
 // The StepApi of the step in namespace `ns`, e.g. REDUCTION_STEP_API(step01).
 #define REDUCTION_STEP_API(ns)                                                                                 \
     ::reduction::StepApi {                                                                                     \
-        ns::name, ns::change,                                                                                  \
-        REDUCTION_STEP_SCRATCH_BYTES(ns),                                                                      \
-        &ns::addition_depth,                                                                                   \
+        REDUCTION_STEP_HEAD(ns),                                                                               \
         &::reduction::reduce_as_kernel_type<std::int32_t, &ns::reduce<::reduction::kernel_type_t<std::int32_t>>>, \
         &ns::reduce<float>, &ns::reduce<double>                                                                \
     }
@@ -69,9 +63,7 @@ ReduceFn<T> reduce_fn(const StepApi& step) {
 // The StepApi of step `ns` reducing with operator `Op` through its ns::reduce_op<Op, T>.
 #define REDUCTION_STEP_API_OP(ns, Op)                                                                          \
     ::reduction::StepApi {                                                                                     \
-        ns::name, ns::change,                                                                                  \
-        REDUCTION_STEP_SCRATCH_BYTES(ns),                                                                      \
-        &ns::addition_depth,                                                                                   \
+        REDUCTION_STEP_HEAD(ns),                                                                               \
         ::reduction::int32_entry<Op, &ns::reduce_op<Op, std::uint32_t>, &ns::reduce_op<Op, std::int32_t>>(),   \
         &ns::reduce_op<Op, float>, &ns::reduce_op<Op, double>                                                  \
     }

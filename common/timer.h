@@ -27,8 +27,7 @@ private:
     bool closed_ = false;
 };
 struct TimingStats {
-    double median_ms = 0;
-    double min_ms = 0;
+    double median_ms = 0, min_ms = 0;
     int count = 0;
 };
 TimingStats summarize(std::vector<double> samples_ms);
@@ -42,9 +41,7 @@ class L2Flusher {
 public:
     explicit L2Flusher(std::size_t l2_bytes) : buffer_(bytes_for(l2_bytes)) {}
     static std::size_t bytes_for(std::size_t l2_bytes) { return 2 * l2_bytes; }  // for the memory check
-    void flush(cudaStream_t stream) {
-        CUDA_CHECK(cudaMemsetAsync(buffer_.get(), ++value_ & 0xFF, buffer_.bytes(), stream));
-    }
+    void flush(cudaStream_t s) { CUDA_CHECK(cudaMemsetAsync(buffer_.get(), ++value_ & 0xFF, buffer_.bytes(), s)); }
 private:
     DeviceBuffer<unsigned char> buffer_;
     int value_ = 0;
