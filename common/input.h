@@ -61,22 +61,17 @@ void draw_seed(InputSpec& input);  // generated input without --seed gets a fres
 std::size_t input_count(const InputSpec& input, ElementType type);  // n, or the file's (input_file_count)
 std::string input_description(const InputSpec& input);  // "pattern random, seed 42" or "file 'data.bin'"
 std::string size_text(std::size_t n);  // "2^24" for a power of two, else the decimal number
-// The whole generated input in a host vector, generated in parallel chunks (tests, small inputs).
-template <class T>
+template <class T>  // the whole generated input in a host vector, generated in parallel chunks (tests, small inputs)
 std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed);
-// out[k] = element first + k of the input (pattern, seed), k < count, written by the GPU asynchronously.
-template <class T>
+template <class T>  // out[k] = element first + k of the input (pattern, seed), k < count, written by the GPU (async)
 void fill_input(T* out, std::size_t first, std::size_t count, Pattern pattern, std::uint64_t seed, cudaStream_t stream);
-// compute_reference of generate_input<T>(n, pattern, seed), the values regenerated, not stored.
-template <class T>
+template <class T>  // compute_reference of generate_input<T>(n, pattern, seed), the values regenerated, not stored
 Reference generated_reference(std::size_t n, Pattern pattern, std::uint64_t seed, OpKind op = OpKind::sum);
 // The element count of an --input file of `type` from its size; UsageError naming any problem with it.
 std::size_t input_file_count(const std::string& path, ElementType type);
-// Raw little-endian values of T, checked as input_file_count does, then read whole.
-template <class T>
+template <class T>  // raw little-endian values of T, checked as input_file_count does, then read whole
 std::vector<T> read_input_file(const std::string& path);
-// values[0..count) are elements [first, first + count) of the file.
-template <class T>
+template <class T>  // values[0..count) are elements [first, first + count) of the file
 using ChunkConsumer = std::function<void(const T* values, std::size_t first, std::size_t count)>;
 // Reads `chunk` elements at a time into buffers[0], [1] in turn; each is consume()d and summed while the next is read.
 template <class T>
@@ -89,7 +84,6 @@ struct DeviceInput {
     Reference reference;
     DeviceBuffer<T> values;
 };
-// The input on the current device, with its reference for `op`. Check device memory first.
-template <class T>
+template <class T>  // the input on the current device, with its reference for `op`; check device memory first
 DeviceInput<T> upload_input(const InputSpec& input, OpKind op);
 }  // namespace reduction

@@ -55,15 +55,15 @@ struct Measurement {  // one measured row: what ran, on what, how fast, and whet
     std::size_t n = 0;
     int block = 0;
     std::size_t depth = 0;          // addition_depth, for the float tolerance
-    Timing time;
+    Timing time{};
     double gbps = 0;                // from the per-call median
     double percent_of_peak = 0;
     double batch_gbps = NAN;        // from the batch time; NaN when there is none
     double peak_gbps = 0;
     bool l2_flushed = false;
     bool verified = true;           // false: timed only, never checked (status "-")
-    Verdict verdict;                // the first run's, or the timed runs' if only those failed
-    Ratios ratios;
+    Verdict verdict{};              // the first run's, or the timed runs' if only those failed
+    Ratios ratios{};
 };
 // Device bytes for the input, the largest scratch, an output and the flush buffer; saturated (--n near 2^62 fails).
 inline std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,

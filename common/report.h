@@ -12,8 +12,7 @@ const char* status_text(const Measurement& m);  // "PASS", "FAIL", or "-" for a 
 const char* l2_word(bool flushed);               // "flushed" or "warm"
 std::string timing_text(const MeasureSettings& settings);  // the timing method in one line
 
-// "# key: value" lines above a CSV header, read back by bench/render_results.py.
-using Stamp = std::vector<std::pair<std::string, std::string>>;
+using Stamp = std::vector<std::pair<std::string, std::string>>;  // "# key: value" lines above a CSV header
 // Where, when, what: GPU, versions, date, commit, command; device_stamp plus how a reduction was run.
 Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv);
 Stamp make_stamp(const DeviceInfo& device, const InputSpec& input, const MeasureSettings& settings, int argc,
@@ -24,7 +23,6 @@ std::string& stamp_value(Stamp& stamp, const std::string& key);  // the value of
 std::string csv_header();
 std::string csv_row(const Measurement& m);
 std::string json_record(const Measurement& m);
-// {"stamp": {...}, "results": [...]}: the same provenance as the CSV's stamp lines.
-std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows);
+std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows);  // {"stamp": .., "results": ..}
 void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& device, const std::string& input_description);
 }  // namespace reduction
