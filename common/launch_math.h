@@ -1,4 +1,4 @@
-// Small integer helpers for launch configurations, shared by every step's host code.
+// Small integer functions for launch configurations, shared by every step's host code.
 #pragma once
 #include <cstddef>
 
