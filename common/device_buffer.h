@@ -1,13 +1,10 @@
 // An owning, move-only handle to device memory: freed on every exit path, exceptions included.
 #pragma once
-
 #include "cuda_check.h"
-
 #include <cstddef>
 #include <utility>
 
 namespace reduction {
-
 template <class T>
 class DeviceBuffer {
 public:
@@ -23,22 +20,16 @@ public:
     DeviceBuffer(DeviceBuffer&& other) noexcept
         : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
     DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
-        if (this != &other) {
-            if (data_) cudaFree(data_);
-            data_ = std::exchange(other.data_, nullptr);
-            count_ = std::exchange(other.count_, 0);
-        }
+        std::swap(data_, other.data_);  // the other's destructor frees what this one held
+        std::swap(count_, other.count_);
         return *this;
     }
-
     T* get() { return data_; }
     const T* get() const { return data_; }
     std::size_t size() const { return count_; }
     std::size_t bytes() const { return count_ * sizeof(T); }
-
 private:
     T* data_ = nullptr;
     std::size_t count_ = 0;
 };
-
 }  // namespace reduction

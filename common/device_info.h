@@ -1,18 +1,10 @@
-// What the harness needs to know about the GPU: name, versions, size of L2, and the theoretical
-// peak memory bandwidth that GB/s figures are compared with.
+// The GPU as the harness needs it: name, versions, L2 size, and the peak bandwidth GB/s figures are compared with.
 #pragma once
-
 #include "cuda_check.h"
-#include "exit_codes.h"
-
-#include <cuda_runtime.h>
-
 #include <cstddef>
 #include <cstdio>
-#include <string>
 
 namespace reduction {
-
 struct DeviceInfo {
     int index = 0;
     std::string name;
@@ -20,25 +12,16 @@ struct DeviceInfo {
     int sm_count = 0;
     std::size_t l2_bytes = 0;
     double peak_gbps = 0;           // from the memory clock and bus width
-    int driver_version = 0;         // e.g. 13000 for 13.0
-    int runtime_version = 0;
+    int driver_version = 0, runtime_version = 0;  // e.g. 13000 for 13.0
 };
-
-// Peak DRAM bandwidth in GB/s: two transfers per memory clock (DDR) times the bus width.
-// CUDA 13 removed memoryClockRate from cudaDeviceProp; the attribute API still reports it (kHz).
+// Peak DRAM GB/s: two transfers per memory clock (DDR, kHz from the attribute API in CUDA 13) x the bus width.
 inline double theoretical_peak_gbps(int memory_clock_khz, int bus_width_bits) {
     return 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
 }
-
-// "13.0" from 13000.
-inline std::string cuda_version_text(int version) {
+inline std::string cuda_version_text(int version) {  // "13.0" from 13000
     return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
-
-// Why no CUDA device can be used, in words a student can act on; "" when one can. From what the
-// runtime said: cudaGetDeviceCount's status and count, cudaDriverGetVersion's value (0 when no
-// driver is installed: the runtime then reports only "CUDA driver version is insufficient") and
-// cudaRuntimeGetVersion's.
+// Why no CUDA device can be used, in words a student can act on; "" when one can. driver_version 0: no driver.
 inline std::string no_device_reason(cudaError_t status, int count, int driver_version, int runtime_version) {
     if (status == cudaSuccess && count > 0) return "";
     if (driver_version == 0) return "no NVIDIA driver is installed (libcuda not found)";
@@ -51,8 +34,7 @@ inline std::string no_device_reason(cudaError_t status, int count, int driver_ve
     return std::string("no usable CUDA device (") + cudaGetErrorName(status) + ": " + cudaGetErrorString(status) + ")";
 }
 
-// Asks the runtime how many devices there are; returns no_device_reason's answer ("" when at
-// least one is usable) and stores the count in *count. The one place a program first touches the GPU.
+// no_device_reason for this machine, the device count in *count: the one place a program first touches the GPU.
 inline std::string cuda_device_problem(int* count = nullptr) {
     int found = 0, driver_version = 0, runtime_version = 0;
     const cudaError_t status = cudaGetDeviceCount(&found);
@@ -64,29 +46,21 @@ inline std::string cuda_device_problem(int* count = nullptr) {
     return no_device_reason(status, found, driver_version, runtime_version);
 }
 
-// Selects device `index` and reads its properties. No device or no driver: EnvironmentError;
-// an index past the last device: UsageError.
+// Selects device `index` and reads it. No device or driver: EnvironmentError; an index past the last: UsageError.
 inline DeviceInfo open_device(int index) {
-    int count = 0;
+    int count = 0, clock_khz = 0, bus_bits = 0;
     const std::string problem = cuda_device_problem(&count);
     if (!problem.empty()) throw EnvironmentError(problem + ": running the course needs an NVIDIA GPU and its driver");
     if (index >= count)
         throw UsageError("--device " + std::to_string(index) + ": this machine has " + std::to_string(count) +
                          " CUDA device(s), numbered from 0");
     CUDA_CHECK(cudaSetDevice(index));
-    DeviceInfo info;
-    info.index = index;
     cudaDeviceProp prop{};
     CUDA_CHECK(cudaGetDeviceProperties(&prop, index));
-    info.name = prop.name;
-    info.cc_major = prop.major;
-    info.cc_minor = prop.minor;
-    info.sm_count = prop.multiProcessorCount;
-    info.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
-    int clock_khz = 0, bus_bits = 0;
     CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, index));
     CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, index));
-    info.peak_gbps = theoretical_peak_gbps(clock_khz, bus_bits);
+    DeviceInfo info{index, prop.name, prop.major, prop.minor, prop.multiProcessorCount,
+                    static_cast<std::size_t>(prop.l2CacheSize), theoretical_peak_gbps(clock_khz, bus_bits)};
     CUDA_CHECK(cudaDriverGetVersion(&info.driver_version));
     CUDA_CHECK(cudaRuntimeGetVersion(&info.runtime_version));
     return info;
@@ -96,14 +70,12 @@ inline DeviceInfo open_device(int index) {
 inline void require_device_memory(std::size_t bytes_needed, const std::string& purpose) {
     std::size_t free_bytes = 0, total_bytes = 0;
     CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-    if (bytes_needed > free_bytes) {
-        char text[256];
-        std::snprintf(text, sizeof text,
-                      "%s needs %zu bytes (%.2f GiB) of device memory; the GPU has %zu bytes (%.2f GiB) free",
-                      purpose.c_str(), bytes_needed, bytes_needed / 1073741824.0, free_bytes,
-                      free_bytes / 1073741824.0);
-        throw EnvironmentError(text);
-    }
+    if (bytes_needed <= free_bytes) return;
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "%s needs %zu bytes (%.2f GiB) of device memory; the GPU has %zu bytes (%.2f GiB) free",
+                  purpose.c_str(), bytes_needed, bytes_needed / 1073741824.0, free_bytes, free_bytes / 1073741824.0);
+    throw EnvironmentError(text);
 }
 
 // One line: "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 50 MiB L2, 3352 GB/s peak), driver 13.0, runtime 13.0"
@@ -115,5 +87,4 @@ inline std::string describe(const DeviceInfo& device) {
                   cuda_version_text(device.runtime_version).c_str());
     return text;
 }
-
 }  // namespace reduction

@@ -1,95 +1,46 @@
 #include "input.h"
-
-#include "cuda_check.h"
-#include "exit_codes.h"
 #include "launch_math.h"
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <future>
-#include <memory>
 #include <random>
-#include <stdexcept>
 #include <system_error>
 
 namespace reduction {
 namespace {
-
-// Pinned (page-locked) host memory: the GPU copies from it by DMA at full speed, and a copy from it
-// returns only once it is done, so the buffer can be refilled right after.
+// Pinned host memory: the GPU copies from it by DMA at full speed, and the copy returns once done.
 template <class T>
 std::unique_ptr<T, cudaError_t (*)(void*)> pinned_buffer(std::size_t count) {
     T* data = nullptr;
     if (count > 0) CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&data), count * sizeof(T), cudaHostAllocDefault));
     return {data, &cudaFreeHost};
 }
-
-// Two of these are pinned while a file streams: large enough that each read is efficient, small
-// enough that host memory stays far below any input worth streaming.
-constexpr std::size_t file_chunk_bytes = std::size_t{64} << 20;
-
-template <class T>
-DeviceInput<T> upload_generated(const InputSpec& spec, OpKind op) {
-    const std::uint64_t seed = spec.seed.value();
-    DeviceInput<T> input{spec.n, {}, DeviceBuffer<T>(spec.n)};
-    fill_input(input.values.get(), 0, input.n, spec.pattern, seed, cudaStream_t{});
-    // the CPU regenerates the values for the reference while the GPU writes them
-    input.reference = generated_reference<T>(input.n, spec.pattern, seed, op);
-    CUDA_CHECK(cudaStreamSynchronize(cudaStream_t{}));  // a failed fill surfaces here
-    return input;
-}
-
-template <class T>
-DeviceInput<T> upload_file(const InputSpec& spec, OpKind op) {
-    const std::size_t n = input_file_count(spec.path, element_type_of<T>());
-    DeviceInput<T> input{n, {}, DeviceBuffer<T>(n)};
-    const std::size_t chunk = std::min(n, file_chunk_bytes / sizeof(T));
-    const auto first_buffer = pinned_buffer<T>(chunk), second_buffer = pinned_buffer<T>(chunk);
-    T* const buffers[2] = {first_buffer.get(), second_buffer.get()};
-    int device = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    T* const destination = input.values.get();
-    input.reference = stream_input_file<T>(spec.path, op, buffers, chunk, [=](const T* values, std::size_t first, std::size_t count) {
-        CUDA_CHECK(cudaSetDevice(device));  // a new thread starts on device 0
-        CUDA_CHECK(cudaMemcpy(destination + first, values, count * sizeof(T), cudaMemcpyHostToDevice));
-    });
-    return input;
-}
-
-// Reads the next `count` values of an --input file; a file that ends sooner (it shrank after its
-// size was checked) is the user's problem, as a wrong size is.
+// The next `count` raw values (little-endian targets); a file that shrank since its size was checked: exit 2.
 template <class T>
 void read_values(std::ifstream& file, const std::string& path, T* into, std::size_t count) {
-    // the course's targets are little-endian (x86-64, AArch64), so the raw bytes are the values
     if (!file.read(reinterpret_cast<char*>(into), static_cast<std::streamsize>(count * sizeof(T))))
         throw UsageError("--input: reading '" + path + "' stopped early");
 }
-
 }  // namespace
 
 std::uint64_t fresh_seed() {
     std::random_device device;
     return (std::uint64_t{device()} << 32) ^ device();
 }
-
 void draw_seed(InputSpec& input) {
     if (input.path.empty() && !input.seed) input.seed = fresh_seed();
 }
-
 std::size_t input_count(const InputSpec& input, ElementType type) {
     return input.path.empty() ? input.n : input_file_count(input.path, type);
 }
-
 std::string input_description(const InputSpec& input) {
     if (!input.path.empty()) return "file '" + input.path + "'";
     return std::string("pattern ") + pattern_name(input.pattern) + ", seed " + std::to_string(input.seed.value_or(0));
 }
-
 std::string size_text(std::size_t n) {
     return n == 0 || (n & (n - 1)) != 0 ? std::to_string(n) : "2^" + std::to_string(log2_exact(n));
 }
-
 template <class T>
 std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed) {
     std::vector<T> values(n);
@@ -98,7 +49,6 @@ std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed
     });
     return values;
 }
-
 template <class T>
 Reference generated_reference(std::size_t n, Pattern pattern, std::uint64_t seed, OpKind op) {
     const ElementSource<T> source = [pattern, seed](std::size_t first, std::size_t count, T* out) {
@@ -106,22 +56,22 @@ Reference generated_reference(std::size_t n, Pattern pattern, std::uint64_t seed
     };
     return compute_reference<T>(n, source, op);
 }
-
 std::size_t input_file_count(const std::string& path, ElementType type) {
+    const auto fail = [&](const std::string& why) { return UsageError("--input: '" + path + "' " + why); };
     std::error_code error;
-    if (std::filesystem::is_directory(path, error)) throw UsageError("--input: '" + path + "' is a directory, not a file");
+    if (std::filesystem::is_directory(path, error)) throw fail("is a directory, not a file");
     // a FIFO or a device would block the open or have no size: only regular files are read
     if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
-        throw UsageError("--input: '" + path + "' is not a regular file");
+        throw fail("is not a regular file");
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file) throw UsageError("--input: cannot open '" + path + "'");
     const std::streamoff bytes = file.tellg();
     if (bytes < 0) throw UsageError("--input: cannot read the size of '" + path + "'");
-    if (bytes == 0) throw UsageError("--input: '" + path + "' is empty; a reduction needs at least one element");
+    if (bytes == 0) throw fail("is empty; a reduction needs at least one element");
     const auto element = static_cast<std::streamoff>(type_size(type));
     if (bytes % element != 0)
-        throw UsageError("--input: '" + path + "' has " + std::to_string(bytes) + " bytes, not a multiple of " +
-                         std::to_string(element) + " (the size of one " + type_name(type) + " element of --type)");
+        throw fail("has " + std::to_string(bytes) + " bytes, not a multiple of " + std::to_string(element) +
+                   " (the size of one " + type_name(type) + " element of --type)");
     return static_cast<std::size_t>(bytes / element);
 }
 
@@ -132,7 +82,6 @@ std::vector<T> read_input_file(const std::string& path) {
     read_values(file, path, values.data(), values.size());
     return values;
 }
-
 template <class T>
 Reference stream_input_file(const std::string& path, OpKind op, T* const buffers[2], std::size_t chunk,
                             const ChunkConsumer<T>& consume) {
@@ -143,29 +92,47 @@ Reference stream_input_file(const std::string& path, OpKind op, T* const buffers
     std::size_t count = std::min(chunk, n);
     read_values(file, path, buffers[0], count);
     for (std::size_t first = 0, which = 0; first < n; which ^= 1) {
-        // the chunk just read is consumed and summed on two threads while the next one is read; on
-        // any exception the futures' destructors wait for both, so no thread outlives a buffer
+        // consumed and summed while the next is read; on an exception the futures' destructors wait for both
         const T* const values = buffers[which];
         std::future<void> consumed = std::async(std::launch::async, [&consume, values, first, count] {
             consume(values, first, count);
         });
         std::future<void> summed = std::async(std::launch::async, [&reference, values, count] {
-            reference.add(values, count);  // in input order: the previous chunk's add has returned
+            reference.add(values, count);
         });
-        const std::size_t next = first + count;
-        const std::size_t next_count = std::min(chunk, n - next);
+        const std::size_t next_count = std::min(chunk, n - first - count);
         if (next_count > 0) read_values(file, path, buffers[which ^ 1], next_count);
         consumed.get();
         summed.get();
-        first = next;
+        first += count;
         count = next_count;
     }
     return reference.result();
 }
 
 template <class T>
-DeviceInput<T> upload_input(const InputSpec& input, OpKind op) {
-    return input.path.empty() ? upload_generated<T>(input, op) : upload_file<T>(input, op);
+DeviceInput<T> upload_input(const InputSpec& spec, OpKind op) {
+    const std::size_t n = input_count(spec, element_type_of<T>());
+    DeviceInput<T> input{n, {}, DeviceBuffer<T>(n)};
+    if (spec.path.empty()) {
+        fill_input(input.values.get(), 0, n, spec.pattern, spec.seed.value(), cudaStream_t{});
+        input.reference = generated_reference<T>(n, spec.pattern, spec.seed.value(), op);  // while the GPU fills
+        CUDA_CHECK(cudaStreamSynchronize(cudaStream_t{}));  // a failed fill surfaces here
+        return input;
+    }
+    // two pinned chunks of 64 MiB: each read efficient, host memory far below any input worth streaming
+    const std::size_t chunk = std::min(n, (std::size_t{64} << 20) / sizeof(T));
+    const auto first_buffer = pinned_buffer<T>(chunk), second_buffer = pinned_buffer<T>(chunk);
+    T* const buffers[2] = {first_buffer.get(), second_buffer.get()};
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    T* const destination = input.values.get();
+    input.reference = stream_input_file<T>(spec.path, op, buffers, chunk, [=](const T* values, std::size_t first,
+                                                                              std::size_t count) {
+        CUDA_CHECK(cudaSetDevice(device));  // a new thread starts on device 0
+        CUDA_CHECK(cudaMemcpy(destination + first, values, count * sizeof(T), cudaMemcpyHostToDevice));
+    });
+    return input;
 }
 
 #define REDUCTION_INSTANTIATE_INPUT(T)                                                                            \
@@ -178,5 +145,4 @@ DeviceInput<T> upload_input(const InputSpec& input, OpKind op) {
 REDUCTION_INSTANTIATE_INPUT(std::int32_t)
 REDUCTION_INSTANTIATE_INPUT(float)
 REDUCTION_INSTANTIATE_INPUT(double)
-
 }  // namespace reduction

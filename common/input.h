@@ -1,32 +1,10 @@
-// The values to sum: generated from a seed or read from a raw file, then put on the device with
-// their reference; every problem with --input is found before any GPU is looked for. Host memory
-// does not grow with n: the GPU writes generated input (fill_input) while the CPU regenerates it
-// block by block for the reference, from one formula both compile (formula:: below); a file is
-// read in chunks, each summed and copied to the device while the next is read.
+// The values to reduce, generated from a seed or read from a raw file, on the device with their reference.
 #pragma once
-
 #include "device_buffer.h"
-#include "element_type.h"
 #include "reference.h"
-
-#include <cuda_runtime.h>
-
-#include <cstddef>
-#include <cstdint>
-#include <functional>
 #include <optional>
-#include <string>
-#include <type_traits>
-#include <vector>
-
-#if defined(__CUDACC__)
-#define REDUCTION_FORMULA_HD __host__ __device__
-#else
-#define REDUCTION_FORMULA_HD
-#endif
 
 namespace reduction {
-
 enum class Pattern {
     random,       // signed uniform values: int32 in [-1000, 1000], floats in [-1, 1)
     ones,         // 1 everywhere: the sum is n (hides indexing bugs; for reading, not for testing)
@@ -35,43 +13,33 @@ enum class Pattern {
 };
 inline constexpr Pattern all_patterns[] = {Pattern::random, Pattern::ones, Pattern::index, Pattern::alternating};
 inline constexpr const char* accepted_patterns = "random, ones, index, alternating";
-
 inline const char* pattern_name(Pattern pattern) {
     constexpr const char* names[] = {"random", "ones", "index", "alternating"};
     return names[static_cast<int>(pattern)];
 }
-
-// Element i of the generated input is a function of (pattern, seed, i) alone, so the GPU can
-// write it while the CPU regenerates it for the reference and the two cannot drift apart.
-// Every operation is exact on both sides: 64-bit integer arithmetic, a conversion of an integer
-// below 2^digits to T, and scalings by powers of two. A fused multiply-add on the device gives
-// the same bits as the host's separate multiply and subtract, because the product is exact.
+// Element i of the generated input, exact and alike on host and device (common/README.md).
 namespace formula {
-
 // splitmix64's finaliser: a strong 64-bit mix, so mix(seed ^ mix(i)) is a counter-based generator.
-REDUCTION_FORMULA_HD inline std::uint64_t mix(std::uint64_t x) {
+REDUCTION_HOST_DEVICE inline std::uint64_t mix(std::uint64_t x) {
     x += 0x9E3779B97F4A7C15ull;
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
 }
-
 // int32 in [-1000, 1000]; floats uniform in [-1, 1) on a grid of 2^-(digits-1).
 template <class T>
-REDUCTION_FORMULA_HD T random_value(std::uint64_t bits) {
+REDUCTION_HOST_DEVICE T random_value(std::uint64_t bits) {
     if constexpr (std::is_integral_v<T>) {
         return static_cast<T>(static_cast<std::int64_t>(bits % 2001) - 1000);
     } else {
-        // the top mantissa-many bits give a uniform value in [0, 1), exactly representable in T
         constexpr int digits = std::is_same_v<T, float> ? 24 : 53;  // numeric_limits<T>::digits
         const T unit = static_cast<T>(bits >> (64 - digits)) / static_cast<T>(std::uint64_t{1} << digits);
         return unit * T(2) - T(1);
     }
 }
 
-// Element i of the input that (pattern, seed) describe; the patterns other than random ignore the seed.
 template <class T>
-REDUCTION_FORMULA_HD T pattern_value(Pattern pattern, std::uint64_t seed, std::size_t i) {
+REDUCTION_HOST_DEVICE T pattern_value(Pattern pattern, std::uint64_t seed, std::size_t i) {
     switch (pattern) {
         case Pattern::random: return random_value<T>(mix(seed ^ mix(i)));
         case Pattern::ones: return T(1);
@@ -80,58 +48,32 @@ REDUCTION_FORMULA_HD T pattern_value(Pattern pattern, std::uint64_t seed, std::s
     }
     return T(0);
 }
-
 }  // namespace formula
 
-// What to reduce: n generated values (pattern, seed), or the values of a raw file.
-struct InputSpec {
+struct InputSpec {  // what to reduce: n generated values (pattern, seed), or the values of a raw file
     std::size_t n = std::size_t{1} << 24;
     Pattern pattern = Pattern::random;
     std::optional<std::uint64_t> seed;  // unset: draw_seed() picks a fresh one, printed for replay
     std::string path;                   // set: read values from this file, whose size gives n
 };
-
 std::uint64_t fresh_seed();  // from std::random_device: a new input every run, printed for replay
 void draw_seed(InputSpec& input);  // generated input without --seed gets a fresh_seed()
-
-// The element count: n, or the file's from its size alone (checked as input_file_count does).
-std::size_t input_count(const InputSpec& input, ElementType type);
-
-// "pattern random, seed 42" or "file 'data.bin'".
-std::string input_description(const InputSpec& input);
-
-// "2^24" for a power of two, the decimal number otherwise: a count as a student would type it.
-std::string size_text(std::size_t n);
-
-// The whole generated input in a host vector, for tests and small inputs: element i depends only
-// on (seed, i), so chunks are generated in parallel and any element can be recomputed on its own.
-template <class T>
+std::size_t input_count(const InputSpec& input, ElementType type);  // n, or the file's (input_file_count)
+std::string input_description(const InputSpec& input);  // "pattern random, seed 42" or "file 'data.bin'"
+std::string size_text(std::size_t n);  // "2^24" for a power of two, else the decimal number
+template <class T>  // the whole generated input in a host vector, generated in parallel chunks (tests, small inputs)
 std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed);
-
-// out[k] = element first + k of the input (pattern, seed), k < count, written by the GPU (fill.cu),
-// asynchronously. `first` places a window anywhere, so one past 2^32 needs no buffer of that size.
-template <class T>
+template <class T>  // out[k] = element first + k of the input (pattern, seed), k < count, written by the GPU (async)
 void fill_input(T* out, std::size_t first, std::size_t count, Pattern pattern, std::uint64_t seed, cudaStream_t stream);
-
-// compute_reference of generate_input<T>(n, pattern, seed), the values regenerated, not stored.
-template <class T>
+template <class T>  // compute_reference of generate_input<T>(n, pattern, seed), the values regenerated, not stored
 Reference generated_reference(std::size_t n, Pattern pattern, std::uint64_t seed, OpKind op = OpKind::sum);
-
-// The element count of a raw --input file of `type`, from its size alone (nothing is read):
-// a missing, unreadable, empty or wrong-sized file throws UsageError naming the problem.
+// The element count of an --input file of `type` from its size; UsageError naming any problem with it.
 std::size_t input_file_count(const std::string& path, ElementType type);
-
-// Raw little-endian values of T, checked as input_file_count does, then read whole.
-template <class T>
+template <class T>  // raw little-endian values of T, checked as input_file_count does, then read whole
 std::vector<T> read_input_file(const std::string& path);
-
-// What stream_input_file hands over: values[0..count) are elements [first, first + count) of the file.
-template <class T>
+template <class T>  // values[0..count) are elements [first, first + count) of the file
 using ChunkConsumer = std::function<void(const T* values, std::size_t first, std::size_t count)>;
-
-// Reads the file (checked as above) `chunk` elements at a time into buffers[0] and buffers[1] in
-// turn. While one chunk is read, the one before is handed to consume() and summed into the
-// reference, both on other threads; a buffer is refilled only once both are done with it.
+// Reads `chunk` elements at a time into buffers[0], [1] in turn; each is consume()d and summed while the next is read.
 template <class T>
 Reference stream_input_file(const std::string& path, OpKind op, T* const buffers[2], std::size_t chunk,
                             const ChunkConsumer<T>& consume);
@@ -142,9 +84,6 @@ struct DeviceInput {
     Reference reference;
     DeviceBuffer<T> values;
 };
-
-// The input on the current device, with its reference for `op`. Check device memory first.
-template <class T>
+template <class T>  // the input on the current device, with its reference for `op`; check device memory first
 DeviceInput<T> upload_input(const InputSpec& input, OpKind op);
-
 }  // namespace reduction

@@ -1,63 +1,42 @@
-// Running steps on one device input: once to verify, then timed (timer.h), then verified again.
-// Each run is one Measurement, the record that every report (text, CSV, JSON) is written from.
+// Running steps on one device input: verified, timed (timer.h), verified again; one Measurement per run.
 #pragma once
-
-#include "cuda_check.h"
-#include "device_buffer.h"
 #include "device_info.h"
 #include "input.h"
-#include "reference.h"
 #include "step_api.h"
 #include "timer.h"
-
-#include <algorithm>
-#include <cmath>
-#include <cstddef>
 #include <limits>
 #include <memory>
 #include <optional>
-#include <string>
-#include <vector>
 
 namespace reduction {
-
-// How every step of a run is measured.
-struct MeasureSettings {
+struct MeasureSettings {  // how every step of a run is measured
     int block = 256;        // threads per block
     int warmup = 5;         // untimed calls first
     int iters = 100;        // timed calls, for each of the three timings
     bool flush_l2 = false;  // write twice the L2 before every timed call (cold L2)
 };
-
-// A step bound to one input and block size, owning the scratch and output it needs; it runs on
-// the default stream of the current device.
+// A step bound to one input and block size, owning scratch (zeroed once) and output; default stream.
 template <class T>
 class StepRun {
 public:
-    // Allocates the scratch and zero-fills it once (step_api.h's contract), outside any timing.
     StepRun(const StepApi& step, const T* device_input, std::size_t n, int block)
         : step_(step), input_(device_input), n_(n), block_(block),
           scratch_(step.scratch_bytes(element_type_of<T>(), n, block)), output_(1) {
         if (scratch_.bytes() > 0) CUDA_CHECK(cudaMemset(scratch_.get(), 0, scratch_.bytes()));
     }
-
     // The whole reduction, every launch; what the timer measures.
     void launch() { reduce_fn<T>(step_)(input_, n_, output_.get(), reinterpret_cast<T*>(scratch_.get()), block_, {}); }
-
-    // Fills the output with 0xFF bytes (NaN for floats, -1 for int32), runs once, reads the result:
-    // a step that never writes its output cannot pass by leaving an old right answer behind.
+    // Output poisoned with 0xFF bytes first: a step that never writes it cannot pass on an old right answer.
     T run_once() {
         CUDA_CHECK(cudaMemset(output_.get(), 0xFF, sizeof(T)));
         launch();
         return read_result();
     }
-
     T read_result() {
         T value{};
         CUDA_CHECK(cudaMemcpy(&value, output_.get(), sizeof(T), cudaMemcpyDeviceToHost));
         return value;
     }
-
 private:
     const StepApi& step_;
     const T* input_;
@@ -66,53 +45,39 @@ private:
     DeviceBuffer<unsigned char> scratch_;
     DeviceBuffer<T> output_;
 };
-
-// Speed-ups as ratios of per-call medians (other's / this row's): above 1, this row is faster.
-// Unset where there is nothing to compare with; a step's own output leaves them all unset.
-struct Ratios {
-    std::optional<double> previous;
-    std::optional<double> step01;
-    std::optional<double> cub;
+struct Ratios {  // speed-ups: other's per-call median / this row's (>1: faster); unset where none
+    std::optional<double> previous, step01, cub;
 };
-
-// One measured row: what ran, on what, how fast, and whether it was right.
-struct Measurement {
+struct Measurement {  // one measured row: what ran, on what, how fast, and whether it was right
     std::string op = "sum";
-    std::string step;
-    std::string change;
+    std::string step, change;
     ElementType type = ElementType::int32;
     std::size_t n = 0;
     int block = 0;
     std::size_t depth = 0;          // addition_depth, for the float tolerance
-    Timing time;
+    Timing time{};
     double gbps = 0;                // from the per-call median
     double percent_of_peak = 0;
     double batch_gbps = NAN;        // from the batch time; NaN when there is none
     double peak_gbps = 0;
     bool l2_flushed = false;
     bool verified = true;           // false: timed only, never checked (status "-")
-    Verdict verdict;                // the first run's, or the timed runs' if only those failed
-    Ratios ratios;
+    Verdict verdict{};              // the first run's, or the timed runs' if only those failed
+    Ratios ratios{};
 };
-
-// Device bytes to measure `steps` one after another on one input of n elements: the input, the
-// largest step's scratch and one output value, and the L2 flush buffer when it is on.
+// Device bytes for the input, the largest scratch, an output and the flush buffer; saturated (--n near 2^62 fails).
 inline std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
                                        const MeasureSettings& settings, const DeviceInfo& device) {
     std::size_t working = 0;
     for (const StepApi* step : steps)
         working = std::max(working, step->scratch_bytes(type, n, settings.block) + type_size(type));
     if (settings.flush_l2) working += L2Flusher::bytes_for(device.l2_bytes);
-    // saturate instead of wrapping: an --n near 2^62 must fail the memory check, not pass it
     const std::size_t limit = std::numeric_limits<std::size_t>::max();
-    if (n > (limit - working) / type_size(type)) return limit;
-    return n * type_size(type) + working;
+    return n > (limit - working) / type_size(type) ? limit : n * type_size(type) + working;
 }
 
-// The verdict of a row checked twice: the first run's if it failed, else the last timed run's (a
-// race can hide in the first run), saying so when only the timed runs went wrong. A float sum
-// whose bound has grown past 1 (gamma_d >= 1: CUB's n - 1 from 2^24 floats on) allows any finite
-// result, so such a PASS could not fail: the row is timed, not verified.
+// The first run's verdict if it failed, else the last timed run's (a race can hide in the first run).
+// A float sum whose bound allows any finite result (gamma_d >= 1) cannot fail: timed, not verified.
 inline void set_verdict(Measurement& m, const Verdict& first, const Verdict& after_timing, const Reference& reference) {
     m.verdict = after_timing;
     if (!first.pass) m.verdict = first;
@@ -132,16 +97,12 @@ inline void add_bandwidth(Measurement& m, std::size_t bytes, double peak_gbps) {
     m.percent_of_peak = peak_gbps > 0 ? 100.0 * m.gbps / peak_gbps : 0.0;
     if (std::isfinite(m.time.batch_ms)) m.batch_gbps = bandwidth_gbps(bytes, m.time.batch_ms);
 }
-
-// The input every step of a run is measured on, and the L2 flusher (null: L2 warm).
 template <class T>
-struct RunInput {
+struct RunInput {  // the input every step of a run is measured on, and the L2 flusher (null: L2 warm)
     DeviceInput<T> input;
     std::unique_ptr<L2Flusher> flusher;
 };
-
-// Checks that the device holds the input, the largest step's scratch and the flush buffer (else
-// EnvironmentError naming `what` and the size), then uploads the input with its reference for `op`.
+// Checks the device memory (EnvironmentError naming `what`), then uploads the input with its reference for `op`.
 template <class T>
 RunInput<T> prepare_run(const std::vector<const StepApi*>& steps, const InputSpec& spec, OpKind op,
                         const MeasureSettings& settings, const DeviceInfo& device, const std::string& what) {
@@ -158,28 +119,19 @@ Measurement measure_step(const StepApi& step, const RunInput<T>& run_input, cons
                          const DeviceInfo& device, bool check = true) {
     const DeviceInput<T>& input = run_input.input;
     StepRun<T> run(step, input.values.get(), input.n, settings.block);
-    Measurement m;
-    m.op = op_name(input.reference.op);
-    m.step = step.name;
-    m.change = step.change;
-    m.type = element_type_of<T>();
-    m.n = input.n;
-    m.block = settings.block;
-    m.depth = step.addition_depth(input.n, settings.block);
+    Measurement m{op_name(input.reference.op), step.name, step.change, element_type_of<T>(), input.n, settings.block,
+                  step.addition_depth(input.n, settings.block)};
     m.l2_flushed = run_input.flusher != nullptr;
     m.verified = check;
     const T first = run.run_once();
     m.time = time_on_device([&] { run.launch(); }, settings.warmup, settings.iters, {{device.index, cudaStream_t{}}},
                             run_input.flusher.get());
-    if (check) {
-        const Verdict after_timing = verify(run.read_result(), input.reference, m.depth);
-        set_verdict(m, verify(first, input.reference, m.depth), after_timing, input.reference);
-    } else {
-        m.verdict.pass = true;
-        m.verdict.note = "not a reduction: timed, not verified";
-    }
+    if (check)
+        set_verdict(m, verify(first, input.reference, m.depth), verify(run.read_result(), input.reference, m.depth),
+                    input.reference);
+    else
+        m.verdict = {true, "", "", 0, 0, "not a reduction: timed, not verified"};
     add_bandwidth(m, input.n * sizeof(T), device.peak_gbps);
     return m;
 }
-
 }  // namespace reduction

@@ -1,21 +1,13 @@
 #include "options.h"
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <functional>
 #include <limits>
-#include <optional>
 #include <set>
 #include <sstream>
 
 namespace reduction {
 namespace {
-
-const char* count_forms = "a positive integer (16777216), a power of two (2^24) or a binary suffix "
-                          "K, M, G, T (16M = 16*2^20)";
-
-// Parses an unsigned decimal integer that must fill the whole text.
 std::optional<unsigned long long> parse_unsigned(const std::string& text) {
     if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
     errno = 0;
@@ -47,125 +39,94 @@ Value parse_name(const std::string& flag, const std::string& text, const Value (
 }
 constexpr ElementType all_types[] = {ElementType::int32, ElementType::float32, ElementType::float64};
 constexpr OpKind all_ops[] = {OpKind::sum, OpKind::max, OpKind::min};
-
-int parse_block(const std::string& text) {
-    const auto block = parse_unsigned(text);
-    if (!block || !is_valid_block(static_cast<long long>(*block)))
-        throw UsageError("--block: '" + text + "' is not accepted; threads per block must be a power of two: " +
-                         accepted_blocks);
-    return static_cast<int>(*block);
-}
-
-std::uint64_t parse_seed(const std::string& text) {
-    const auto seed = parse_unsigned(text);
-    if (!seed) throw UsageError("--seed: '" + text + "' is not accepted; expected an integer from 0 to 2^64-1");
-    return *seed;
-}
-
-std::string nonempty_path(const std::string& text) {
-    if (text.empty()) throw UsageError("--input needs a file name");
-    return text;
-}
-
-std::vector<std::string> step_list(const std::string& text) {
-    std::vector<std::string> steps;
-    std::stringstream stream(text);
-    for (std::string part; std::getline(stream, part, ',');)
-        if (!part.empty()) steps.push_back(part);
-    if (steps.empty()) throw UsageError("--steps needs a comma-separated list, e.g. 01,07,cub");
-    return steps;
-}
-
 // One command-line flag: what usage() prints for it and what the parser does with it.
 struct Flag {
     const char* name;         // "--n"
     const char* placeholder;  // the value's name in usage ("COUNT"), or nullptr for a switch
     std::string help;         // what it does and accepts; text after a '\n' is a note on the next line
-    // The default that usage shows, read from a default-constructed Options so that each default is
-    // written once (in its module's struct); nullptr when there is none to show.
-    std::function<std::string(const Options& defaults)> shown_default;
+    std::string shown_default;  // from a default Options, so that each default is written once; "": none
     // Sets the option from the value ("" for a switch); `flag` is the name, for messages.
     std::function<void(Options& o, const std::string& flag, const std::string& value)> apply;
     const char* alias = nullptr;  // another accepted spelling ("-h")
 };
-
 std::string types_accepted(Tool tool) { return accepted_types + std::string(tool == Tool::compare ? ", all" : ""); }
-
-// The flags `tool` accepts, in the order usage() lists them. The actions' parameters are
-// (Options& o, const std::string& flag, const std::string& value), written `auto&` to fit a line.
+// The flags `tool` accepts, in usage() order; actions take (Options& o, const std::string& flag, const std::string& v).
 std::vector<Flag> flag_table(Tool tool) {
     using std::to_string;
-    const auto text = [](const char* words) { return [words](const Options&) { return std::string(words); }; };
+    const Options d;
+    const auto set = [](auto action) { return [action](Options& o, auto&, auto&) { action(o); }; };
     std::vector<Flag> flags = {
-        {"--n", "COUNT", "elements to reduce\n16777216, 2^24 or 16M: K, M, G, T are powers of 2^10",
-         [](const Options& d) { return size_text(d.input.n); },
+        {"--n", "COUNT", "elements to reduce\n16777216, 2^24 or 16M: K, M, G, T are powers of 2^10", size_text(d.input.n),
          [](Options& o, auto& flag, auto& v) { o.input.n = parse_count(flag, v); }},
         {"--type", "TYPE",
          types_accepted(tool) + (tool == Tool::compare ? "\nall runs int32 and float32 (not float64)" : ""),
-         [](const Options& d) { return std::string(type_name(d.type)); },
-         [tool](Options& o, auto& flag, auto& v) {
+         type_name(d.type), [tool](Options& o, auto& flag, auto& v) {
              o.type_given = true;
              if (tool == Tool::compare && v == "all") o.both_types = true;
              else o.type = parse_name(flag, v, all_types, &type_name, "is not supported", types_accepted(tool));
          }},
-        {"--block", "THREADS", std::string("threads per block: ") + accepted_blocks,
-         [](const Options& d) { return to_string(d.measure.block); },
-         [](Options& o, auto&, auto& v) { o.measure.block = parse_block(v); }},
-        {"--iters", "N", "timed repetitions, median and min reported",
-         [](const Options& d) { return to_string(d.measure.iters); },
+        {"--block", "THREADS", std::string("threads per block: ") + accepted_blocks, to_string(d.measure.block),
+         [](Options& o, auto&, auto& v) {
+             const auto block = parse_unsigned(v);
+             if (!block || !is_valid_block(static_cast<long long>(*block)))
+                 throw UsageError("--block: '" + v + "' is not accepted; threads per block must be a power of two: " +
+                                  accepted_blocks);
+             o.measure.block = static_cast<int>(*block);
+         }},
+        {"--iters", "N", "timed repetitions, median and min reported", to_string(d.measure.iters),
          [](Options& o, auto& flag, auto& v) { o.measure.iters = parse_int_in(flag, v, 1, 1000000); }},
-        {"--warmup", "N", "untimed repetitions first", [](const Options& d) { return to_string(d.measure.warmup); },
+        {"--warmup", "N", "untimed repetitions first", to_string(d.measure.warmup),
          [](Options& o, auto& flag, auto& v) { o.measure.warmup = parse_int_in(flag, v, 0, 1000000); }},
-        {"--seed", "S", "seed of the generated input", text("a fresh one, printed"),
-         [](Options& o, auto&, auto& v) { o.input.seed = parse_seed(v); }},
-        {"--pattern", "P", std::string(accepted_patterns) + "\nrandom: signed values",
-         [](const Options& d) { return std::string(pattern_name(d.input.pattern)); },
+        {"--seed", "S", "seed of the generated input", "a fresh one, printed",
+         [](Options& o, auto&, auto& v) {
+             o.input.seed = parse_unsigned(v);
+             if (!o.input.seed)
+                 throw UsageError("--seed: '" + v + "' is not accepted; expected an integer from 0 to 2^64-1");
+         }},
+        {"--pattern", "P", std::string(accepted_patterns) + "\nrandom: signed values", pattern_name(d.input.pattern),
          [](Options& o, auto& flag, auto& v) {
              o.input.pattern = parse_name(flag, v, all_patterns, &pattern_name, "is not known", accepted_patterns);
          }},
-        {"--input", "FILE", "raw little-endian values of --type instead of generated ones", nullptr,
-         [](Options& o, auto&, auto& v) { o.input.path = nonempty_path(v); }},
-        {"--op", "OP", std::string(accepted_ops) + ": the operator\nmax and min from step11 on",
-         [](const Options& d) { return std::string(op_name(d.op)); },
+        {"--input", "FILE", "raw little-endian values of --type instead of generated ones", "",
+         [](Options& o, auto&, auto& v) {
+             if (v.empty()) throw UsageError("--input needs a file name");
+             o.input.path = v;
+         }},
+        {"--op", "OP", std::string(accepted_ops) + ": the operator\nmax and min from step11 on", op_name(d.op),
          [](Options& o, auto& flag, auto& v) { o.op = parse_name(flag, v, all_ops, &op_name, "is not known", accepted_ops); }},
-        {"--device", "I", "CUDA device index", [](const Options& d) { return to_string(d.device); },
-         [](Options& o, auto& flag, auto& v) {
+        {"--device", "I", "CUDA device index", to_string(d.device), [](Options& o, auto& flag, auto& v) {
              o.device = parse_int_in(flag, v, 0, 1023, "a device index from 0 (see nvidia-smi)");
          }},
-        {"--flush-l2", nullptr, "write a buffer twice the L2's size before every timed repetition (cold L2)", nullptr,
-         [](Options& o, auto&, auto&) { o.measure.flush_l2 = true; }},
-        {"--csv", nullptr, "CSV instead of the text block", nullptr,
-         [](Options& o, auto&, auto&) { o.format = OutputFormat::csv; }},
-        {"--json", nullptr, "JSON instead of the text block", nullptr,
-         [](Options& o, auto&, auto&) { o.format = OutputFormat::json; }},
+        {"--flush-l2", nullptr, "write a buffer twice the L2's size before every timed repetition (cold L2)", "",
+         set([](Options& o) { o.measure.flush_l2 = true; })},
+        {"--csv", nullptr, "CSV instead of the text block", "", set([](Options& o) { o.format = OutputFormat::csv; })},
+        {"--json", nullptr, "JSON instead of the text block", "", set([](Options& o) { o.format = OutputFormat::json; })},
     };
     if (tool == Tool::compare) {
-        flags.push_back({"--steps", "LIST", "comma-separated subset, e.g. 01,05,07,cub", text("every step and cub"),
-                         [](Options& o, auto&, auto& v) { o.steps = step_list(v); }});
+        flags.push_back({"--steps", "LIST", "comma-separated subset, e.g. 01,05,07,cub", "every step and cub",
+                         [](Options& o, auto&, auto& v) {
+                             std::stringstream stream(v);
+                             o.steps.clear();  // a repeated --steps replaces the list
+                             for (std::string part; std::getline(stream, part, ',');)
+                                 if (!part.empty()) o.steps.push_back(part);
+                             if (o.steps.empty())
+                                 throw UsageError("--steps needs a comma-separated list, e.g. 01,07,cub");
+                         }});
         flags.push_back({"--sweep", nullptr,
                          "every size 2^4 .. 2^32 that fits, CSV on stdout, progress on stderr\n"
                          "in int32 and float32 unless --type names one",
-                         nullptr, [](Options& o, auto&, auto&) { o.sweep = true; }});
+                         "", set([](Options& o) { o.sweep = true; })});
     }
-    flags.push_back({"--help", nullptr, "this text", nullptr, [](Options& o, auto&, auto&) { o.help = true; }, "-h"});
+    flags.push_back({"--help", nullptr, "this text", "", set([](Options& o) { o.help = true; }), "-h"});
     return flags;
-}
-
-// The rules between flags, once every flag has been read.
-void check_combinations(const Options& options, const std::set<std::string>& given) {
-    const auto has = [&](const char* flag) { return given.count(flag) > 0; };
-    if (has("--n") && has("--input")) throw UsageError("--n and --input cannot be combined: the file's size gives n");
-    if (has("--input") && (has("--pattern") || has("--seed")))
-        throw UsageError("--pattern and --seed describe generated input; they cannot be combined with --input");
-    if (options.sweep && has("--n")) throw UsageError("--sweep measures its own sizes; drop --n");
-    if (options.sweep && has("--input")) throw UsageError("--sweep generates its inputs; drop --input");
 }
 
 }  // namespace
 
 std::size_t parse_count(const std::string& flag, const std::string& text) {
     const auto reject = [&](const std::string& why) -> std::size_t {
-        throw UsageError(flag + ": '" + text + "' " + why + "; accepted: " + count_forms);
+        throw UsageError(flag + ": '" + text + "' " + why + "; accepted: a positive integer (16777216), a power of two "
+                         "(2^24) or a binary suffix K, M, G, T (16M = 16*2^20)");
     };
     if (text.empty()) return reject("is empty");
     std::size_t value = 0;
@@ -183,8 +144,7 @@ std::size_t parse_count(const std::string& flag, const std::string& text) {
         if (*base > std::numeric_limits<std::size_t>::max() / multiplier) return reject("is too large");
         value = *base * multiplier;
     }
-    if (value == 0) return reject("is zero, and a reduction needs at least one element");
-    return value;
+    return value == 0 ? reject("is zero, and a reduction needs at least one element") : value;
 }
 
 Options parse_options(int argc, const char* const* argv, Tool tool) {
@@ -197,28 +157,28 @@ Options parse_options(int argc, const char* const* argv, Tool tool) {
             return word == f.name || (f.alias && word == f.alias);
         });
         if (flag == flags.end()) throw UsageError("unknown option '" + word + "'; see --help for the accepted options");
-        std::string value;
-        if (flag->placeholder) {
-            if (i + 1 >= argc) throw UsageError(word + " needs a value; see --help");
-            value = argv[++i];
-        }
-        flag->apply(options, flag->name, value);
+        if (flag->placeholder && i + 1 >= argc) throw UsageError(word + " needs a value; see --help");
+        flag->apply(options, flag->name, flag->placeholder ? argv[++i] : "");
         given.insert(flag->name);
     }
-    check_combinations(options, given);
+    const auto has = [&](const char* flag) { return given.count(flag) > 0; };  // the rules between flags
+    if (has("--n") && has("--input")) throw UsageError("--n and --input cannot be combined: the file's size gives n");
+    if (has("--input") && (has("--pattern") || has("--seed")))
+        throw UsageError("--pattern and --seed describe generated input; they cannot be combined with --input");
+    if (options.sweep && has("--n")) throw UsageError("--sweep measures its own sizes; drop --n");
+    if (options.sweep && has("--input")) throw UsageError("--sweep generates its inputs; drop --input");
     return options;
 }
 
 std::string usage(const char* program, Tool tool) {
     constexpr std::size_t help_column = 17;  // "--block THREADS" and two spaces
-    const Options defaults;
     std::string out = std::string("usage: ") + program + " [options]\n\n";
     for (const Flag& flag : flag_table(tool)) {
         std::string left = std::string(flag.name) + (flag.placeholder ? std::string(" ") + flag.placeholder : "");
         left.resize(std::max(help_column, left.size() + 2), ' ');
         const std::size_t line_end = flag.help.find('\n');
         out += "  " + left + flag.help.substr(0, line_end);
-        if (flag.shown_default) out += " (default " + flag.shown_default(defaults) + ")";
+        if (!flag.shown_default.empty()) out += " (default " + flag.shown_default + ")";
         out += "\n";
         if (line_end != std::string::npos)  // the note, under the help text
             out += std::string(2 + help_column, ' ') + flag.help.substr(line_end + 1) + "\n";
@@ -226,5 +186,4 @@ std::string usage(const char* program, Tool tool) {
     return out + "\nexit codes: 0 verified, 1 wrong result, 2 bad command line or input file,\n"
                  "            3 no usable GPU or not enough device memory, 4 a CUDA error while running\n";
 }
-
 }  // namespace reduction

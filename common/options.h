@@ -1,23 +1,8 @@
-// The command line shared by every step and by the comparison: one table of flags, one parser.
-// Options stops here: it holds the input's InputSpec and the MeasureSettings that the input and
-// measurement modules take, and the few choices that only main() acts on.
-//
-// Every malformed input throws UsageError with a one-line message that says what is accepted;
-// main() prints it on stderr and exits with exit_bad_input (2). Nothing falls back silently.
+// The command line of every step and the comparison: one table of flags, one parser; UsageError names what is accepted.
 #pragma once
-
-#include "element_type.h"
-#include "exit_codes.h"
-#include "input.h"
 #include "measure.h"
-#include "operators.h"
-
-#include <cstddef>
-#include <string>
-#include <vector>
 
 namespace reduction {
-
 enum class OutputFormat { text, csv, json };
 enum class Tool { step, compare };  // the comparison accepts a few more flags (--steps, --sweep)
 
@@ -30,20 +15,15 @@ struct Options {
     int device = 0;
     OutputFormat format = OutputFormat::text;
     bool help = false;
-    // compare only
-    std::vector<std::string> steps;  // empty: all
+    std::vector<std::string> steps;  // compare only (to the end); empty: all
     bool sweep = false;
     bool both_types = false;  // --type all
 };
-
 Options parse_options(int argc, const char* const* argv, Tool tool = Tool::step);
 std::string usage(const char* program, Tool tool = Tool::step);
-
 // "16777216", "2^24", "16M" (binary suffixes K, M, G, T: 16M = 16 * 2^20). Throws UsageError.
 std::size_t parse_count(const std::string& flag, const std::string& text);
-
 inline bool is_valid_block(long long block) { return block >= 32 && block <= 1024 && (block & (block - 1)) == 0; }
 inline constexpr const char* accepted_blocks = "32, 64, 128, 256, 512 or 1024";
 inline constexpr const char* accepted_ops = "sum, max, min";
-
 }  // namespace reduction

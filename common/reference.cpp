@@ -1,30 +1,20 @@
 #include "reference.h"
-
-#include <algorithm>
 #include <cfloat>
-#include <cmath>
 #include <cstdio>
 #include <limits>
-#include <type_traits>
 
 namespace reduction {
 namespace {
-
 // Neumaier's variant of Kahan summation: keeps the low-order bits lost by each addition.
 struct CompensatedSum {
-    long double sum = 0;
-    long double carry = 0;
+    long double sum = 0, carry = 0;
     void add(long double x) {
         const long double t = sum + x;
-        if (std::fabs(sum) >= std::fabs(x))
-            carry += (sum - t) + x;
-        else
-            carry += (x - t) + sum;
+        carry += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
         sum = t;
     }
     long double value() const { return sum + carry; }
 };
-
 template <class T>
 std::string exact_text(T value) {
     char text[64];
@@ -37,27 +27,10 @@ std::string exact_text(T value) {
     return text;
 }
 
-// Max and min pick one input element: the GPU's result must be that value exactly.
-template <class T>
-Verdict verify_extreme(T result, const Reference& reference) {
-    Verdict v;
-    const T expected = std::is_integral_v<T> ? static_cast<T>(reference.exact) : static_cast<T>(reference.sum);
-    v.result = exact_text(result);
-    v.expected = exact_text(expected);
-    v.pass = result == expected;
-    v.error = v.pass ? 0.0 : std::fabs(static_cast<double>(result) - static_cast<double>(expected));
-    if (!v.pass) v.note = std::string("the ") + (reference.op == OpKind::max ? "maximum" : "minimum") +
-                          " is one input element and must come back exactly";
-    return v;
-}
-
-// The summary of one contiguous run of input elements: everything the Reference needs, for any
-// operator. Runs are summarised on separate threads and appended in input order, so the first
-// non-finite index is the first run's that has one.
+// The summary of one contiguous run of input elements, for any operator; runs are appended in input order.
 template <class T>
 struct Partial {
     explicit Partial(OpKind kind = OpKind::sum) : op(kind) {}
-
     OpKind op;
     std::uint64_t wrapped = 0;  // int32 sum: unsigned, so it wraps (defined) and the low 32 bits stay exact
     CompensatedSum sum;         // floating-point sum of the finite terms
@@ -73,25 +46,21 @@ struct Partial {
         } else if (op == OpKind::min) {
             for (std::size_t k = 0; k < count; ++k) extreme = Min{}(extreme, values[k]);
         } else if constexpr (std::is_integral_v<T>) {
-            for (std::size_t k = 0; k < count; ++k) wrapped += static_cast<std::uint64_t>(static_cast<std::int64_t>(values[k]));
+            for (std::size_t k = 0; k < count; ++k) wrapped += static_cast<std::uint64_t>(std::int64_t{values[k]});
         } else {
-            // the running sums in locals, so that they stay in registers through the loop instead of
-            // going through memory at every element (80-bit loads and stores are slow)
+            // running sums in locals stay in registers (80-bit loads and stores at every element are slow)
             CompensatedSum s = sum;
             long double a = abs, pos = positive, neg = negative;
             for (std::size_t k = 0; k < count; ++k) {
                 const T x = values[k];
                 if (!std::isfinite(x)) {
                     if (first_non_finite == Reference::no_index) first_non_finite = first + k;
-                    if (std::isnan(x)) nan = true;
-                    else if (x > 0) plus_inf = true;
-                    else minus_inf = true;
+                    (std::isnan(x) ? nan : x > 0 ? plus_inf : minus_inf) = true;
                     continue;
                 }
                 s.add(x);
                 a += std::fabs(static_cast<long double>(x));
-                // adding +0 leaves either sum as it is: no branch on the sign
-                pos += x > 0 ? static_cast<long double>(x) : 0.0L;
+                pos += x > 0 ? static_cast<long double>(x) : 0.0L;  // adding +0 leaves a sum as it is: no branch
                 neg += x > 0 ? 0.0L : static_cast<long double>(x);
             }
             sum = s;
@@ -110,39 +79,26 @@ struct Partial {
         abs += later.abs;
         positive += later.positive;
         negative += later.negative;
-        nan = nan || later.nan;
-        plus_inf = plus_inf || later.plus_inf;
-        minus_inf = minus_inf || later.minus_inf;
+        nan |= later.nan;
+        plus_inf |= later.plus_inf;
+        minus_inf |= later.minus_inf;
         if (first_non_finite == Reference::no_index) first_non_finite = later.first_non_finite;
     }
 
+    // Max and min keep the extreme value in `exact` (int32) or `sum` (floats).
     Reference reference(std::size_t n) const {
-        Reference ref;
-        ref.type = element_type_of<T>();
-        ref.n = n;
-        ref.op = op;
-        if (op != OpKind::sum) {
-            if constexpr (std::is_integral_v<T>) ref.exact = extreme;
-            else ref.sum = extreme;
-        } else if constexpr (std::is_integral_v<T>) {
-            ref.exact = static_cast<std::int64_t>(wrapped);
-            ref.sum = static_cast<long double>(ref.exact);
-        } else {
-            ref.sum = sum.value();
-            ref.abs_sum = abs;
-            ref.positive_sum = positive;
-            ref.negative_sum = negative;
-            ref.has_nan = nan;
-            ref.has_plus_inf = plus_inf;
-            ref.has_minus_inf = minus_inf;
-            ref.first_non_finite = first_non_finite;
+        const bool is_sum = op == OpKind::sum;
+        std::int64_t exact = 0;
+        long double total = is_sum ? sum.value() : static_cast<long double>(extreme);
+        if constexpr (std::is_integral_v<T>) {
+            exact = is_sum ? static_cast<std::int64_t>(wrapped) : std::int64_t{extreme};
+            total = is_sum ? static_cast<long double>(exact) : 0.0L;
         }
-        return ref;
+        return {element_type_of<T>(), op, n, exact, total, abs, positive, negative,
+                nan, plus_inf, minus_inf, first_non_finite};
     }
 };
-
-// Summarises [0, n) in one chunk per thread (host_threads_for), then joins the chunks in order.
-// summarise(partial, begin, end) fills one chunk's Partial.
+// summarise(partial, begin, end) for one chunk of [0, n) per thread, the chunks then joined in order.
 template <class T, class Summarise>
 Partial<T> summarise_in_chunks(std::size_t n, OpKind op, Summarise summarise) {
     const unsigned chunks = host_threads_for(n);
@@ -153,21 +109,22 @@ Partial<T> summarise_in_chunks(std::size_t n, OpKind op, Summarise summarise) {
     return total;
 }
 
-// Elements regenerated per call of an ElementSource: 128 KiB of doubles per thread, in cache.
-constexpr std::size_t source_block = std::size_t{1} << 14;
-
+// Summarises values[0, count), values[k] being input element offset + k.
+template <class T>
+Partial<T> summarise_values(const T* values, std::size_t count, std::size_t offset, OpKind op) {
+    return summarise_in_chunks<T>(count, op, [&](Partial<T>& p, std::size_t begin, std::size_t end) {
+        p.add(values + begin, end - begin, offset + begin);
+    });
+}
 }  // namespace
 
 template <class T>
 Reference compute_reference(const std::vector<T>& values, OpKind op) {
-    const Partial<T> total = summarise_in_chunks<T>(values.size(), op, [&](Partial<T>& p, std::size_t begin, std::size_t end) {
-        p.add(values.data() + begin, end - begin, begin);
-    });
-    return total.reference(values.size());
+    return summarise_values(values.data(), values.size(), 0, op).reference(values.size());
 }
-
 template <class T>
 Reference compute_reference(std::size_t n, const ElementSource<T>& source, OpKind op) {
+    constexpr std::size_t source_block = std::size_t{1} << 14;  // regenerated per call: 128 KiB of doubles, in cache
     const Partial<T> total = summarise_in_chunks<T>(n, op, [&](Partial<T>& p, std::size_t begin, std::size_t end) {
         std::vector<T> block(std::min(end - begin, source_block));
         for (std::size_t first = begin; first < end; first += block.size()) {
@@ -184,37 +141,26 @@ struct StreamingReference<T>::State {
     Partial<T> total;
     std::size_t n = 0;
 };
-
 template <class T>
 StreamingReference<T>::StreamingReference(OpKind op) : state_(new State{Partial<T>(op), 0}) {}
-
 template <class T>
 StreamingReference<T>::~StreamingReference() = default;
-
 template <class T>
 void StreamingReference<T>::add(const T* values, std::size_t count) {
-    const std::size_t offset = state_->n;
-    state_->total.append(summarise_in_chunks<T>(count, state_->total.op, [&](Partial<T>& p, std::size_t begin, std::size_t end) {
-        p.add(values + begin, end - begin, offset + begin);
-    }));
+    state_->total.append(summarise_values(values, count, state_->n, state_->total.op));
     state_->n += count;
 }
-
 template <class T>
 Reference StreamingReference<T>::result() const {
     return state_->total.reference(state_->n);
 }
-
 double gamma_bound(ElementType type, std::size_t depth) {
     const double du = static_cast<double>(depth) * unit_roundoff(type);
-    if (du >= 1.0) return std::numeric_limits<double>::infinity();
-    return du / (1.0 - du);
+    return du >= 1.0 ? std::numeric_limits<double>::infinity() : du / (1.0 - du);
 }
-
 double tolerance_for(const Reference& reference, std::size_t depth) {
     if (reference.type == ElementType::int32 || reference.op != OpKind::sum) return 0.0;
-    // The reference's own error (compensated summation: <= (2u + O(n u^2)) * sum|x|, u of long double)
-    // is added so that the test never blames the GPU for the reference's rounding.
+    // plus the reference's own error (<= (2u + O(n u^2)) * sum|x|, u of long double): never blame the GPU for it
     const long double u_ref = LDBL_EPSILON / 2;
     const long double reference_error =
         (2 * u_ref + 2 * static_cast<long double>(reference.n) * u_ref * u_ref) * reference.abs_sum;
@@ -222,23 +168,26 @@ double tolerance_for(const Reference& reference, std::size_t depth) {
 }
 
 namespace {
+// Max and min pick one input element: the GPU's result must be that value exactly.
+template <class T>
+void verify_extreme(T result, const Reference& reference, Verdict& v) {
+    const T expected = std::is_integral_v<T> ? static_cast<T>(reference.exact) : static_cast<T>(reference.sum);
+    v.expected = exact_text(expected);
+    v.pass = result == expected;
+    v.error = v.pass ? 0.0 : std::fabs(static_cast<double>(result) - static_cast<double>(expected));
+    if (!v.pass) v.note = std::string("the ") + (reference.op == OpKind::max ? "maximum" : "minimum") +
+                          " is one input element and must come back exactly";
+}
 
-// An int32 sum: exact, modulo 2^32.
-Verdict verify_int32_sum(std::int32_t result, const Reference& reference) {
-    Verdict v;
-    v.result = exact_text(result);
-    const bool fits = reference.exact >= std::numeric_limits<std::int32_t>::min() &&
-                      reference.exact <= std::numeric_limits<std::int32_t>::max();
-    // the kernels add uint32, which wraps modulo 2^32 by definition; read back as int32
+// An int32 sum: exact, modulo 2^32 (the kernels add uint32, which wraps by definition; read back as int32).
+void verify_int32_sum(std::int32_t result, const Reference& reference, Verdict& v) {
     const auto wrapped = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::uint64_t>(reference.exact)));
     v.expected = exact_text(wrapped);
     v.error = std::fabs(static_cast<double>(static_cast<std::int64_t>(result) - wrapped));
     v.pass = result == wrapped;
-    if (!v.pass) v.note = "outside the tolerance";
-    if (!fits)
+    if (wrapped != reference.exact)  // outside the int32 range
         v.note = "the exact sum " + std::to_string(reference.exact) +
                  " is outside the int32 range; the int32 sum is defined modulo 2^32 (unsigned addition)";
-    return v;
 }
 
 // A float sum of an input with NaN or infinities: the IEEE result is the same for every order.
@@ -251,14 +200,11 @@ void verify_non_finite_sum(T result, const Reference& reference, Verdict& v) {
     v.pass = nan ? std::isnan(result) : result == expected;
     v.error = v.pass ? 0.0 : std::numeric_limits<double>::infinity();
     v.note = "input element " + std::to_string(reference.first_non_finite) + " is the first non-finite one; with " +
-             (reference.has_nan ? std::string("a NaN among the inputs")
-              : nan            ? std::string("both +inf and -inf among the inputs")
-                               : std::string("an infinity among the inputs")) +
-             " the sum is " + v.expected;
+             (reference.has_nan ? "a NaN" : nan ? "both +inf and -inf" : "an infinity") +
+             " among the inputs the sum is " + v.expected;
 }
 
-// A float sum of finite inputs: within the tolerance, or an infinity that some order of the inputs
-// can reach when the sum may overflow.
+// A float sum of finite inputs: within the tolerance, or an infinity some order of the inputs can reach.
 template <class T>
 void verify_finite_sum(T result, const Reference& reference, std::size_t depth, Verdict& v) {
     constexpr T inf = std::numeric_limits<T>::infinity();
@@ -275,41 +221,36 @@ void verify_finite_sum(T result, const Reference& reference, std::size_t depth, 
         v.error = std::numeric_limits<double>::infinity();
         v.pass = std::isnan(result) ? can_overflow_up && can_overflow_down
                                     : (result > 0 ? can_overflow_up : can_overflow_down);
-        if (!v.pass && !can_overflow_up && !can_overflow_down)
-            v.note = "the GPU returned " + v.result + ", which is never a sum of these finite inputs";
-        else if (!v.pass)
-            v.note = "the GPU returned " + v.result + ", which no order of these inputs can produce";
+        if (!v.pass)
+            v.note = "the GPU returned " + v.result + ", which " +
+                     (can_overflow_up || can_overflow_down ? "no order of these inputs can produce"
+                                                           : "is never a sum of these finite inputs");
     }
     if (overflows)
         v.note = (v.note.empty() ? "" : v.note + "; ") + "the exact sum " + exact_text(reference.sum) + " overflows " +
                  type_name(reference.type) + ", so the sum is " + v.expected + " (or a finite value within the tolerance)";
 }
-
 }  // namespace
 
 template <class T>
 Verdict verify(T result, const Reference& reference, std::size_t depth) {
-    if (reference.op != OpKind::sum) return verify_extreme(result, reference);
-    if constexpr (std::is_integral_v<T>) {
-        return verify_int32_sum(result, reference);
-    } else {
-        Verdict v;
-        v.result = exact_text(result);
-        v.tolerance = tolerance_for(reference, depth);
-        if (reference.first_non_finite != Reference::no_index) verify_non_finite_sum(result, reference, v);
-        else verify_finite_sum(result, reference, depth, v);
-        if (!v.pass && v.note.empty()) v.note = "outside the tolerance";
-        return v;
-    }
+    Verdict v;
+    v.result = exact_text(result);
+    v.tolerance = tolerance_for(reference, depth);
+    if (reference.op != OpKind::sum) verify_extreme(result, reference, v);
+    else if constexpr (std::is_integral_v<T>) verify_int32_sum(result, reference, v);
+    else if (reference.first_non_finite != Reference::no_index) verify_non_finite_sum(result, reference, v);
+    else verify_finite_sum(result, reference, depth, v);
+    if (!v.pass && v.note.empty()) v.note = "outside the tolerance";
+    return v;
 }
 
-#define REDUCTION_INSTANTIATE_REFERENCE(T)                                            \
-    template Reference compute_reference<T>(const std::vector<T>&, OpKind);               \
+#define REDUCTION_INSTANTIATE_REFERENCE(T)                                                 \
+    template Reference compute_reference<T>(const std::vector<T>&, OpKind);                \
     template Reference compute_reference<T>(std::size_t, const ElementSource<T>&, OpKind); \
-    template class StreamingReference<T>;                                                 \
+    template class StreamingReference<T>;                                                  \
     template Verdict verify<T>(T, const Reference&, std::size_t);
 REDUCTION_INSTANTIATE_REFERENCE(std::int32_t)
 REDUCTION_INSTANTIATE_REFERENCE(float)
 REDUCTION_INSTANTIATE_REFERENCE(double)
-
 }  // namespace reduction

@@ -1,25 +1,7 @@
-// The CPU reference, the tolerance, and the verdict on one GPU result.
-//
-// Integers are summed exactly in 64 bits; an int32 sum is expected modulo 2^32, since the kernels
-// add uint32, where wrapping is defined (step_api.h). Floats are summed in long double with
-// Neumaier's compensation, far more accurate than any GPU order; the GPU's result may differ from
-// it by the error bound of the summation tree the step used (Higham, "Accuracy and Stability of
-// Numerical Algorithms", 2nd ed., §4.2):  |computed - exact| <= gamma_d * sum |x_i|,
-// gamma_d = d*u / (1 - d*u), u the unit roundoff and d the longest chain of additions, which each
-// step reports (addition_depth): the tolerance follows from the algorithm, not from a constant
-// picked until the tests pass.
-//
-// Non-finite values: IEEE addition gives NaN if a term is NaN or +inf meets -inf, else an infinity
-// if a term is one, in any order; that is the expected result. Finite inputs whose sum overflows:
-// a partial sum past the largest finite value becomes an infinity that finite terms cannot bring
-// back, which can happen only if the terms of one sign together (times 1 + gamma_d) exceed max.
-// So a result passes if it is finite and within the tolerance, +inf (-inf) if the positive
-// (negative) terms can overflow, NaN if both can.
+// The CPU reference, the tolerance from the step's addition depth, the verdict on a GPU result (common/README.md).
 #pragma once
-
 #include "element_type.h"
 #include "operators.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -31,14 +13,11 @@
 #include <vector>
 
 namespace reduction {
-
-// One contiguous chunk of [0, n) per hardware thread: generating and summing 2^31 elements on one
-// core takes seconds, and the GPU tests do it for every step. Not worth a thread below ~1M elements.
+// One chunk of [0, n) per hardware thread (the GPU tests sum 2^31 elements for every step); none below ~1M.
 inline unsigned host_threads_for(std::size_t n) {
     const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
     return static_cast<unsigned>(std::min<std::size_t>(hardware, n / (std::size_t{1} << 20) + 1));
 }
-
 // Calls body(chunk, begin, end) for each of `chunks` chunks of [0, n), concurrently; returns once all are done.
 template <class Body>
 void for_each_chunk(std::size_t n, unsigned chunks, Body body) {
@@ -47,7 +26,6 @@ void for_each_chunk(std::size_t n, unsigned chunks, Body body) {
     for (unsigned c = 0; c < chunks; ++c) threads.emplace_back(body, c, n * c / chunks, n * (c + 1) / chunks);
     for (auto& t : threads) t.join();
 }
-
 struct Reference {
     ElementType type = ElementType::int32;
     OpKind op = OpKind::sum;    // max and min: `exact` (int32) or `sum` (floats) holds the extreme value
@@ -57,46 +35,31 @@ struct Reference {
     long double abs_sum = 0;    // floating point: sum of |x_i|, the scale of the error bound
     long double positive_sum = 0;  // floating point: sum of the positive finite terms
     long double negative_sum = 0;  // floating point: sum of the negative finite terms (<= 0)
-    bool has_nan = false;       // floating point: some input is NaN
-    bool has_plus_inf = false;  // ... is +inf
-    bool has_minus_inf = false; // ... is -inf
+    bool has_nan = false, has_plus_inf = false, has_minus_inf = false;  // floating point: some input is NaN, +inf, -inf
     std::size_t first_non_finite = no_index;  // index of the first NaN or infinity, if any
     static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
 };
-
-// For max and min the reference is the extreme element, compared exactly (every order of
-// comparisons picks it); NaN inputs are skipped, as the kernels' `b > a ? b : a` does.
+// Max and min: the extreme element, compared exactly; NaN inputs skipped, as the kernels' `b > a ? b : a` does.
 template <class T>
 Reference compute_reference(const std::vector<T>& values, OpKind op = OpKind::sum);
-
 // Writes elements [first, first + count) of an input never held whole; called from several threads.
 template <class T>
 using ElementSource = std::function<void(std::size_t first, std::size_t count, T* out)>;
-
-// The reference of the n elements `source` regenerates, a block at a time on every core: bit for
-// bit compute_reference of the whole array (the same chunks and order), in memory that does not grow with n.
+// compute_reference, bit for bit, of the n elements `source` regenerates a block at a time on every core.
 template <class T>
 Reference compute_reference(std::size_t n, const ElementSource<T>& source, OpKind op = OpKind::sum);
-
-// The reference of an input that arrives in pieces, in order (a file read in chunks), each summed
-// on every core as it comes. Only the long double sum may differ from compute_reference's, in its
-// last bits (the pieces group the additions differently).
+// The reference of an input arriving in pieces, in order (the long double sum may differ in its last bits).
 template <class T>
 class StreamingReference {
 public:
     explicit StreamingReference(OpKind op = OpKind::sum);
     ~StreamingReference();
-    StreamingReference(const StreamingReference&) = delete;
-    StreamingReference& operator=(const StreamingReference&) = delete;
-
     void add(const T* values, std::size_t count);
     Reference result() const;
-
 private:
     struct State;
     std::unique_ptr<State> state_;
 };
-
 struct Verdict {
     bool pass = false;
     std::string result;         // the GPU's value, printed exactly enough to compare
@@ -105,17 +68,12 @@ struct Verdict {
     double tolerance = 0;       // 0 for integers
     std::string note;           // why it failed, or how it was compared; empty when nothing to say
 };
-
 // u: 2^-24 for float32, 2^-53 for float64 (half the distance from 1 to the next value).
 inline double unit_roundoff(ElementType type) { return std::ldexp(1.0, type == ElementType::float32 ? -24 : -53); }
-
-// gamma_d for the type's unit roundoff; infinity when d*u >= 1 (the bound says nothing).
+// gamma_d = d*u / (1 - d*u) for the type's unit roundoff; infinity when d*u >= 1 (the bound says nothing).
 double gamma_bound(ElementType type, std::size_t depth);
-
 // gamma_d * abs_sum plus the reference's own error bound; 0 for integers.
 double tolerance_for(const Reference& reference, std::size_t depth);
-
 template <class T>
 Verdict verify(T result, const Reference& reference, std::size_t depth);
-
 }  // namespace reduction

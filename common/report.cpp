@@ -1,7 +1,4 @@
 #include "report.h"
-
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -9,7 +6,6 @@
 
 namespace reduction {
 namespace {
-
 std::string command_line(int argc, const char* const* argv) {
     std::string text;
     for (int i = 0; i < argc; ++i) {
@@ -20,20 +16,28 @@ std::string command_line(int argc, const char* const* argv) {
     return text;
 }
 
-std::string utc_now() {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char text[32];
-    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    return text;
-}
-
 std::string env_or(const char* name, const std::string& fallback) {
     const char* value = std::getenv(name);
     return value && *value ? value : fallback;
 }
+// A JSON string literal: quotes, backslashes and control characters escaped.
+std::string json_string(const std::string& text) {
+    std::string out = "\"";
+    for (const unsigned char c : text) {
+        char escaped[8] = {'\\', static_cast<char>(c), 0};
+        if (c < 0x20) std::snprintf(escaped, sizeof escaped, "\\u%04x", unsigned{c});
+        out += c < 0x20 || c == '"' || c == '\\' ? escaped : std::string(1, static_cast<char>(c));
+    }
+    return out + "\"";
+}
 
+// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
 }  // namespace
 
 std::string format_number(const char* fmt, double value) {
@@ -41,55 +45,17 @@ std::string format_number(const char* fmt, double value) {
     std::snprintf(text, sizeof text, fmt, value);
     return text;
 }
-
-std::string json_string(const std::string& text) {
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];  // %x needs an unsigned, not the double format_number takes
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
-
-std::string json_number(double value, const char* fmt) { return std::isfinite(value) ? format_number(fmt, value) : "null"; }
-
-std::string csv_field(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-    std::string out = "\"";
-    for (char c : text) {
-        if (c == '"') out += '"';
-        out += c;
-    }
-    return out + "\"";
-}
-
 std::string count_text(std::size_t n) {
     const std::string power = size_text(n);
     return power.rfind("2^", 0) == 0 ? std::to_string(n) + " (" + power + ")" : power;
 }
-
 std::string footprint_text(std::size_t bytes, std::size_t l2_bytes) {
-    const double mib = static_cast<double>(bytes) / (1 << 20);
     const std::string l2 = std::to_string(l2_bytes >> 20) + " MiB L2";
-    return format_number("%.1f MiB", mib) + (bytes <= l2_bytes ? ", fits in the " + l2 + " (repetitions may read it from L2)"
-                                                         : ", larger than the " + l2);
+    return format_number("%.1f MiB", static_cast<double>(bytes) / (1 << 20)) +
+           (bytes <= l2_bytes ? ", fits in the " + l2 + " (repetitions may read it from L2)" : ", larger than the " + l2);
 }
-
-const char* status_text(const Measurement& m) {
-    if (!m.verified) return "-";
-    return m.verdict.pass ? "PASS" : "FAIL";
-}
-
+const char* status_text(const Measurement& m) { return !m.verified ? "-" : m.verdict.pass ? "PASS" : "FAIL"; }
 const char* l2_word(bool flushed) { return flushed ? "flushed" : "warm"; }
-
 std::string timing_text(const MeasureSettings& settings) {
     const std::string iters = std::to_string(settings.iters);
     return "per call: median and min of " + iters + " calls queued behind a gate kernel, one event pair each; batch: " +
@@ -101,6 +67,11 @@ std::string timing_text(const MeasureSettings& settings) {
 }
 
 Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv) {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char date[32];
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &utc);
     Stamp stamp = {
         {"gpu", device.name},
         {"compute_capability", std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor)},
@@ -110,11 +81,10 @@ Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv) 
         {"cuda_driver_api", cuda_version_text(device.driver_version)},
         {"cuda_runtime", cuda_version_text(device.runtime_version)},
     };
-    // The driver's own version (e.g. 580.65.06) is not in the CUDA runtime API; the script that
-    // collects results passes what nvidia-smi reports.
+    // the driver's own version (e.g. 580.65.06), not in the runtime API: the results script passes nvidia-smi's
     if (const std::string driver = env_or("REDUCTION_NVIDIA_DRIVER", ""); !driver.empty())
         stamp.push_back({"nvidia_driver", driver});
-    stamp.push_back({"date_utc", utc_now()});
+    stamp.push_back({"date_utc", date});
     stamp.push_back({"commit", env_or("REDUCTION_COMMIT", "unknown")});
     stamp.push_back({"command", command_line(argc, argv)});
     return stamp;
@@ -123,14 +93,12 @@ Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv) 
 Stamp make_stamp(const DeviceInfo& device, const InputSpec& input, const MeasureSettings& settings, int argc,
                  const char* const* argv) {
     Stamp stamp = device_stamp(device, argc, argv);
-    stamp.push_back({"l2", l2_word(settings.flush_l2)});
-    stamp.push_back({"timing", timing_text(settings)});
-    if (input.path.empty()) {
-        stamp.push_back({"pattern", pattern_name(input.pattern)});
-        stamp.push_back({"seed", std::to_string(input.seed.value_or(0))});
-    } else {
+    stamp.insert(stamp.end(), {{"l2", l2_word(settings.flush_l2)}, {"timing", timing_text(settings)}});
+    if (input.path.empty())
+        stamp.insert(stamp.end(),
+                     {{"pattern", pattern_name(input.pattern)}, {"seed", std::to_string(input.seed.value_or(0))}});
+    else
         stamp.push_back({"input", input.path});
-    }
     stamp.push_back({"block", std::to_string(settings.block)});
     stamp.push_back({"iters", std::to_string(settings.iters) + " timed, " + std::to_string(settings.warmup) + " warm-up"});
     return stamp;
@@ -138,11 +106,9 @@ Stamp make_stamp(const DeviceInfo& device, const InputSpec& input, const Measure
 
 std::string stamp_lines(const Stamp& stamp) {
     std::string out;
-    for (const auto& [key, value] : stamp) {
-        std::string flat = value;
-        std::replace(flat.begin(), flat.end(), '\n', ' ');
-        std::replace(flat.begin(), flat.end(), '\r', ' ');
-        out += "# " + key + ": " + flat + "\n";
+    for (auto [key, value] : stamp) {
+        std::replace_if(value.begin(), value.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+        out += "# " + key + ": " + value + "\n";
     }
     return out;
 }
@@ -152,9 +118,7 @@ std::string& stamp_value(Stamp& stamp, const std::string& key) {
         if (name == key) return value;
     return stamp.emplace_back(key, "").second;
 }
-
 namespace {
-
 // One value of a result row, before it is written as a CSV cell or a JSON value.
 struct Cell {
     enum Kind { text, integer, number } kind;
@@ -166,9 +130,7 @@ Cell text(const std::string& value) { return {Cell::text, value}; }
 template <class I> Cell integer(I value) { return {Cell::integer, std::to_string(value)}; }
 Cell number(double value, const char* fmt) { return {Cell::number, "", value, fmt}; }
 Cell ratio(const std::optional<double>& value) { return number(value.value_or(NAN), "%.4f"); }
-
-// The one schema of a result row: the CSV columns are the fields marked `csv`, in this order; the
-// JSON record holds every field, in this order. common/README.md lists them (a host test checks).
+// The one schema of a result row: CSV has the `csv` fields, JSON all, in this order (common/README.md lists them).
 struct Field {
     const char* name;  // CSV column and JSON key
     bool csv;          // false: JSON only (the verdict's details)
@@ -202,17 +164,13 @@ const Field result_fields[] = {
     {"addition_depth", false, [](const Measurement& m) { return integer(m.depth); }},
     {"note", false, [](const Measurement& m) { return text(m.verdict.note); }},
 };
-
-std::string csv_cell(const Cell& cell) {
-    if (cell.kind == Cell::number) return std::isfinite(cell.real) ? format_number(cell.fmt, cell.real) : "";
-    return cell.kind == Cell::text ? csv_field(cell.string) : cell.string;
+// A cell as CSV (no value: blank) or as JSON (no value: null); text is quoted as each needs.
+std::string cell_text(const Cell& cell, bool json) {
+    if (cell.kind == Cell::number)
+        return std::isfinite(cell.real) ? format_number(cell.fmt, cell.real) : json ? "null" : "";
+    if (cell.kind == Cell::integer) return cell.string;
+    return json ? json_string(cell.string) : csv_field(cell.string);
 }
-
-std::string json_value(const Cell& cell) {
-    if (cell.kind == Cell::number) return json_number(cell.real, cell.fmt);
-    return cell.kind == Cell::text ? json_string(cell.string) : cell.string;
-}
-
 // write(field) for every field (only the CSV ones if csv_only), joined by `separator`.
 template <class Write>
 std::string joined(bool csv_only, const char* separator, Write write) {
@@ -225,20 +183,16 @@ std::string joined(bool csv_only, const char* separator, Write write) {
         }
     return out;
 }
-
 }  // namespace
 
 std::string csv_header() { return joined(true, ",", [](const Field& f) { return std::string(f.name); }); }
-
 std::string csv_row(const Measurement& m) {
-    return joined(true, ",", [&](const Field& f) { return csv_cell(f.value(m)); });
+    return joined(true, ",", [&](const Field& f) { return cell_text(f.value(m), false); });
 }
-
 std::string json_record(const Measurement& m) {
-    return "{" + joined(false, ", ", [&](const Field& f) { return json_string(f.name) + ": " + json_value(f.value(m)); }) +
-           "}";
+    const auto pair = [&](const Field& f) { return json_string(f.name) + ": " + cell_text(f.value(m), true); };
+    return "{" + joined(false, ", ", pair) + "}";
 }
-
 std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows) {
     std::string out = "{\"stamp\": {";
     for (std::size_t i = 0; i < stamp.size(); ++i)
@@ -271,11 +225,9 @@ void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& devic
         << (std::isfinite(m.time.batch_ms) ? format_number("%.4f", m.time.batch_ms) + " ms per call, " +
                                                  format_number("%.1f", m.batch_gbps) + " GB/s, with no event between calls"
                                            : std::string("none: a flush between calls would be timed"))
-        << "\n"
-        << "  idle GPU   " << format_number("%.4f", m.time.idle.median_ms)
+        << "\n  idle GPU   " << format_number("%.4f", m.time.idle.median_ms)
         << " ms median per call when the GPU waits for it (launch latency included)\n"
         << "  bandwidth  " << format_number("%.1f", m.gbps) << " GB/s per call = " << format_number("%.1f", m.percent_of_peak)
         << "% of the " << format_number("%.0f", device.peak_gbps) << " GB/s peak\n";
 }
-
 }  // namespace reduction

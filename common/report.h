@@ -1,44 +1,20 @@
-// Everything written about measurements: the readable block of one step, and the one CSV writer
-// and one JSON writer that the steps and the comparison share, with the "# key: value" stamp
-// (GPU, versions, date, commit, command, timing method) above a CSV header.
+// Everything written about measurements: a step's text block, the CSV and JSON writers, the "# key: value" stamp.
 #pragma once
-
-#include "device_info.h"
-#include "input.h"
 #include "measure.h"
-
-#include <cstddef>
 #include <iosfwd>
-#include <string>
 #include <utility>
-#include <vector>
 
 namespace reduction {
-
-// printf-style formatting of one double, e.g. format_number("%.2f", 1.5) == "1.50".
-std::string format_number(const char* fmt, double value);
-// A JSON string literal: quotes, backslashes and control characters escaped.
-std::string json_string(const std::string& text);
-// A JSON number, or null for NaN and infinities (JSON has neither).
-std::string json_number(double value, const char* fmt = "%.6g");
-// RFC 4180: a field with a comma, quote or line break is quoted, its quotes doubled.
-std::string csv_field(const std::string& text);
-// "16777216 (2^24)" for powers of two, "1000003" otherwise.
-std::string count_text(std::size_t n);
-// "64.0 MiB, larger than the 50 MiB L2": whether repetitions can be served from L2.
-std::string footprint_text(std::size_t bytes, std::size_t l2_bytes);
-
+std::string format_number(const char* fmt, double value);  // printf-style: format_number("%.2f", 1.5) == "1.50"
+std::string count_text(std::size_t n);  // "16777216 (2^24)" for powers of two, "1000003" otherwise
+std::string footprint_text(std::size_t bytes, std::size_t l2_bytes);  // "64.0 MiB, larger than the 50 MiB L2"
 const char* status_text(const Measurement& m);  // "PASS", "FAIL", or "-" for a row that is not checked
 const char* l2_word(bool flushed);               // "flushed" or "warm"
+std::string timing_text(const MeasureSettings& settings);  // the timing method in one line
 
-// The timing method in one line, for the stamp and the text output.
-std::string timing_text(const MeasureSettings& settings);
-
-// Where, when and how: "# key: value" lines above a CSV header, read back by bench/render_results.py.
-using Stamp = std::vector<std::pair<std::string, std::string>>;
-// Where, when, what: GPU, versions, date, commit, command. For any program that prints results.
+using Stamp = std::vector<std::pair<std::string, std::string>>;  // "# key: value" lines above a CSV header
+// Where, when, what: GPU, versions, date, commit, command; device_stamp plus how a reduction was run.
 Stamp device_stamp(const DeviceInfo& device, int argc, const char* const* argv);
-// device_stamp plus how a reduction was run (L2, timing, input, block, repetitions).
 Stamp make_stamp(const DeviceInfo& device, const InputSpec& input, const MeasureSettings& settings, int argc,
                  const char* const* argv);
 std::string stamp_lines(const Stamp& stamp);  // newlines inside a value become spaces
@@ -47,10 +23,6 @@ std::string& stamp_value(Stamp& stamp, const std::string& key);  // the value of
 std::string csv_header();
 std::string csv_row(const Measurement& m);
 std::string json_record(const Measurement& m);
-// {"stamp": {...}, "results": [...]}: the same provenance as the CSV's stamp lines.
-std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows);
-
-// The readable block a step prints.
+std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows);  // {"stamp": .., "results": ..}
 void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& device, const std::string& input_description);
-
 }  // namespace reduction

@@ -1,21 +1,10 @@
-// Everything a step's main() does (common/README.md draws it): parse the command line, check the
-// input, run, verify, time and report. A step only passes its entry points (REDUCTION_STEP_API).
+// Everything a step's main() does (common/README.md draws it): parse, check the input, run, verify, time, report.
 #pragma once
-
-#include "device_info.h"
-#include "exit_codes.h"
-#include "input.h"
-#include "measure.h"
 #include "options.h"
 #include "report.h"
-#include "step_api.h"
-
-#include <iostream>
-#include <string>
 
 namespace reduction {
 namespace detail {
-
 template <class T>
 int run_typed(const StepApi& step, const Options& options, int argc, const char* const* argv) {
     input_count(options.input, element_type_of<T>());  // a bad --input file is exit 2, whatever the machine
@@ -48,16 +37,13 @@ inline int run_step_with(int argc, const char* const* argv, const StepApi& sum_s
         return dispatch_type(options.type, [&](auto zero) { return run_typed<decltype(zero)>(step, options, argc, argv); });
     });
 }
-
 }  // namespace detail
 
 inline int run_step(int argc, const char* const* argv, const StepApi& step) {
     return detail::run_step_with(argc, argv, step, nullptr);
 }
-
 // A step with --op sum|max|min: REDUCTION_STEP_OPS(ns).
 inline int run_step(int argc, const char* const* argv, const StepOps& ops) {
     return detail::run_step_with(argc, argv, ops.sum, &ops);
 }
-
 }  // namespace reduction

@@ -1,8 +1,5 @@
-// Dynamic shared memory viewed as an array of T.
-//
-// `extern __shared__ T sdata[];` cannot be written inside a template: each instantiation would
-// redeclare the same symbol with another type. One untyped array, aligned for the widest type
-// the course uses, reinterpreted per T, is the usual way around it.
+// Dynamic shared memory as an array of T: `extern __shared__ T sdata[];` cannot be written in a template
+// (each instantiation would redeclare the symbol with another type), so one untyped array is reinterpreted.
 #pragma once
 
 template <class T>

@@ -1,41 +1,14 @@
-// How the harness, the tests and the comparison see a step: its names and entry points, type-erased
-// so that all steps fit in one table. Every step's reduce.cuh provides, in its namespace (step01, ...):
-//   constexpr const char* name;      // the directory and target name, e.g. "step03_sequential"
-//   constexpr const char* change;    // the one idea it adds, for tables
-//   template <class T> std::size_t scratch_bytes(std::size_t n, int block);  // device scratch the caller provides
-//   std::size_t addition_depth(std::size_t n, int block);     // longest chain of additions (tolerance)
-//   template <class T> void reduce(const T* in, std::size_t n, T* out, T* scratch, int block,
-//                                  cudaStream_t stream);
-// reduce() sums in[0..n) into *out on the device: any n >= 1, no allocation, no host
-// synchronisation, no copy, so that the caller can time it.
-//
-// Scratch: the caller allocates scratch_bytes<T>(n, block) bytes and zero-fills them once, outside
-// any timing. A step may keep state there that a call reads before writing (a single-pass step's
-// slots for its partials) only if every call leaves it at zero again.
-//
-// int32 runs the step's reduce<std::uint32_t> on the same bytes: the two share their
-// representation, and unsigned addition wraps modulo 2^32 by definition where signed overflow is
-// undefined. So an int32 sum past the int32 range is defined (the exact sum modulo 2^32), and the
-// kernels stay templates on T that never see a signed type.
+// A step's names and entry points, type-erased so that all steps fit in one table (contract: common/README.md).
 #pragma once
-
 #include "element_type.h"
 #include "operators.h"
-
 #include <cuda_runtime.h>
 
-#include <cstddef>
-#include <cstdint>
-#include <type_traits>
-
 namespace reduction {
-
 template <class T>
 using ReduceFn = void (*)(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream);
-
-// The type a kernel adds for elements of type T: the same type, except int32 -> uint32 (above).
+// The type a kernel adds for elements of type T: the same type, except int32 -> uint32 (wraps, defined).
 template <class T> using kernel_type_t = std::conditional_t<std::is_same_v<T, std::int32_t>, std::uint32_t, T>;
-
 // ReduceFn<T> that runs `reduce` (a step's reduce<kernel_type_t<T>>) on the same bytes.
 template <class T, ReduceFn<kernel_type_t<T>> reduce>
 void reduce_as_kernel_type(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
@@ -43,7 +16,6 @@ void reduce_as_kernel_type(const T* in, std::size_t n, T* out, T* scratch, int b
     static_assert(sizeof(K) == sizeof(T) && alignof(K) == alignof(T), "the kernel type must share T's layout");
     reduce(reinterpret_cast<const K*>(in), n, reinterpret_cast<K*>(out), reinterpret_cast<K*>(scratch), block, stream);
 }
-
 struct StepApi {
     const char* name;
     const char* change;
@@ -53,47 +25,37 @@ struct StepApi {
     ReduceFn<float> reduce_float32;
     ReduceFn<double> reduce_float64;
 };
-
-// The int32 entry of a step whose operator is a template parameter: a sum runs on uint32 (above);
-// max and min compare, so they must see the signed values and run on int32 itself (they never
-// compute a value outside the inputs, so nothing can overflow).
+// The int32 entry of a step with a template operator: a sum runs on uint32, max and min compare int32 itself.
 template <class Op, ReduceFn<std::uint32_t> as_unsigned, ReduceFn<std::int32_t> as_signed>
 constexpr ReduceFn<std::int32_t> int32_entry() {
     if constexpr (Op::kind == OpKind::sum) return &reduce_as_kernel_type<std::int32_t, as_unsigned>;
     else return as_signed;
 }
-
 // A step that takes the operator as a template parameter (reduce_op<Op, T>): one StepApi each.
 struct StepOps {
-    StepApi sum;
-    StepApi max;
-    StepApi min;
+    StepApi sum, max, min;
     const StepApi& for_op(OpKind op) const { return op == OpKind::max ? max : op == OpKind::min ? min : sum; }
 };
-
 template <class T>
 ReduceFn<T> reduce_fn(const StepApi& step) {
     if constexpr (std::is_same_v<T, std::int32_t>) return step.reduce_int32;
     else if constexpr (std::is_same_v<T, float>) return step.reduce_float32;
     else return step.reduce_float64;
 }
-
 }  // namespace reduction
 
-// The scratch_bytes entry of step `ns`: its scratch_bytes<K>(n, block), K the kernel type of the type asked.
-#define REDUCTION_STEP_SCRATCH_BYTES(ns)                                                                       \
-    [](::reduction::ElementType type, std::size_t n, int block) {                                              \
+// The name, change, scratch_bytes (scratch_bytes<K>, K the kernel type of the type asked) and addition_depth of `ns`.
+#define REDUCTION_STEP_HEAD(ns)                                                                                \
+    ns::name, ns::change, [](::reduction::ElementType type, std::size_t n, int block) {                        \
         return ::reduction::dispatch_type(type, [&](auto zero) {                                               \
             return ns::scratch_bytes<::reduction::kernel_type_t<decltype(zero)>>(n, block);                    \
         });                                                                                                    \
-    }
+    }, &ns::addition_depth
 
 // The StepApi of the step in namespace `ns`, e.g. REDUCTION_STEP_API(step01).
 #define REDUCTION_STEP_API(ns)                                                                                 \
     ::reduction::StepApi {                                                                                     \
-        ns::name, ns::change,                                                                                  \
-        REDUCTION_STEP_SCRATCH_BYTES(ns),                                                                      \
-        &ns::addition_depth,                                                                                   \
+        REDUCTION_STEP_HEAD(ns),                                                                               \
         &::reduction::reduce_as_kernel_type<std::int32_t, &ns::reduce<::reduction::kernel_type_t<std::int32_t>>>, \
         &ns::reduce<float>, &ns::reduce<double>                                                                \
     }
@@ -101,9 +63,7 @@ ReduceFn<T> reduce_fn(const StepApi& step) {
 // The StepApi of step `ns` reducing with operator `Op` through its ns::reduce_op<Op, T>.
 #define REDUCTION_STEP_API_OP(ns, Op)                                                                          \
     ::reduction::StepApi {                                                                                     \
-        ns::name, ns::change,                                                                                  \
-        REDUCTION_STEP_SCRATCH_BYTES(ns),                                                                      \
-        &ns::addition_depth,                                                                                   \
+        REDUCTION_STEP_HEAD(ns),                                                                               \
         ::reduction::int32_entry<Op, &ns::reduce_op<Op, std::uint32_t>, &ns::reduce_op<Op, std::int32_t>>(),   \
         &ns::reduce_op<Op, float>, &ns::reduce_op<Op, double>                                                  \
     }

@@ -1,30 +1,23 @@
 #include "timer.h"
-
 #include <algorithm>
 #include <atomic>
-#include <stdexcept>
+#include <memory>
+#include <numeric>
 
 namespace reduction {
 namespace {
-
 __device__ unsigned long long global_time_ns() {
     unsigned long long t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
-
-// One thread spins until the host writes 1 to *open, or until the timeout, which it reports. Both
-// point to the Gate's pinned host memory, as the current device's addresses of it.
+// One thread spins until the host writes 1 to *open, or until the timeout, which it reports.
 __global__ void gate_kernel(const volatile int* open, volatile int* timed_out, unsigned long long timeout_ns) {
     const unsigned long long start = global_time_ns();
-    while (*open == 0) {
-        if (global_time_ns() - start > timeout_ns) {
-            *timed_out = 1;
-            return;
-        }
+    while (*open == 0 && global_time_ns() - start <= timeout_ns) {
     }
+    if (*open == 0) *timed_out = 1;
 }
-
 // `count` events on each stream, each created on its stream's device.
 class Events {
 public:
@@ -32,22 +25,17 @@ public:
         for (const TimedStream& s : streams) {
             CUDA_CHECK(cudaSetDevice(s.device));
             for (int i = 0; i < count; ++i) {
-                events_.push_back(nullptr);
-                CUDA_CHECK(cudaEventCreate(&events_.back()));
+                cudaEvent_t event = nullptr;
+                CUDA_CHECK(cudaEventCreate(&event));
+                events_.emplace_back(event, &cudaEventDestroy);
             }
         }
     }
-    ~Events() {
-        for (cudaEvent_t e : events_)
-            if (e) cudaEventDestroy(e);
-    }
-    Events(const Events&) = delete;
-    Events& operator=(const Events&) = delete;
-
+    cudaEvent_t at(std::size_t stream, int i) const { return events_[stream * count_ + i].get(); }
     void record(int i) const {  // event i on every stream
         for (std::size_t s = 0; s < streams_.size(); ++s) {
             CUDA_CHECK(cudaSetDevice(streams_[s].device));
-            CUDA_CHECK(cudaEventRecord(events_[s * count_ + i], streams_[s].stream));
+            CUDA_CHECK(cudaEventRecord(at(s, i), streams_[s].stream));
         }
     }
     // The slowest stream's time from this event i to `stop`'s: the work is done when every GPU is.
@@ -55,72 +43,58 @@ public:
         double slowest = 0;
         for (std::size_t s = 0; s < streams_.size(); ++s) {
             float ms = 0;
-            CUDA_CHECK(cudaEventElapsedTime(&ms, events_[s * count_ + i], stop.events_[s * count_ + i]));
+            CUDA_CHECK(cudaEventElapsedTime(&ms, at(s, i), stop.at(s, i)));
             slowest = std::max(slowest, static_cast<double>(ms));
         }
         return slowest;
     }
-
 private:
     const std::vector<TimedStream>& streams_;
     std::size_t count_;
-    std::vector<cudaEvent_t> events_;
+    std::vector<std::unique_ptr<CUevent_st, cudaError_t (*)(cudaEvent_t)>> events_;
 };
-
 }  // namespace
 
 Gate::Gate() {
     CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&flags_), 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
     flags_[0] = flags_[1] = 0;
 }
-
 Gate::~Gate() {
     open();
     cudaFreeHost(flags_);
 }
-
 void Gate::close() {
     flags_[0] = flags_[1] = 0;
     closed_ = true;
 }
-
 void Gate::hold(cudaStream_t stream) {
     int* device_flags = nullptr;  // the current device's address of the flags
     CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags), flags_, 0));
     gate_kernel<<<1, 1, 0, stream>>>(device_flags, device_flags + 1, gate_timeout_ns);
     CUDA_CHECK_LAUNCH();
 }
-
 void Gate::open() {
     if (!closed_) return;
     std::atomic_thread_fence(std::memory_order_seq_cst);
     reinterpret_cast<volatile int*>(flags_)[0] = 1;
     closed_ = false;
 }
-
 void Gate::check_not_timed_out(const std::string& what) const {
     if (reinterpret_cast<volatile int*>(flags_)[1] != 0)
         throw CudaError(cudaErrorLaunchTimeout, "timing: " + what + " took more than " +
                                                     std::to_string(gate_timeout_ns / 1'000'000'000ull) +
                                                     " s, so the times would include host work");
 }
-
 TimingStats summarize(std::vector<double> samples_ms) {
     if (samples_ms.empty()) throw std::invalid_argument("summarize: no timing samples");
     std::sort(samples_ms.begin(), samples_ms.end());
     const std::size_t count = samples_ms.size();
-    TimingStats stats;
-    stats.count = static_cast<int>(count);
-    stats.min_ms = samples_ms.front();
-    stats.median_ms = count % 2 == 1 ? samples_ms[count / 2] : (samples_ms[count / 2 - 1] + samples_ms[count / 2]) / 2;
-    return stats;
+    const double median = count % 2 == 1 ? samples_ms[count / 2] : (samples_ms[count / 2 - 1] + samples_ms[count / 2]) / 2;
+    return {median, samples_ms.front(), static_cast<int>(count)};
 }
-
 Timing time_on_device(const std::function<void()>& work, int warmup, int iters, const std::vector<TimedStream>& streams,
                       L2Flusher* flusher, const AcrossRanks& ranks) {
-    const auto flush = [&] {
-        if (flusher) flusher->flush(streams.front().stream);
-    };
+    const auto flush = [&] { if (flusher) flusher->flush(streams.front().stream); };
     const auto synchronize = [&] {
         for (const TimedStream& s : streams) {
             CUDA_CHECK(cudaSetDevice(s.device));
@@ -139,8 +113,7 @@ Timing time_on_device(const std::function<void()>& work, int warmup, int iters, 
     synchronize();
     Gate gate;
     const Events starts(streams, gate_chunk), stops(streams, gate_chunk);
-    // Chunks of calls queued behind the closed gate on every stream, then released at once: an
-    // event pair around each call (per call), or around each chunk (batch). The slowest GPU's times.
+    // Chunks of calls queued behind the closed gate, then released: events around each call, or each chunk (batch).
     const auto behind_gate = [&](bool pair_per_call) {
         std::vector<double> samples;
         for (int done = 0; done < iters;) {
@@ -172,9 +145,8 @@ Timing time_on_device(const std::function<void()>& work, int warmup, int iters, 
     Timing timing;
     timing.per_call = summarize(behind_gate(true));
     if (!flusher) {
-        double total_ms = 0;
-        for (double ms : behind_gate(false)) total_ms += ms;
-        timing.batch_ms = total_ms / iters;
+        const std::vector<double> batch = behind_gate(false);
+        timing.batch_ms = std::accumulate(batch.begin(), batch.end(), 0.0) / iters;
     }
     std::vector<double> idle;
     for (int i = 0; i < iters; ++i) {
@@ -189,5 +161,4 @@ Timing time_on_device(const std::function<void()>& work, int warmup, int iters, 
     timing.idle = summarize(slowest_rank(std::move(idle)));
     return timing;
 }
-
 }  // namespace reduction
