@@ -27,6 +27,7 @@ template <class Pick>
 auto kernel_for_block_size(int block, const char* who, const Pick& pick) {
     return detail::pick_for_block(block, who, pick, std::integer_sequence<unsigned int, 32, 64, 128, 256, 512, 1024>{});
 }
+
 template <class Kernel>  // blocks of `kernel` the whole current GPU holds at once
 unsigned int resident_blocks(Kernel kernel, int block, std::size_t shared_bytes = 0) {
     int device = 0, sms = 0, per_sm = 0;
@@ -35,6 +36,7 @@ unsigned int resident_blocks(Kernel kernel, int block, std::size_t shared_bytes 
     CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block, shared_bytes));
     return static_cast<unsigned int>(sms * per_sm);
 }
+
 template <class Value>  // value(block) for every block size, indexed by log2_exact(block)
 std::array<unsigned int, 11> per_block_size(const Value& value) {
     std::array<unsigned int, 11> table{};

@@ -14,13 +14,16 @@ struct DeviceInfo {
     double peak_gbps = 0;           // from the memory clock and bus width
     int driver_version = 0, runtime_version = 0;  // e.g. 13000 for 13.0
 };
+
 // Peak DRAM GB/s: two transfers per memory clock (DDR, kHz from the attribute API in CUDA 13) x the bus width.
 inline double theoretical_peak_gbps(int memory_clock_khz, int bus_width_bits) {
     return 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
 }
+
 inline std::string cuda_version_text(int version) {  // "13.0" from 13000
     return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
 }
+
 // Why no CUDA device can be used, in words a student can act on; "" when one can. driver_version 0: no driver.
 inline std::string no_device_reason(cudaError_t status, int count, int driver_version, int runtime_version) {
     if (status == cudaSuccess && count > 0) return "";

@@ -27,6 +27,7 @@ inline const char* type_name(ElementType type) {  // "int32", "float32", "float6
         return std::is_integral_v<decltype(zero)> ? "int32" : sizeof(zero) == 4 ? "float32" : "float64";
     });
 }
+
 inline std::size_t type_size(ElementType type) {  // bytes per element
     return dispatch_type(type, [](auto zero) { return sizeof(zero); });
 }

@@ -15,6 +15,7 @@ enum ExitCode : int {
     exit_no_gpu = 3,         // no CUDA device or driver, too little device memory
     exit_cuda_error = 4,     // a CUDA call failed while running
 };
+
 // A malformed flag, a value out of range, an unreadable or wrong-sized --input file: exit 2.
 struct UsageError : std::runtime_error { using std::runtime_error::runtime_error; };
 // No CUDA device or driver, or too little memory for the requested size: exit 3.
@@ -27,12 +28,14 @@ public:
 private:
     cudaError_t code_;
 };
+
 // The CUDA errors that say "this machine cannot run it" rather than "something broke": exit 3.
 inline bool is_environment_failure(cudaError_t code) {
     return code == cudaErrorMemoryAllocation || code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver ||
            code == cudaErrorInvalidDevice || code == cudaErrorCompatNotSupportedOnDevice ||
            code == cudaErrorSystemDriverMismatch || code == cudaErrorNoKernelImageForDevice;
 }
+
 // Runs body() and returns its exit code; an exception becomes one line on stderr and its code.
 inline int run_guarded(const std::function<int()>& body) {
     const auto fail = [](int code, const char* text, const char* prefix = "error: ") {

@@ -16,6 +16,7 @@ std::unique_ptr<T, cudaError_t (*)(void*)> pinned_buffer(std::size_t count) {
     if (count > 0) CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&data), count * sizeof(T), cudaHostAllocDefault));
     return {data, &cudaFreeHost};
 }
+
 // The next `count` raw values (little-endian targets); a file that shrank since its size was checked: exit 2.
 template <class T>
 void read_values(std::ifstream& file, const std::string& path, T* into, std::size_t count) {
@@ -28,19 +29,24 @@ std::uint64_t fresh_seed() {
     std::random_device device;
     return (std::uint64_t{device()} << 32) ^ device();
 }
+
 void draw_seed(InputSpec& input) {
     if (input.path.empty() && !input.seed) input.seed = fresh_seed();
 }
+
 std::size_t input_count(const InputSpec& input, ElementType type) {
     return input.path.empty() ? input.n : input_file_count(input.path, type);
 }
+
 std::string input_description(const InputSpec& input) {
     if (!input.path.empty()) return "file '" + input.path + "'";
     return std::string("pattern ") + pattern_name(input.pattern) + ", seed " + std::to_string(input.seed.value_or(0));
 }
+
 std::string size_text(std::size_t n) {
     return n == 0 || (n & (n - 1)) != 0 ? std::to_string(n) : "2^" + std::to_string(log2_exact(n));
 }
+
 template <class T>
 std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed) {
     std::vector<T> values(n);
@@ -49,6 +55,7 @@ std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed
     });
     return values;
 }
+
 template <class T>
 Reference generated_reference(std::size_t n, Pattern pattern, std::uint64_t seed, OpKind op) {
     const ElementSource<T> source = [pattern, seed](std::size_t first, std::size_t count, T* out) {
@@ -56,6 +63,7 @@ Reference generated_reference(std::size_t n, Pattern pattern, std::uint64_t seed
     };
     return compute_reference<T>(n, source, op);
 }
+
 std::size_t input_file_count(const std::string& path, ElementType type) {
     const auto fail = [&](const std::string& why) { return UsageError("--input: '" + path + "' " + why); };
     std::error_code error;
@@ -82,6 +90,7 @@ std::vector<T> read_input_file(const std::string& path) {
     read_values(file, path, values.data(), values.size());
     return values;
 }
+
 template <class T>
 Reference stream_input_file(const std::string& path, OpKind op, T* const buffers[2], std::size_t chunk,
                             const ChunkConsumer<T>& consume) {

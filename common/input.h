@@ -11,12 +11,14 @@ enum class Pattern {
     index,        // x[i] = i mod 1000: position-dependent, so a dropped or doubled element shows
     alternating,  // +1, -1, +1, ...: the sum is n mod 2, large cancellations
 };
+
 inline constexpr Pattern all_patterns[] = {Pattern::random, Pattern::ones, Pattern::index, Pattern::alternating};
 inline constexpr const char* accepted_patterns = "random, ones, index, alternating";
 inline const char* pattern_name(Pattern pattern) {
     constexpr const char* names[] = {"random", "ones", "index", "alternating"};
     return names[static_cast<int>(pattern)];
 }
+
 // Element i of the generated input, exact and alike on host and device (common/README.md).
 namespace formula {
 // splitmix64's finaliser: a strong 64-bit mix, so mix(seed ^ mix(i)) is a counter-based generator.
@@ -26,6 +28,7 @@ REDUCTION_HOST_DEVICE inline std::uint64_t mix(std::uint64_t x) {
     x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
     return x ^ (x >> 31);
 }
+
 // int32 in [-1000, 1000]; floats uniform in [-1, 1) on a grid of 2^-(digits-1).
 template <class T>
 REDUCTION_HOST_DEVICE T random_value(std::uint64_t bits) {
@@ -56,6 +59,7 @@ struct InputSpec {  // what to reduce: n generated values (pattern, seed), or th
     std::optional<std::uint64_t> seed;  // unset: draw_seed() picks a fresh one, printed for replay
     std::string path;                   // set: read values from this file, whose size gives n
 };
+
 std::uint64_t fresh_seed();  // from std::random_device: a new input every run, printed for replay
 void draw_seed(InputSpec& input);  // generated input without --seed gets a fresh_seed()
 std::size_t input_count(const InputSpec& input, ElementType type);  // n, or the file's (input_file_count)
@@ -84,6 +88,7 @@ struct DeviceInput {
     Reference reference;
     DeviceBuffer<T> values;
 };
+
 template <class T>  // the input on the current device, with its reference for `op`; check device memory first
 DeviceInput<T> upload_input(const InputSpec& input, OpKind op);
 }  // namespace reduction

@@ -15,6 +15,7 @@ struct MeasureSettings {  // how every step of a run is measured
     int iters = 100;        // timed calls, for each of the three timings
     bool flush_l2 = false;  // write twice the L2 before every timed call (cold L2)
 };
+
 // A step bound to one input and block size, owning scratch (zeroed once) and output; default stream.
 template <class T>
 class StepRun {
@@ -45,9 +46,11 @@ private:
     DeviceBuffer<unsigned char> scratch_;
     DeviceBuffer<T> output_;
 };
+
 struct Ratios {  // speed-ups: other's per-call median / this row's (>1: faster); unset where none
     std::optional<double> previous, step01, cub;
 };
+
 struct Measurement {  // one measured row: what ran, on what, how fast, and whether it was right
     std::string op = "sum";
     std::string step, change;
@@ -65,6 +68,7 @@ struct Measurement {  // one measured row: what ran, on what, how fast, and whet
     Verdict verdict{};              // the first run's, or the timed runs' if only those failed
     Ratios ratios{};
 };
+
 // Device bytes for the input, the largest scratch, an output and the flush buffer; saturated (--n near 2^62 fails).
 inline std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
                                        const MeasureSettings& settings, const DeviceInfo& device) {
@@ -97,11 +101,13 @@ inline void add_bandwidth(Measurement& m, std::size_t bytes, double peak_gbps) {
     m.percent_of_peak = peak_gbps > 0 ? 100.0 * m.gbps / peak_gbps : 0.0;
     if (std::isfinite(m.time.batch_ms)) m.batch_gbps = bandwidth_gbps(bytes, m.time.batch_ms);
 }
+
 template <class T>
 struct RunInput {  // the input every step of a run is measured on, and the L2 flusher (null: L2 warm)
     DeviceInput<T> input;
     std::unique_ptr<L2Flusher> flusher;
 };
+
 // Checks the device memory (EnvironmentError naming `what`), then uploads the input with its reference for `op`.
 template <class T>
 RunInput<T> prepare_run(const std::vector<const StepApi*>& steps, const InputSpec& spec, OpKind op,

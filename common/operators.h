@@ -18,6 +18,7 @@ struct Sum {
     template <class T> REDUCTION_HOST_DEVICE static constexpr T identity() { return T(0); }
     template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return a + b; }
 };
+
 // Identities: -inf / +inf for floats, lowest() / max() for integers; a NaN compared with anything loses.
 struct Max {
     static constexpr OpKind kind = OpKind::max;
@@ -29,6 +30,7 @@ struct Max {
     }
     template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return b > a ? b : a; }
 };
+
 struct Min {
     static constexpr OpKind kind = OpKind::min;
     static constexpr const char* name = "min";
@@ -39,6 +41,7 @@ struct Min {
     }
     template <class T> REDUCTION_HOST_DEVICE T operator()(T a, T b) const { return b < a ? b : a; }
 };
+
 // The operator's name on the command line and in results: "sum", "max", "min".
 inline const char* op_name(OpKind op) {
     return op == OpKind::max ? Max::name : op == OpKind::min ? Min::name : Sum::name;

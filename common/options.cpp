@@ -37,6 +37,7 @@ Value parse_name(const std::string& flag, const std::string& text, const Value (
         if (text == name(value)) return value;
     throw UsageError(flag + ": '" + text + "' " + why + "; accepted: " + accepted);
 }
+
 constexpr ElementType all_types[] = {ElementType::int32, ElementType::float32, ElementType::float64};
 constexpr OpKind all_ops[] = {OpKind::sum, OpKind::max, OpKind::min};
 // One command-line flag: what usage() prints for it and what the parser does with it.
@@ -49,6 +50,7 @@ struct Flag {
     std::function<void(Options& o, const std::string& flag, const std::string& value)> apply;
     const char* alias = nullptr;  // another accepted spelling ("-h")
 };
+
 std::string types_accepted(Tool tool) { return accepted_types + std::string(tool == Tool::compare ? ", all" : ""); }
 // The flags `tool` accepts, in usage() order; actions take (Options& o, const std::string& flag, const std::string& v).
 std::vector<Flag> flag_table(Tool tool) {

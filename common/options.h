@@ -19,6 +19,7 @@ struct Options {
     bool sweep = false;
     bool both_types = false;  // --type all
 };
+
 Options parse_options(int argc, const char* const* argv, Tool tool = Tool::step);
 std::string usage(const char* program, Tool tool = Tool::step);
 // "16777216", "2^24", "16M" (binary suffixes K, M, G, T: 16M = 16 * 2^20). Throws UsageError.

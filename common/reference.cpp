@@ -15,6 +15,7 @@ struct CompensatedSum {
     }
     long double value() const { return sum + carry; }
 };
+
 template <class T>
 std::string exact_text(T value) {
     char text[64];
@@ -98,6 +99,7 @@ struct Partial {
                 nan, plus_inf, minus_inf, first_non_finite};
     }
 };
+
 // summarise(partial, begin, end) for one chunk of [0, n) per thread, the chunks then joined in order.
 template <class T, class Summarise>
 Partial<T> summarise_in_chunks(std::size_t n, OpKind op, Summarise summarise) {
@@ -122,6 +124,7 @@ template <class T>
 Reference compute_reference(const std::vector<T>& values, OpKind op) {
     return summarise_values(values.data(), values.size(), 0, op).reference(values.size());
 }
+
 template <class T>
 Reference compute_reference(std::size_t n, const ElementSource<T>& source, OpKind op) {
     constexpr std::size_t source_block = std::size_t{1} << 14;  // regenerated per call: 128 KiB of doubles, in cache
@@ -141,6 +144,7 @@ struct StreamingReference<T>::State {
     Partial<T> total;
     std::size_t n = 0;
 };
+
 template <class T>
 StreamingReference<T>::StreamingReference(OpKind op) : state_(new State{Partial<T>(op), 0}) {}
 template <class T>
@@ -150,14 +154,17 @@ void StreamingReference<T>::add(const T* values, std::size_t count) {
     state_->total.append(summarise_values(values, count, state_->n, state_->total.op));
     state_->n += count;
 }
+
 template <class T>
 Reference StreamingReference<T>::result() const {
     return state_->total.reference(state_->n);
 }
+
 double gamma_bound(ElementType type, std::size_t depth) {
     const double du = static_cast<double>(depth) * unit_roundoff(type);
     return du >= 1.0 ? std::numeric_limits<double>::infinity() : du / (1.0 - du);
 }
+
 double tolerance_for(const Reference& reference, std::size_t depth) {
     if (reference.type == ElementType::int32 || reference.op != OpKind::sum) return 0.0;
     // plus the reference's own error (<= (2u + O(n u^2)) * sum|x|, u of long double): never blame the GPU for it

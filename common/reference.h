@@ -18,6 +18,7 @@ inline unsigned host_threads_for(std::size_t n) {
     const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
     return static_cast<unsigned>(std::min<std::size_t>(hardware, n / (std::size_t{1} << 20) + 1));
 }
+
 // Calls body(chunk, begin, end) for each of `chunks` chunks of [0, n), concurrently; returns once all are done.
 template <class Body>
 void for_each_chunk(std::size_t n, unsigned chunks, Body body) {
@@ -26,6 +27,7 @@ void for_each_chunk(std::size_t n, unsigned chunks, Body body) {
     for (unsigned c = 0; c < chunks; ++c) threads.emplace_back(body, c, n * c / chunks, n * (c + 1) / chunks);
     for (auto& t : threads) t.join();
 }
+
 struct Reference {
     ElementType type = ElementType::int32;
     OpKind op = OpKind::sum;    // max and min: `exact` (int32) or `sum` (floats) holds the extreme value
@@ -39,6 +41,7 @@ struct Reference {
     std::size_t first_non_finite = no_index;  // index of the first NaN or infinity, if any
     static constexpr std::size_t no_index = static_cast<std::size_t>(-1);
 };
+
 // Max and min: the extreme element, compared exactly; NaN inputs skipped, as the kernels' `b > a ? b : a` does.
 template <class T>
 Reference compute_reference(const std::vector<T>& values, OpKind op = OpKind::sum);
@@ -60,6 +63,7 @@ private:
     struct State;
     std::unique_ptr<State> state_;
 };
+
 struct Verdict {
     bool pass = false;
     std::string result;         // the GPU's value, printed exactly enough to compare
@@ -68,6 +72,7 @@ struct Verdict {
     double tolerance = 0;       // 0 for integers
     std::string note;           // why it failed, or how it was compared; empty when nothing to say
 };
+
 // u: 2^-24 for float32, 2^-53 for float64 (half the distance from 1 to the next value).
 inline double unit_roundoff(ElementType type) { return std::ldexp(1.0, type == ElementType::float32 ? -24 : -53); }
 // gamma_d = d*u / (1 - d*u) for the type's unit roundoff; infinity when d*u >= 1 (the bound says nothing).

@@ -20,6 +20,7 @@ std::string env_or(const char* name, const std::string& fallback) {
     const char* value = std::getenv(name);
     return value && *value ? value : fallback;
 }
+
 // A JSON string literal: quotes, backslashes and control characters escaped.
 std::string json_string(const std::string& text) {
     std::string out = "\"";
@@ -45,15 +46,18 @@ std::string format_number(const char* fmt, double value) {
     std::snprintf(text, sizeof text, fmt, value);
     return text;
 }
+
 std::string count_text(std::size_t n) {
     const std::string power = size_text(n);
     return power.rfind("2^", 0) == 0 ? std::to_string(n) + " (" + power + ")" : power;
 }
+
 std::string footprint_text(std::size_t bytes, std::size_t l2_bytes) {
     const std::string l2 = std::to_string(l2_bytes >> 20) + " MiB L2";
     return format_number("%.1f MiB", static_cast<double>(bytes) / (1 << 20)) +
            (bytes <= l2_bytes ? ", fits in the " + l2 + " (repetitions may read it from L2)" : ", larger than the " + l2);
 }
+
 const char* status_text(const Measurement& m) { return !m.verified ? "-" : m.verdict.pass ? "PASS" : "FAIL"; }
 const char* l2_word(bool flushed) { return flushed ? "flushed" : "warm"; }
 std::string timing_text(const MeasureSettings& settings) {
@@ -126,6 +130,7 @@ struct Cell {
     double real = 0;         // number: NaN or an infinity is "no value", a blank cell or null
     const char* fmt = "%.6g";
 };
+
 Cell text(const std::string& value) { return {Cell::text, value}; }
 template <class I> Cell integer(I value) { return {Cell::integer, std::to_string(value)}; }
 Cell number(double value, const char* fmt) { return {Cell::number, "", value, fmt}; }
@@ -136,6 +141,7 @@ struct Field {
     bool csv;          // false: JSON only (the verdict's details)
     Cell (*value)(const Measurement& m);
 };
+
 const Field result_fields[] = {
     {"type", true, [](const Measurement& m) { return text(type_name(m.type)); }},
     {"op", true, [](const Measurement& m) { return text(m.op); }},
@@ -164,6 +170,7 @@ const Field result_fields[] = {
     {"addition_depth", false, [](const Measurement& m) { return integer(m.depth); }},
     {"note", false, [](const Measurement& m) { return text(m.verdict.note); }},
 };
+
 // A cell as CSV (no value: blank) or as JSON (no value: null); text is quoted as each needs.
 std::string cell_text(const Cell& cell, bool json) {
     if (cell.kind == Cell::number)
@@ -171,6 +178,7 @@ std::string cell_text(const Cell& cell, bool json) {
     if (cell.kind == Cell::integer) return cell.string;
     return json ? json_string(cell.string) : csv_field(cell.string);
 }
+
 // write(field) for every field (only the CSV ones if csv_only), joined by `separator`.
 template <class Write>
 std::string joined(bool csv_only, const char* separator, Write write) {
@@ -189,10 +197,12 @@ std::string csv_header() { return joined(true, ",", [](const Field& f) { return 
 std::string csv_row(const Measurement& m) {
     return joined(true, ",", [&](const Field& f) { return cell_text(f.value(m), false); });
 }
+
 std::string json_record(const Measurement& m) {
     const auto pair = [&](const Field& f) { return json_string(f.name) + ": " + cell_text(f.value(m), true); };
     return "{" + joined(false, ", ", pair) + "}";
 }
+
 std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows) {
     std::string out = "{\"stamp\": {";
     for (std::size_t i = 0; i < stamp.size(); ++i)

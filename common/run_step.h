@@ -42,6 +42,7 @@ inline int run_step_with(int argc, const char* const* argv, const StepApi& sum_s
 inline int run_step(int argc, const char* const* argv, const StepApi& step) {
     return detail::run_step_with(argc, argv, step, nullptr);
 }
+
 // A step with --op sum|max|min: REDUCTION_STEP_OPS(ns).
 inline int run_step(int argc, const char* const* argv, const StepOps& ops) {
     return detail::run_step_with(argc, argv, ops.sum, &ops);

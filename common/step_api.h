@@ -16,6 +16,7 @@ void reduce_as_kernel_type(const T* in, std::size_t n, T* out, T* scratch, int b
     static_assert(sizeof(K) == sizeof(T) && alignof(K) == alignof(T), "the kernel type must share T's layout");
     reduce(reinterpret_cast<const K*>(in), n, reinterpret_cast<K*>(out), reinterpret_cast<K*>(scratch), block, stream);
 }
+
 struct StepApi {
     const char* name;
     const char* change;
@@ -25,17 +26,20 @@ struct StepApi {
     ReduceFn<float> reduce_float32;
     ReduceFn<double> reduce_float64;
 };
+
 // The int32 entry of a step with a template operator: a sum runs on uint32, max and min compare int32 itself.
 template <class Op, ReduceFn<std::uint32_t> as_unsigned, ReduceFn<std::int32_t> as_signed>
 constexpr ReduceFn<std::int32_t> int32_entry() {
     if constexpr (Op::kind == OpKind::sum) return &reduce_as_kernel_type<std::int32_t, as_unsigned>;
     else return as_signed;
 }
+
 // A step that takes the operator as a template parameter (reduce_op<Op, T>): one StepApi each.
 struct StepOps {
     StepApi sum, max, min;
     const StepApi& for_op(OpKind op) const { return op == OpKind::max ? max : op == OpKind::min ? min : sum; }
 };
+
 template <class T>
 ReduceFn<T> reduce_fn(const StepApi& step) {
     if constexpr (std::is_same_v<T, std::int32_t>) return step.reduce_int32;

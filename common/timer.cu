@@ -11,6 +11,7 @@ __device__ unsigned long long global_time_ns() {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
     return t;
 }
+
 // One thread spins until the host writes 1 to *open, or until the timeout, which it reports.
 __global__ void gate_kernel(const volatile int* open, volatile int* timed_out, unsigned long long timeout_ns) {
     const unsigned long long start = global_time_ns();
@@ -18,6 +19,7 @@ __global__ void gate_kernel(const volatile int* open, volatile int* timed_out, u
     }
     if (*open == 0) *timed_out = 1;
 }
+
 // `count` events on each stream, each created on its stream's device.
 class Events {
 public:
@@ -59,32 +61,38 @@ Gate::Gate() {
     CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void**>(&flags_), 2 * sizeof(int), cudaHostAllocMapped | cudaHostAllocPortable));
     flags_[0] = flags_[1] = 0;
 }
+
 Gate::~Gate() {
     open();
     cudaFreeHost(flags_);
 }
+
 void Gate::close() {
     flags_[0] = flags_[1] = 0;
     closed_ = true;
 }
+
 void Gate::hold(cudaStream_t stream) {
     int* device_flags = nullptr;  // the current device's address of the flags
     CUDA_CHECK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flags), flags_, 0));
     gate_kernel<<<1, 1, 0, stream>>>(device_flags, device_flags + 1, gate_timeout_ns);
     CUDA_CHECK_LAUNCH();
 }
+
 void Gate::open() {
     if (!closed_) return;
     std::atomic_thread_fence(std::memory_order_seq_cst);
     reinterpret_cast<volatile int*>(flags_)[0] = 1;
     closed_ = false;
 }
+
 void Gate::check_not_timed_out(const std::string& what) const {
     if (reinterpret_cast<volatile int*>(flags_)[1] != 0)
         throw CudaError(cudaErrorLaunchTimeout, "timing: " + what + " took more than " +
                                                     std::to_string(gate_timeout_ns / 1'000'000'000ull) +
                                                     " s, so the times would include host work");
 }
+
 TimingStats summarize(std::vector<double> samples_ms) {
     if (samples_ms.empty()) throw std::invalid_argument("summarize: no timing samples");
     std::sort(samples_ms.begin(), samples_ms.end());
@@ -92,6 +100,7 @@ TimingStats summarize(std::vector<double> samples_ms) {
     const double median = count % 2 == 1 ? samples_ms[count / 2] : (samples_ms[count / 2 - 1] + samples_ms[count / 2]) / 2;
     return {median, samples_ms.front(), static_cast<int>(count)};
 }
+
 Timing time_on_device(const std::function<void()>& work, int warmup, int iters, const std::vector<TimedStream>& streams,
                       L2Flusher* flusher, const AcrossRanks& ranks) {
     const auto flush = [&] { if (flusher) flusher->flush(streams.front().stream); };

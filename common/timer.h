@@ -26,16 +26,19 @@ private:
     int* flags_ = nullptr;  // [0]: open, [1]: timed out
     bool closed_ = false;
 };
+
 struct TimingStats {
     double median_ms = 0, min_ms = 0;
     int count = 0;
 };
+
 TimingStats summarize(std::vector<double> samples_ms);
 struct Timing {
     TimingStats per_call;     // behind a gate, one event pair per call
     double batch_ms = NAN;    // per call, calls back to back (one event pair per chunk); NaN with an L2 flush
     TimingStats idle;         // GPU idle before each call
 };
+
 // Evicts the L2 by writing a buffer twice its size, so the next read comes from DRAM ("cold").
 class L2Flusher {
 public:
@@ -46,14 +49,17 @@ private:
     DeviceBuffer<unsigned char> buffer_;
     int value_ = 0;
 };
+
 struct TimedStream {  // a stream the timed work runs on, and its device
     int device = 0;
     cudaStream_t stream = nullptr;
 };
+
 struct AcrossRanks {  // what the processes of an MPI run do together; both empty in a single process
     std::function<void()> barrier;                    // before the gates open, before each idle call
     std::function<void(std::vector<double>&)> max;    // element-wise over the ranks, in place
 };
+
 // work() enqueues one call on every stream: `warmup` untimed, then `iters` each way; the slowest stream's times.
 Timing time_on_device(const std::function<void()>& work, int warmup, int iters, const std::vector<TimedStream>& streams,
                       L2Flusher* flusher = nullptr, const AcrossRanks& ranks = {});
