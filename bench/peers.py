@@ -1,17 +1,11 @@
 #!/usr/bin/env python3
 """What you would use instead: torch.sum, cupy.sum and jax.numpy.sum on the sweep's sizes and types.
-
-    python3 bench/peers.py > results/h100/peers.csv                 # 2^4 .. 2^32 where memory allows
-    python3 bench/peers.py --max-log2 26 --libraries torch,cupy     # a shorter run
-
-Run it in the same job as `compare --sweep`, on the same GPU; input, timing and check: bench/README.md.
-Output: CSV with compare's stamp lines; progress and skips on stderr. Exit 0 done, 1 a result was
-wrong, 2 bad usage, 3 no library could run on a GPU.
-"""
+usage: python3 bench/peers.py [--max-log2 26 --libraries torch,cupy] > results/h100/peers.csv (bench/README.md)"""
 
 import argparse
 import csv
 import datetime
+import functools
 import math
 import os
 import shlex
@@ -19,25 +13,17 @@ import subprocess
 import sys
 import time
 
-LIBRARIES = ("torch", "cupy", "jax")
-TYPES = ("int32", "float32")
+LIBRARIES, TYPES = ("torch", "cupy", "jax"), ("int32", "float32")
 CHUNK = 64                 # calls per event pair, as compare's gate_chunk (common/timer.h)
 SPIN_CYCLES = 50_000_000   # the first spin: about 25 ms at 2 GHz, far longer than queueing 64 calls
 MARGIN = 1.10              # as compare's sweep: the input plus 10 % must fit in free memory
 COLUMNS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
 EXIT_OK, EXIT_WRONG, EXIT_NO_GPU = 0, 1, 3  # 2: bad usage (argparse)
-
-
-def log(text):
-    print(text, file=sys.stderr, flush=True)
+log = functools.partial(print, file=sys.stderr, flush=True)
 
 
 def first_line(error):
     return str(error).splitlines()[0] if str(error) else type(error).__name__
-
-
-def to_host(out):  # (value, dtype name) of a library's result
-    return out.item(), str(out.dtype).replace("torch.", "")
 
 
 class Torch:
@@ -52,11 +38,7 @@ class Torch:
         self.gpu = torch.cuda.get_device_name(0)
         self.free_bytes = lambda: torch.cuda.mem_get_info()[0]
         self.to_device = lambda host: torch.from_numpy(host).cuda()
-
-    def release(self):
-        self.torch.cuda.synchronize()
-        self.torch.cuda.empty_cache()
-
+        self.release = lambda: (torch.cuda.synchronize(), torch.cuda.empty_cache())
     def time_chunk(self, x, count, spin):
         torch = self.torch
         start, stop, opened = torch.cuda.Event(True), torch.cuda.Event(True), torch.cuda.Event()
@@ -90,10 +72,7 @@ extern "C" __global__ void spin(long long cycles) {
     const long long start = clock64();
     while (clock64() - start < cycles) {}
 }''', "spin")
-
-    def release(self):
-        self.cupy.cuda.Device().synchronize()
-        self.cupy.get_default_memory_pool().free_all_blocks()
+        self.release = lambda: (cupy.cuda.Device().synchronize(), cupy.get_default_memory_pool().free_all_blocks())
 
     def time_chunk(self, x, count, spin):
         cupy = self.cupy
@@ -144,10 +123,9 @@ class Jax:
 ADAPTERS = {"torch": Torch, "cupy": CuPy, "jax": Jax}
 
 
-def batch_ms(lib, x, warmup, iters):
-    """compare's batch figure: warm-up, then chunks of <= 64 calls between one event pair, total / count."""
+def batch_ms(lib, x, warmup, iters):  # compare's batch figure: warm-up, then chunks of <= 64 calls, total / count
     if warmup:  # untimed, and waited for
-        to_host(lib.time_chunk(x, warmup, 0)[1])
+        lib.time_chunk(x, warmup, 0)[1].item()
     total, out = 0.0, None
     for done in range(0, iters, CHUNK):
         count, spin = min(CHUNK, iters - done), SPIN_CYCLES
@@ -163,8 +141,7 @@ def batch_ms(lib, x, warmup, iters):
     return total / iters, out
 
 
-def host_input(type_name, n, seed):
-    """The input, filled on every core in chunks of 2^24, each by its generator spawned from (seed, n, type)."""
+def host_input(type_name, n, seed):  # filled on every core, 2^24 at a time, by generators spawned from (seed, n, type)
     import numpy as np
     from concurrent.futures import ThreadPoolExecutor
     out, step = np.empty(n, dtype=np.int32 if type_name == "int32" else np.float32), 1 << 24
@@ -221,7 +198,7 @@ def stamp_lines(libraries, args, argv):
 
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--libraries", default=",".join(LIBRARIES), help="comma-separated: torch,cupy,jax")
     parser.add_argument("--types", default=",".join(TYPES), help="comma-separated: int32,float32")
     parser.add_argument("--min-log2", type=int, default=4, help="smallest size, 2^k (default 4)")
@@ -230,8 +207,7 @@ def parse_args(argv):
     parser.add_argument("--warmup", type=int, default=5, help="untimed calls first (default 5)")
     parser.add_argument("--seed", type=int, default=None, help="input seed (default: a fresh one, stamped)")
     args = parser.parse_args(argv)
-    args.libraries = [n for n in args.libraries.split(",") if n]
-    args.types = [t for t in args.types.split(",") if t]
+    args.libraries, args.types = ([n for n in value.split(",") if n] for value in (args.libraries, args.types))
     bad = [n for n in args.libraries if n not in LIBRARIES] + [t for t in args.types if t not in TYPES]
     if bad or not args.libraries or not args.types:
         parser.error(f"unknown or missing: {', '.join(bad) or 'a library or type'}; accepted: "
@@ -275,16 +251,14 @@ def main(argv):
                 continue
             log(f"peers: {type_name} n=2^{log2} ...")
             host = host_input(type_name, n, args.seed)
-            if type_name == "int32":  # the exact sum, or float64's and the sum of |x|
-                expected, abs_sum = int(host.sum(dtype=np.int64)), None
-            else:
-                expected, abs_sum = float(host.sum(dtype=np.float64)), float(np.abs(host).sum(dtype=np.float64))
+            expected, abs_sum = ((int(host.sum(dtype=np.int64)), None) if type_name == "int32" else  # exact, or float64's
+                                 (float(host.sum(dtype=np.float64)), float(np.abs(host).sum(dtype=np.float64))))
             for lib in libraries:
                 x = out = None
                 try:
                     x = lib.to_device(host)
                     ms, out = batch_ms(lib, x, args.warmup, args.iters)
-                    value, output_type = to_host(out)
+                    value, output_type = out.item(), str(out.dtype).replace("torch.", "")
                 except Exception as error:  # out of memory, or a size the library refuses: that row only
                     log(f"peers: {lib.name} {type_name} n=2^{log2} failed ({first_line(error)[:200]}); no row written")
                 else:

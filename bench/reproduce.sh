@@ -73,7 +73,6 @@ model=$(sed -n 's/^# gpu: //p' <<<"$probe" | head -n 1 | tr 'A-Z \t' 'a-z\n\n' |
 results=${results_arg:-results/${model:-gpu}}
 mkdir -p "$results" || { echo "reproduce.sh: cannot create $results" >&2; exit 1; }
 echo "reproduce.sh: measuring into $results/ with the executables in $bin/"
-# The stamps' commit (the environment's as it is, or git's, +uncommitted if the tree differs) and driver.
 export REDUCTION_COMMIT=${REDUCTION_COMMIT:-$(git describe --always --exclude='*' --dirty=+uncommitted 2>/dev/null || echo unknown)}
 command -v nvidia-smi >/dev/null 2>&1 && export REDUCTION_NVIDIA_DRIVER &&
   REDUCTION_NVIDIA_DRIVER=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n 1)

@@ -22,8 +22,7 @@ import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent
-CATALOGUE = HERE / "variants.toml"
+ROOT, CATALOGUE = HERE.parent, HERE / "variants.toml"
 sys.path.insert(0, str(ROOT / "course"))
 import stamped_csv  # noqa: E402
 
@@ -32,20 +31,13 @@ class Refused(Exception):
     pass
 
 
-def catalogue():
-    data = tomllib.loads(CATALOGUE.read_text())
-    return {v["name"]: v for v in data["variant"]}, {c["name"]: c for c in data["csv"]}
-
-
-def inputs(variant):
-    """The files a variant is made from: its step's, then what bench/variants/ adds."""
+def inputs(variant):  # the files a variant is made from: its step's, then what bench/variants/ adds
     step = ROOT / variant["step"]
     files = [step / "reduce.cuh", HERE / "variants" / variant["main"] if "main" in variant else step / "main.cu"]
     return files + ([HERE / "variants" / variant["add"]] if "add" in variant else [])
 
 
-def sources(variant):
-    """{file name: text} of the variant: the step's files with the additions and edits made."""
+def sources(variant):  # {file name: text} of the variant: the step's files with the additions and edits made
     reduce, main, *added = (path.read_text() for path in inputs(variant))
     files = {"reduce.cuh": reduce + "".join("\n" + text for text in added), "main.cu": main}
     for edit in variant.get("edit", []):
@@ -73,8 +65,7 @@ def write_cmake(outdir, variants):
         target.write_text(text)
 
 
-def commands(table, bin_dir):
-    """[(argv, {column: value} of its program)] in the CSV's order: type, then size, then program."""
+def commands(table, bin_dir):  # [(argv, {column: value} of its program)] in order: type, then size, then program
     programs = [p if isinstance(p, dict) else {"program": p} for p in table["programs"]]
     return [([f"{bin_dir}/{p['program']}"] + table["command"].format(type=type_, n=n).split(),
              {k: str(v) for k, v in p.items() if k != "program"})
@@ -121,7 +112,8 @@ def main(args):
     if not args or args[0] in ("-h", "--help"):
         print(__doc__.strip(), file=sys.stdout if args else sys.stderr)
         return 0 if args else 2
-    variants, tables = catalogue()
+    data = tomllib.loads(CATALOGUE.read_text())
+    variants, tables = {v["name"]: v for v in data["variant"]}, {c["name"]: c for c in data["csv"]}
     if args[0] == "list" and len(args) == 1:
         print("\n".join(tables))
     elif args[0] == "cmake" and len(args) == 2:

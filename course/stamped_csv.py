@@ -9,8 +9,7 @@ class ResultsError(Exception):
     """A stamped CSV that is missing or malformed (or, from bench/render, a marker that cannot be rendered)."""
 
 
-class Table:
-    """One stamped CSV: name, stamp ({key: value}), stamp_lines (every '#' line, as written), columns, rows."""
+class Table:  # one stamped CSV: name, stamp ({key: value}), stamp_lines (every '#' line), columns, rows
 
     def __init__(self, name, stamp_lines, columns, rows):
         self.name, self.stamp_lines, self.columns, self.rows = name, stamp_lines, columns, rows
@@ -24,20 +23,17 @@ class Table:
             raise ResultsError(f"{self.name}: column '{column}' is not a number in row {describe(row)}") from None
 
 
-def describe(row):
-    """A row in an error message: its identifying columns."""
+def describe(row):  # a row in an error message: its identifying columns
     keys = [k for k in ("type", "n", "l2", "step", "metric", "loads", "footprint_bytes") if k in row]
     return "{" + ", ".join(f"{k}={row[k]}" for k in keys) + "}" if keys else str(row)
 
 
-def split(text):
-    """(the '#' lines, the other non-blank lines) of a stamped CSV, each in order."""
+def split(text):  # (the '#' lines, the other non-blank lines) of a stamped CSV, each in order
     lines = text.splitlines()
     return [s for s in lines if s.startswith("#")], [s for s in lines if s.strip() and not s.startswith("#")]
 
 
-def parse(text, name="CSV"):
-    """The Table in `text`; `name` (a path or a program) names it in errors. Raises ResultsError if malformed."""
+def parse(text, name="CSV"):  # the Table in `text`, `name` in errors; ResultsError if malformed
     stamp_lines, lines = split(text)
     if not lines:
         raise ResultsError(f"{name}: no header and no rows")
@@ -55,7 +51,6 @@ def parse(text, name="CSV"):
 
 
 def read(path):
-    """The Table in the file at `path`."""
     path = Path(path)
     if not path.is_file():
         raise ResultsError(f"{path} not found")

@@ -20,22 +20,15 @@ class Step:
     api: str         # sum | op
     speed_at: str    # log2 n of its speed test, "" for none
     change: str      # its one idea
-
-    @property
-    def number(self):
-        return int(self.folder[4:6])
-
-    @property
-    def tag(self):  # the label, test and namespace prefix: step04_first_add -> step04
-        return self.folder[:6]
+    number = property(lambda self: int(self.folder[4:6]))
+    tag = property(lambda self: self.folder[:6])  # label, test and namespace prefix: step04
 
 
 class ManifestError(Exception):
     """A steps.csv that does not say what the course is."""
 
 
-def load(path=MANIFEST):
-    """The steps, in the course's order. Raises ManifestError on a malformed manifest."""
+def load(path=MANIFEST):  # the steps, in the course's order; ManifestError if the manifest is malformed
     with open(path, newline="") as handle:
         rows = list(csv.DictReader(line for line in handle if line.strip() and not line.startswith("#")))
     result, seen = [], set()
@@ -54,15 +47,13 @@ def load(path=MANIFEST):
     return result
 
 
-def find(argument, course=None):
-    """The Step named like step04_first_add, step04, 04 or 4; None when no step has that name."""
+def find(argument, course=None):  # the Step named step04_first_add, step04, 04 or 4; None if none
     match, course = ARGUMENT.fullmatch(argument), course if course is not None else load()
     return next((step for step in course if match and step.number == int(match.group(1))
                  and ("_" not in argument or argument == step.folder)), None)
 
 
-def previous(step, course=None):
-    """The Step that `step` builds on, or None."""
+def previous(step, course=None):  # the Step that `step` builds on, or None
     return next((s for s in (course if course is not None else load()) if s.folder == step.previous), None)
 
 

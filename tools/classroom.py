@@ -8,8 +8,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "course"))
 import steps  # noqa: E402
 
 
-def find_step(parser, argument, tree):
-    """The Step of `tree`'s manifest named like step04_first_add, step04, 04 or 4; else exit 2."""
+def find_step(parser, argument, tree):  # the Step of `tree` named like step04_first_add, 04 or 4; else exit 2
     try:
         course = steps.load(Path(tree) / "course" / "steps.csv")
     except (OSError, steps.ManifestError) as error:
@@ -20,8 +19,7 @@ def find_step(parser, argument, tree):
     return step
 
 
-class Parser(argparse.ArgumentParser):
-    """Bad command lines, and bad requests found after parsing (fail), get one line on stderr and exit 2."""
+class Parser(argparse.ArgumentParser):  # a bad command line or request (fail): one line on stderr, exit 2
     def error(self, message):
         self.fail(f"{message} (--help lists the options)")
 
@@ -33,6 +31,5 @@ class Parser(argparse.ArgumentParser):
 HOST_POINTS = {"build": 10, "host-tests": 5, "todo": 5, "compiled-code": 10}
 
 
-def gpu_points(test_name):
-    """gpu_stepNN (every size, type, block and pattern) weighs most."""
+def gpu_points(test_name):  # gpu_stepNN (every size, type, block and pattern) weighs most
     return 10 if test_name.startswith(("sanitize_", "speed_")) or test_name.endswith("_large") else 30

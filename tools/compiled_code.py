@@ -15,24 +15,19 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "course"))
 import stamped_csv  # noqa: E402
 
-SASS_ARCH = "sm_90"
-TABLE = HERE / "sass_checks.csv"
-NOT_CHECKED = 77
+SASS_ARCH, TABLE, NOT_CHECKED = "sm_90", HERE / "sass_checks.csv", 77
 
 
 def rows_of(step):
     return [row for row in stamped_csv.read(TABLE).rows if row["step"] == step]
 
 
-def find_cuobjdump(compiler=None):
-    """cuobjdump on PATH, or beside the CUDA compiler (a path); None if neither."""
+def find_cuobjdump(compiler=None):  # cuobjdump on PATH, or beside the CUDA compiler (a path); None if neither
     beside = Path(compiler).parent / "cuobjdump" if compiler else None
     return shutil.which("cuobjdump") or (str(beside) if beside and beside.is_file() else None)
 
 
-def kernel_opcodes(sass, tag, function=""):
-    """{function: Counter of opcodes} of the kernels of namespace `tag` (not the harness's) in cuobjdump
-    -sass output whose mangled name matches the regular expression `function`."""
+def kernel_opcodes(sass, tag, function=""):  # {function: opcode Counter} of `tag`'s kernels matching `function`
     found, current = {}, None
     for line in sass.splitlines():
         name = re.search(r"Function : (\S+)", line)
@@ -45,9 +40,7 @@ def kernel_opcodes(sass, tag, function=""):
     return found
 
 
-def check_rows(rows, sass, tag):
-    """(rows missing, one line per row): a row holds when a kernel has its pattern (with a `count`: when
-    each kernel has exactly `count` of them)."""
+def check_rows(rows, sass, tag):  # (rows missing, a line per row); with a `count`: exactly so many in each kernel
     lines, missing = [], 0
     for row in rows:
         functions = kernel_opcodes(sass, tag, row.get("function") or "")

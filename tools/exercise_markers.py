@@ -11,8 +11,7 @@ class MarkerError(ValueError):
     """Markers that do not pair up, or a step and its stubs that do not match."""
 
 
-def regions(text):
-    """The marked regions of `text`: (hint, first line number, indent, lines inside)."""
+def regions(text):  # the marked regions of `text`: (hint, first line number, indent, lines inside)
     lines = text.splitlines()
     marks = [(number, mark) for number, mark in enumerate(map(MARKER.fullmatch, lines), start=1) if mark]
     found = []
@@ -32,8 +31,7 @@ def stub_text(step):
     return path.read_text() if path.is_file() else ""
 
 
-def replacements(text, stubs):
-    """{hint: replacement lines} from the regions of `stubs`; MarkerError unless they match `text`'s, each once."""
+def replacements(text, stubs):  # {hint: lines} of `stubs`; MarkerError unless its regions match `text`'s, each once
     marked, given = [hint for hint, *_ in regions(text)], [(hint, lines) for hint, _, _, lines in regions(stubs)]
     if sorted(marked) != sorted(hint for hint, _ in given) or len(set(marked)) != len(marked):
         raise MarkerError(f"the solution-begin texts of the step ({'; '.join(marked)}) and of its stubs "
@@ -41,8 +39,7 @@ def replacements(text, stubs):
     return dict(given)
 
 
-def make_stub(text, stubs):
-    """`text` with every marked region replaced by its code from `stubs`."""
+def make_stub(text, stubs):  # `text` with every marked region replaced by its code from `stubs`
     given, lines = replacements(text, stubs), text.splitlines()
     for hint, first, indent, inside in reversed(regions(text)):  # from the end: earlier line numbers stay
         lines[first - 1:first + len(inside) + 1] = [indent + code if code.strip() else "" for code in given[hint]]

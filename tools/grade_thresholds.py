@@ -11,10 +11,8 @@ sys.path.insert(0, str(TOOLS.parent / "course"))
 import stamped_csv  # noqa: E402
 import steps  # noqa: E402
 
-DEFAULT_HEADLINE = TOOLS.parent / "results" / "h100" / "headline.csv"
-DEFAULT_OUT = TOOLS / "grade_thresholds.csv"
-SMALL_GAIN = 1.15
-FLOOR = 0.97
+DEFAULT_HEADLINE, DEFAULT_OUT = TOOLS.parent / "results" / "h100" / "headline.csv", TOOLS / "grade_thresholds.csv"
+SMALL_GAIN, FLOOR = 1.15, 0.97
 
 
 def threshold_for(gain):

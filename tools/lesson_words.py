@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Counts the prose words of each core lesson (the README.md of each step of course/steps.csv) and
 prints a table: step, words.
-
 usage: python3 tools/lesson_words.py [--max 1000]   (exit 1 naming each lesson above it; a word: tools/README.md)"""
 
 import argparse
@@ -19,8 +18,7 @@ LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")  # [text](target) and ![alt](targe
 WORD = re.compile(r"\S*[A-Za-z0-9]\S*")
 
 
-def prose(text):
-    """The text a reader reads as prose: no code fences, table lines, comments, generated blocks."""
+def prose(text):  # the text a reader reads as prose: no code fences, table lines, comments, generated blocks
     lines, fence = [], None
     for line in COMMENT.sub(" ", BLOCK.sub("\n", text)).splitlines():
         stripped = line.lstrip()
@@ -34,7 +32,7 @@ def prose(text):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\nusage")[0])
     parser.add_argument("--max", type=int, help="exit 1 naming each lesson with more words than this")
     parser.add_argument("--root", type=Path, default=ROOT, help="the course tree (its course/steps.csv)")
     args = parser.parse_args(argv)

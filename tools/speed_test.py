@@ -20,8 +20,7 @@ def verdict(code, text):
     sys.exit(code)
 
 
-def median_time(exe, args):
-    """(time_median_ms, gbps or None) of one verified run."""
+def median_time(exe, args):  # (time_median_ms, gbps or None) of one verified run
     try:
         run = subprocess.run([exe, *args, "--csv"], capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as error:
