@@ -1,19 +1,15 @@
-// compare: every step of the course and CUB in one process, on the same device buffer, verified and timed
-// alike, as one table per type (or CSV, JSON, or a CSV sweep over sizes), e.g.
+// compare: every step and CUB on one device buffer, verified and timed alike: a table per type, CSV, JSON or a sweep
 //   ./build/bin/compare --type all --csv > results/h100/headline.csv; ./build/bin/compare --sweep > results/h100/sweep.csv
 #include "course_table.h"
-
 #include "cuda_check.h"
 #include "exit_codes.h"
 #include "input.h"
 #include "report.h"
-
 #include <algorithm>
 #include <iostream>
 
 namespace reduction::bench {
 namespace {
-
 void print_text(const std::vector<std::vector<Measurement>>& tables, const ComparePlan& plan, const Options& options,
                 const DeviceInfo& device) {
     std::string type_list;
@@ -48,8 +44,7 @@ int compare_main(int argc, const char* const* argv) {
     const ComparePlan plan = plan_compare(options);
     draw_seed(options.input);  // one seed for every type and size, so that the stamp can name it and a run can be replayed
     const DeviceInfo device = open_device(options.device);
-    // One size for every selected type as text (default), CSV or JSON; or with --sweep every size that fits,
-    // as CSV rows written as each size finishes, so that an interrupted sweep keeps what it measured.
+    // --sweep: every size that fits, its CSV rows written as each finishes: an interrupted sweep keeps them.
     std::vector<std::vector<std::size_t>> sizes(plan.types.size(), {plan.n});  // for each type
     std::size_t free_bytes = 0, total_bytes = 0, total = 0, done = 0;
     if (options.sweep) CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -102,7 +97,6 @@ int compare_main(int argc, const char* const* argv) {
     const bool pass = std::all_of(all.begin(), all.end(), [](const Measurement& m) { return !m.verified || m.verdict.pass; });
     return pass ? exit_ok : exit_wrong_result;
 }
-
 }  // namespace
 }  // namespace reduction::bench
 

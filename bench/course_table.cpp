@@ -1,12 +1,10 @@
 // compare's library (course_table.h): the plan, the steps measured on one input, and the arithmetic on rows.
 #include "course_table.h"
-
 #include "any_order_bound.h"
 #include "course_steps.h"
 #include "exit_codes.h"
 #include "input.h"
 #include "report.h"
-
 #include <algorithm>
 #include <cmath>
 #include <iostream>
@@ -15,7 +13,6 @@
 
 namespace reduction::bench {
 namespace {
-
 // other's per-call median / mine, only when both are real times: a zero or missing time gives no ratio.
 std::optional<double> speedup(const Measurement* other, const Measurement& mine) {
     const double theirs = other ? other->time.per_call.median_ms : NAN, ours = mine.time.per_call.median_ms;
@@ -35,9 +32,8 @@ const StepApi* with_operator(const StepApi& step, OpKind op) {
     return ops ? &ops->for_op(op) : nullptr;
 }
 
-// --steps in course order, then CUB and the probe's two patterns, whatever order they were named in, so that
-// "x previous" always compares a step with the one before it. Default: all of them (the bulk pattern where the
-// build and GPU have it); with --op max|min, those that take an operator. An unknown key is a UsageError.
+// --steps in course order, then CUB and the probes, so that "x previous" compares a step with the one before it.
+// Default: all (the bulk pattern where build and GPU have it); with --op max|min, those that take an operator.
 std::vector<const StepApi*> selected_steps(const std::vector<std::string>& keys, OpKind op) {
     std::vector<const StepApi*> candidates;
     std::string valid;  // "01, 02, ..., cub, read_probe, read_probe_bulk": a new step is listed without an edit
@@ -64,7 +60,6 @@ std::vector<const StepApi*> selected_steps(const std::vector<std::string>& keys,
         if (const StepApi* step = wanted[i] ? with_operator(*candidates[i], op) : nullptr) steps.push_back(step);
     return steps;
 }
-
 }  // namespace
 
 ComparePlan plan_compare(const Options& options) {
@@ -108,8 +103,7 @@ std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps,
 }
 
 void rate_table(std::vector<Measurement>& rows) {
-    const Measurement* first = nullptr;
-    const Measurement* cub = nullptr;
+    const Measurement *first = nullptr, *cub = nullptr;
     for (const Measurement& row : rows) {
         if (!first && row.step.rfind("step01", 0) == 0) first = &row;  // "step01_interleaved"
         if (!cub && row.step == "cub") cub = &row;
@@ -162,5 +156,4 @@ SweepPlan plan_sweep(std::size_t budget_bytes, const std::function<std::size_t(s
     }
     return plan;
 }
-
 }  // namespace reduction::bench

@@ -1,14 +1,11 @@
-// The course's steps in order (from course/steps.csv), CUB's DeviceReduce (sum, and max and min for --op)
-// and the read probe behind the StepApi (course/README.md).
+// The course's steps in order (course/steps.csv), CUB's DeviceReduce and the read probe as StepApi (course/README.md).
 #include "course_steps.h"
-
 #include "course_step_list.h"  // generated from course/steps.csv: the steps' headers and the two lists below
 #include "step13_bulk_copies/reduce.cuh"  // the read probe's bulk pattern: its ring, copies and waits
 #include "block_sizes.h"
 #include "cuda_check.h"
 #include "exit_codes.h"
 #include "launch_math.h"
-
 #include <cub/device/device_reduce.cuh>
 #include <algorithm>
 #include <array>
@@ -21,7 +18,6 @@
 
 namespace reduction {
 namespace {
-
 // CUB, timed exactly like the steps: its size query is host work, so scratch_bytes, called outside the timed
 // region, asks it and reduce recalls the answer. Its type: as the steps', uint32 for a sum of int32 (not for max/min).
 template <class Op, class T>
@@ -72,19 +68,18 @@ StepApi cub_api(const char* change) {
             &cub_reduce<Op, double>};
 }
 
-// The read ceiling: every byte read once and no sum, in step 12's loop and step 13's bulk pattern. The output
-// is never verified; the XOR of the words only keeps the loads alive.
 constexpr unsigned int probe_loads_per_iteration = 4;
 using step13::vector_bytes;  // 16: the widest load one thread can issue
 
-// XORs the words it reads, and writes one byte only if the XOR matches `sentinel`: the compiler
-// cannot know it never does, so no load can be removed, and almost no store happens.
+// The read ceiling in step 12's loop: one byte written only if the XOR of the words read matches `sentinel`, which
+// the compiler cannot know it never does: no load can be removed, and almost no store happens.
 template <unsigned int Block>
 __global__ void read_probe_kernel(const unsigned char* bytes, std::size_t count, unsigned int sentinel, unsigned char* out) {
     const std::size_t head = step13::head_elements(bytes, count);  // the bytes before the first 16-byte boundary
     const std::size_t vectors = (count - head) / vector_bytes;
     const std::size_t tail_begin = head + vectors * vector_bytes;
     const uint4* body = reinterpret_cast<const uint4*>(bytes + head);
+    const auto mix = [](uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; };
     const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + threadIdx.x;
     unsigned int mixed = 0;
     if (thread < head) mixed ^= bytes[thread];
@@ -97,22 +92,16 @@ __global__ void read_probe_kernel(const unsigned char* bytes, std::size_t count,
 #pragma unroll
         for (unsigned int k = 0; k < probe_loads_per_iteration; ++k) loaded[k] = __ldg(body + i + k * Block);
 #pragma unroll
-        for (unsigned int k = 0; k < probe_loads_per_iteration; ++k)
-            mixed ^= loaded[k].x ^ loaded[k].y ^ loaded[k].z ^ loaded[k].w;
+        for (unsigned int k = 0; k < probe_loads_per_iteration; ++k) mixed ^= mix(loaded[k]);
     }
 #pragma unroll
-    for (unsigned int k = 0; k < probe_loads_per_iteration; ++k) {
-        if (i + k * Block < vectors) {
-            const uint4 loaded = __ldg(body + i + k * Block);
-            mixed ^= loaded.x ^ loaded.y ^ loaded.z ^ loaded.w;
-        }
-    }
+    for (unsigned int k = 0; k < probe_loads_per_iteration; ++k)
+        if (i + k * Block < vectors) mixed ^= mix(__ldg(body + i + k * Block));
     if (mixed == sentinel) *out = 1;
 }
 
-// Step 13's bulk pattern and nothing else: thread 0 waits for each chunk and asks for the one `stages`
-// ahead; no thread reads shared memory. Block 0 loads the bytes before the first 16-byte boundary and
-// after the last whole chunk.
+// Step 13's bulk pattern alone: thread 0 waits for each chunk and asks for the one `stages` ahead; no thread
+// reads shared memory. Block 0 loads the bytes before the first 16-byte boundary and after the last chunk.
 __global__ void read_probe_bulk_kernel(const unsigned char* bytes, std::size_t count, unsigned int sentinel,
                                        unsigned char* out) {
     using namespace step13;
@@ -149,14 +138,6 @@ ProbeKernel probe_kernel(int block) {
     return Bulk ? read_probe_bulk_kernel : kernel_for_block_size(block, "read_probe", loop);
 }
 
-// SM count x resident blocks per SM, as the steps size their grids; asked once per pattern.
-template <bool Bulk>
-unsigned int probe_resident_grid(int block) {
-    static const std::array<unsigned int, 11> grids =
-        per_block_size([](int b) { return resident_blocks(probe_kernel<Bulk>(b), b); });
-    return grids[log2_exact(block)];
-}
-
 template <bool Bulk, class T>
 void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t stream) {
     if (Bulk && !step13::bulk_copies_available())
@@ -165,7 +146,9 @@ void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t 
     // the loop: enough blocks for every load; the bulk pattern: at least one, at most one per chunk
     const std::size_t wanted = Bulk ? std::max<std::size_t>(1, count / step13::chunk_bytes)
                                     : ceil_div(count, probe_loads_per_iteration * block * vector_bytes);
-    const auto grid = static_cast<unsigned int>(std::min<std::size_t>(probe_resident_grid<Bulk>(block), wanted));
+    static const std::array<unsigned int, 11> resident =  // SM count x resident blocks per SM, as the steps' grids
+        per_block_size([](int b) { return resident_blocks(probe_kernel<Bulk>(b), b); });
+    const auto grid = static_cast<unsigned int>(std::min<std::size_t>(resident[log2_exact(block)], wanted));
     constexpr unsigned int sentinel = 0x9E3779B9u;  // any value: the kernel only needs one it cannot predict
     probe_kernel<Bulk>(block)<<<grid, block, 0, stream>>>(reinterpret_cast<const unsigned char*>(in), count, sentinel,
                                                           reinterpret_cast<unsigned char*>(out));
@@ -174,12 +157,12 @@ void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t 
 
 // Not a reduction: no scratch, and no additions to bound.
 template <bool Bulk>
-StepApi probe_api(const char* name, const char* change) {
-    return {name, change, [](ElementType, std::size_t, int) -> std::size_t { return 0; },
-            [](std::size_t, int) -> std::size_t { return 0; }, &read_probe<Bulk, std::int32_t>, &read_probe<Bulk, float>,
-            &read_probe<Bulk, double>};
+const StepApi& probe_api(const char* name, const char* change) {
+    static const StepApi api = {name, change, [](ElementType, std::size_t, int) -> std::size_t { return 0; },
+                                [](std::size_t, int) -> std::size_t { return 0; }, &read_probe<Bulk, std::int32_t>,
+                                &read_probe<Bulk, float>, &read_probe<Bulk, double>};
+    return api;
 }
-
 }  // namespace
 
 const std::vector<StepApi>& course_steps() {
@@ -215,15 +198,12 @@ const StepOps& cub_ops() {
 const StepApi& cub_step() { return cub_ops().sum; }
 
 const StepApi& read_probe_step() {
-    static const StepApi probe =
-        probe_api<false>("read_probe", "16-byte loads of the whole buffer, no arithmetic: the read ceiling");
-    return probe;
+    return probe_api<false>("read_probe", "16-byte loads of the whole buffer, no arithmetic: the read ceiling");
 }
 
 const StepApi& read_probe_bulk_step() {
-    static const StepApi probe = probe_api<true>(
-        "read_probe_bulk", "bulk copies (TMA) of each block's contiguous run into shared memory, no arithmetic");
-    return probe;
+    return probe_api<true>("read_probe_bulk",
+                           "bulk copies (TMA) of each block's contiguous run into shared memory, no arithmetic");
 }
 
 bool bulk_copies_available() {
@@ -232,5 +212,4 @@ bool bulk_copies_available() {
     cudaGetLastError();  // no GPU (compare says so later, once): no bulk copies either
     return false;
 }
-
 }  // namespace reduction

@@ -2,32 +2,26 @@
 #pragma once
 
 #include "step_api.h"
-
 #include <string>
 #include <vector>
 
 namespace reduction {
-
 const std::vector<StepApi>& course_steps();
 
 // CUB's DeviceReduce behind the same interface, the reference to beat: Sum, and Max and Min for --op.
 const StepApi& cub_step();
 const StepOps& cub_ops();
 
-// The operators of a step whose operator is a template parameter (api op in course/steps.csv),
-// else nullptr.
+// The operators of a step whose operator is a template parameter (api op in course/steps.csv), else nullptr.
 const StepOps* step_ops(const StepApi& step);
 
-// Not reductions, never verified: every byte of the input read once with 16-byte loads (the read
-// ceiling), or by step 13's bulk copies (sm_90; it throws elsewhere). A size's probe: the faster.
+// Not reductions, never verified: every input byte read once by 16-byte loads (the read ceiling), or by
+// step 13's bulk copies (sm_90; it throws elsewhere). A size's probe: the faster.
 const StepApi& read_probe_step();
 const StepApi& read_probe_bulk_step();
 
-// Whether this GPU and build have bulk copies (sm_90 code on an sm_90 GPU): step 13's test.
-bool bulk_copies_available();
+bool bulk_copies_available();  // sm_90 code on an sm_90 GPU: step 13's test
 
-// The step named `key`: "step03_sequential", "step03", "03" or "3"; "cub", "read_probe" or
-// "read_probe_bulk". nullptr if none.
+// "step03_sequential", "step03", "03" or "3"; "cub", "read_probe" or "read_probe_bulk". nullptr if none.
 const StepApi* find_step(const std::string& key);
-
 }  // namespace reduction

@@ -1,16 +1,12 @@
-// How long one load waits, from L1 out to DRAM: one thread's pointer chase (bench/README.md). --help: usage.
-// Exit: 0 measured, 2 bad option, 3 no usable GPU or too little memory.
+// One load's wait from L1 out to DRAM: one thread's pointer chase (bench/README.md). Exit: 0, 2 bad option, 3 no GPU.
 #include "lab.h"
-
 #include "device_buffer.h"
 #include "device_info.h"
 #include "options.h"
 #include "report.h"
-
 #include <cstdio>
 
 namespace {
-
 using lab::Word;
 constexpr std::size_t min_footprint = std::size_t{16} << 10;  // 16 KiB: well inside any L1
 
@@ -43,22 +39,18 @@ int run(int argc, char** argv) {
     });
     if (stride > min_footprint) throw reduction::UsageError("--stride: at most 16K, the smallest footprint");
     const reduction::DeviceInfo device = reduction::open_device(0);
-    int l1_bytes = 0;  // the SM's shared memory: a lower bound of its unified L1 (the kernel leaves L1 the most)
-    CUDA_CHECK(cudaDeviceGetAttribute(&l1_bytes, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device.index));
+    // the SM's shared memory: a lower bound of its unified L1 (the kernel leaves L1 the most)
+    const int l1_bytes = lab::device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
     reduction::require_device_memory(max_footprint, "the pointer chase over " + std::to_string(max_footprint >> 20) + " MiB");
     CUDA_CHECK(cudaFuncSetAttribute(pointer_chase_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 0));
     reduction::DeviceBuffer<Word> buffer(max_footprint / sizeof(Word));
     reduction::DeviceBuffer<Word> cursor(1);
-    std::vector<Word> host(max_footprint / sizeof(Word), 0);
     std::mt19937_64 rng(20070101);  // fixed: the same chains on every run
     reduction::Stamp stamp = reduction::device_stamp(device, argc, argv);
     stamp.insert(stamp.end(), {{"l1_level_up_to_bytes", std::to_string(l1_bytes)}, {"stride_bytes", std::to_string(stride)}});
     std::cout << reduction::stamp_lines(stamp) << "footprint_bytes,hops,latency_ns,level\n" << std::flush;
-    const Word first = reinterpret_cast<Word>(buffer.get());
     for (std::size_t footprint = min_footprint; footprint <= max_footprint; footprint *= 2) {
-        lab::build_chain(host, footprint, stride, first, rng);
-        CUDA_CHECK(cudaMemcpy(buffer.get(), host.data(), footprint, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(cursor.get(), &first, sizeof first, cudaMemcpyHostToDevice));
+        lab::upload_chain(buffer.get(), cursor.get(), footprint, stride, rng);
         // Warm-up: every node once where the cycle fits in the caches, else at least 2^20 hops (clocks up, TLB warm).
         const std::uint64_t warmup = std::min<std::uint64_t>(footprint / stride, std::max<std::uint64_t>(hops, 1u << 20));
         pointer_chase_kernel<<<1, 1>>>(cursor.get(), warmup);
@@ -71,7 +63,6 @@ int run(int argc, char** argv) {
     }
     return reduction::exit_ok;
 }
-
 }  // namespace
 
 int main(int argc, char** argv) { return reduction::run_guarded([&] { return run(argc, argv); }); }

@@ -3,7 +3,6 @@
 
 #include "cuda_check.h"
 #include "exit_codes.h"
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -14,7 +13,6 @@
 #include <vector>
 
 namespace lab {
-
 // argv as FLAG VALUE pairs: --help prints "usage: PROGRAM " + help and exits 0; a flag not in `accepted`
 // ("--a, --b") or without a value is a UsageError; on_flag(flag, value) reads the others.
 template <class OnFlag>
@@ -54,13 +52,7 @@ float time_ms(const Launch& launch) {
 
 inline cudaLaunchConfig_t launch_config(unsigned int grid, unsigned int block, cudaStream_t stream,
                                         cudaLaunchAttribute& attribute) {  // for cudaLaunchKernelEx; `attribute` outlives it
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(grid);
-    config.blockDim = dim3(block);
-    config.stream = stream;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    return config;
+    return {dim3(grid), dim3(block), 0, stream, &attribute, 1};
 }
 
 inline int device_attribute(cudaDeviceAttr attribute) {  // of the current device
@@ -72,15 +64,17 @@ inline int device_attribute(cudaDeviceAttr attribute) {  // of the current devic
 
 using Word = std::uint64_t;  // a chain node's first word holds the device address of the next node
 
-// Writes into host[0 .. footprint) one random cycle through its nodes, one per `stride` bytes, from node 0.
-inline void build_chain(std::vector<Word>& host, std::size_t footprint, std::size_t stride, Word device_base,
-                        std::mt19937_64& rng) {
+// Uploads to chain[0 .. footprint) a random cycle through its nodes, one per `stride` bytes; *cursor: node 0.
+inline void upload_chain(Word* chain, Word* cursor, std::size_t footprint, std::size_t stride, std::mt19937_64& rng) {
+    std::vector<Word> host(footprint / sizeof(Word), 0);
     const std::size_t nodes = footprint / stride;
     std::vector<std::size_t> order(nodes);
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::shuffle(order.begin() + 1, order.end(), rng);
+    const Word first = reinterpret_cast<Word>(chain);
     for (std::size_t k = 0; k < nodes; ++k)
-        host[order[k] * (stride / sizeof(Word))] = device_base + order[(k + 1) % nodes] * stride;
+        host[order[k] * (stride / sizeof(Word))] = first + order[(k + 1) % nodes] * stride;
+    CUDA_CHECK(cudaMemcpy(chain, host.data(), footprint, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpy(cursor, &first, sizeof first, cudaMemcpyHostToDevice));
 }
-
 }  // namespace lab

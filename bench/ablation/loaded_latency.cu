@@ -1,17 +1,13 @@
-// How long one load waits while the rest of the GPU streams: a pointer chase under load (bench/README.md).
-// --help: usage. Exit: 0 measured, 1 a row not under load (its status says why), 2 bad option, 3 no GPU, 4 CUDA error.
+// One load's wait while the GPU streams (bench/README.md). Exit: 1 a row not under load, 2 bad option, 3 no GPU, 4 CUDA.
 #include "lab.h"
-
 #include "device_buffer.h"
 #include "device_info.h"
 #include "launch_math.h"
 #include "options.h"
 #include "report.h"
-
 #include <cstdio>
 
 namespace {
-
 using lab::Word;
 constexpr int block_threads = 256;                               // the course's headline block size
 constexpr std::size_t chase_stride = 128;                        // one L2 line per node: no hop rides on another's line
@@ -120,14 +116,8 @@ int run(int argc, char** argv) {
     reduction::DeviceBuffer<Window> window(1);
     reduction::DeviceBuffer<unsigned int> sink(1);
     CUDA_CHECK(cudaMemset(stream_buffer.get(), 0, stream_bytes));
-    {
-        std::vector<Word> host(chase_footprint / sizeof(Word), 0);
-        std::mt19937_64 rng(20070101);  // fixed: the same chain on every run
-        const Word first = reinterpret_cast<Word>(chase.get());
-        lab::build_chain(host, chase_footprint, chase_stride, first, rng);
-        CUDA_CHECK(cudaMemcpy(chase.get(), host.data(), chase_footprint, cudaMemcpyHostToDevice));
-        CUDA_CHECK(cudaMemcpy(cursor.get(), &first, sizeof first, cudaMemcpyHostToDevice));
-    }
+    std::mt19937_64 rng(20070101);  // fixed: the same chain on every run
+    lab::upload_chain(chase.get(), cursor.get(), chase_footprint, chase_stride, rng);
     std::vector<std::pair<unsigned int, int>> rows = {{0, 0}};  // (loads, blocks per SM); first the probe alone, on an idle GPU
     for (unsigned int loads : {1u, 2u, 4u, 8u, 16u})
         for (int b = 1; b <= resident; b = b == resident ? 2 * b : std::min(2 * b, resident))  // 1, 2, 4 ... and the full GPU
@@ -167,7 +157,6 @@ int run(int argc, char** argv) {
     }
     return all_loaded ? reduction::exit_ok : reduction::exit_wrong_result;
 }
-
 }  // namespace
 
 int main(int argc, char** argv) { return reduction::run_guarded([&] { return run(argc, argv); }); }

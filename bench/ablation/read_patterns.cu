@@ -1,8 +1,6 @@
-// Every way a reduction could read its input, beside steps 12, 13 and CUB, and two combines (bench/README.md).
-// --help: usage. Exit: 0 measured, 2 bad option, 3 no usable GPU or too little memory.
+// Every way to read the input, beside steps 12, 13, CUB and two combines (bench/README.md). Exit: 2 bad option, 3 no GPU.
 #include "step12_small_n/reduce.cuh"
 #include "step13_bulk_copies/reduce.cuh"
-
 #include "bench/ablation/lab.h"
 #include "block_sizes.h"
 #include "course_steps.h"
@@ -11,16 +9,12 @@
 #include "input.h"
 #include "report.h"
 #include "timer.h"
-
 #include <cooperative_groups.h>
 #include <cub/device/device_reduce.cuh>
-
 #include <cstdio>
 #include <functional>
 
 namespace {
-
-namespace cg = cooperative_groups;
 constexpr unsigned int B = 256;  // every kernel here: the course's default block
 constexpr unsigned int sentinel = 0x9E3779B9u;
 
@@ -79,7 +73,7 @@ __global__ void __launch_bounds__(B) cluster_kernel(const T* in, std::size_t n, 
     __shared__ T warp_results[32];
     __shared__ T partials[C];
     __shared__ T own_shared;
-    cg::cluster_group cluster = cg::this_cluster();
+    cooperative_groups::cluster_group cluster = cooperative_groups::this_cluster();
     const T sum = step12::block_reduce<reduction::Sum, B>(step12::thread_reduce<reduction::Sum, B>(in, n), warp_results);
     const unsigned int rank = cluster.block_rank();
     if (threadIdx.x == 0) cluster.map_shared_rank(partials, 0)[rank] = sum;
@@ -235,7 +229,6 @@ int measure_type(const char* type, int max_log2, void* buffer, cudaStream_t stre
     }
     return failures;
 }
-
 }  // namespace
 
 int main(int argc, char** argv) {
