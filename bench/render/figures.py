@@ -67,9 +67,9 @@ def tree_figure(evidence, relpath, title):
         values = new
     require(values[0] == sum(EXAMPLE), f"{relpath}: the tree loop does not leave the block's sum in sdata[0]",
             FigureError)
-    return svg.caption(grid.y - 30, f"One block of blockDim.x = {block} threads. Each row is the shared array after "
-                                    f"one round; blue: the slots written in that round; red tN: the thread that adds. "
-                                    f"The sum, {values[0]}, ends in sdata[0]. Each round ends with __syncthreads().")
+    return svg.caption(grid.y - 30, f"""One block of blockDim.x = {block} threads. Each row is the shared array after
+        one round; blue: the slots written in that round; red tN: the thread that adds. The sum, {values[0]}, ends in
+        sdata[0]. Each round ends with __syncthreads().""")
 
 
 def banks_figure(evidence, relpath, title):
@@ -130,9 +130,9 @@ def first_add_figure(evidence, relpath):
                     grid.join((0, source), (1, b * 2 * block + 2 * tid), STRONG[f"b{b % 3}"])
         svg.text(grid.x(b * 2 * block), grid.y, f"sdata of block {b}: {block} threads, one sum each", size=11,
                  fill=GREY)
-    return svg.caption(grid.y + 36, f"blockDim.x = {block}, n = {n}: ceil(n / (2 x {block})) = {blocks} blocks. Thread "
-                                    f"t of block b adds in[2*{block}*b + t] and in[2*{block}*b + t + {block}]; the "
-                                    f"tree then starts from {block} sums instead of {2 * block} elements.", width=140)
+    return svg.caption(grid.y + 36, f"""blockDim.x = {block}, n = {n}: ceil(n / (2 x {block})) = {blocks} blocks. Thread
+        t of block b adds in[2*{block}*b + t] and in[2*{block}*b + t + {block}]; the tree then starts from {block} sums
+        instead of {2 * block} elements.""", width=140)
 
 
 def warp_offsets(evidence, relpath, names, context):
@@ -165,10 +165,9 @@ def warp_unroll_figure(evidence, relpath):
         if index + 1 < len(offsets):
             svg.line(110, grid.y - 15, grid.x(slots), grid.y - 15, stroke=GREEN, width=1.2, dash="5 3")
             svg.text(grid.x(slots) + 12, grid.y - 11, "__syncwarp()", size=11, fill=GREEN, weight="bold")
-    return svg.caption(grid.y, f"Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write; "
-                               f"orange, the slots offset above that they also read. Only warp 0's 32 lanes wait at a "
-                               f"__syncwarp(), twice per level (after the reads, after the writes); the other warps "
-                               f"have finished.", width=130)
+    return svg.caption(grid.y, f"""Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write;
+        orange, the slots offset above that they also read. Only warp 0's 32 lanes wait at a __syncwarp(), twice per
+        level (after the reads, after the writes); the other warps have finished.""", width=130)
 
 
 def unrolled_figure(evidence, relpath):
@@ -190,10 +189,9 @@ def unrolled_figure(evidence, relpath):
         grid.row([(labels[present[z][s]], present[z][s]) if s in present[z] else ("", "off") for z in sizes],
                  f"round, stride {s}")
     grid.row([(sum(kind == "on" for kind in present[z].values()), "plain") for z in sizes], "block barriers")
-    return svg.caption(grid.y + 24, "Each column is one compiled kernel: a blank cell is a round it does not have (the "
-                                    "compiler knows which from Block, so no comparison is left at run time). Blue: a "
-                                    "round of the block loop, ended by __syncthreads(); green: a level of the last "
-                                    "warp.", width=110)
+    return svg.caption(grid.y + 24, f"""Each column is one compiled kernel: a blank cell is a round it does not have
+        (the compiler knows which from Block, so no comparison is left at run time). Blue: a round of the block loop,
+        ended by __syncthreads(); green: a level of the last warp.""", width=110)
 
 
 def grid_stride_figure(evidence, relpath):
@@ -234,9 +232,9 @@ def grid_stride_figure(evidence, relpath):
                  label_fill=VERMILLION if elements[-1] >= n else "#000000")
     for b in range(grid_size):
         grid.span(0, b * block * loads, block * loads, f"block {b}: tile = {loads} x Block", f"b{b}")
-    svg.caption(grid.y + 8, f"Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads} x "
-                            f"{block} = {row_len} elements, each thread {loads} of them, Block apart (coalesced). The "
-                            f"last row crosses n: only there are the loads checked against n.", width=125)
+    svg.caption(grid.y + 8, f"""Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads} x
+        {block} = {row_len} elements, each thread {loads} of them, Block apart (coalesced). The last row crosses n: only
+        there are the loads checked against n.""", width=125)
     y, x = svg.height + 6, 110 + grid_size * 70
     for b in range(grid_size):
         cell(svg, 110 + b * 70, y, 60, 26, f"partial {b}", f"b{b}", size=10)
@@ -266,10 +264,9 @@ def shuffle_figure(evidence, relpath):
         for lane in range(offset):
             grid.join((row - 1, lane + offset), (row, lane), BLUE, width=1)
     require(values[0] == total, f"{relpath}: the shuffle rounds do not leave the warp's sum in lane 0", FigureError)
-    return svg.caption(grid.y - 10, f"Each lane adds the value of the lane {loop['var']} above it. Lane 0 ends with "
-                                    f"the warp's sum, {total}. Grey: lanes whose result lane 0 never reads (they "
-                                    f"compute too, all 32 take part in every shuffle). No shared memory and no "
-                                    f"__syncwarp().", width=125)
+    return svg.caption(grid.y - 10, f"""Each lane adds the value of the lane {loop['var']} above it. Lane 0 ends with
+        the warp's sum, {total}. Grey: lanes whose result lane 0 never reads (they compute too, all 32 take part in
+        every shuffle). No shared memory and no __syncwarp().""", width=125)
 
 
 def vector_rules(evidence, relpath):
@@ -332,11 +329,10 @@ def vector_loads_figure(evidence, relpath):
                 svg.text(x + width * 11, y - 4, f"lane {owner[e][1]}", size=9, anchor="middle", fill=BLUE)
             if c % width == 0 and e < n:
                 svg.line(x, y - 2, x, y + 26, width=1.6)
-    return svg.caption(grid.y, f"Thick ticks: 16-byte boundaries. Orange: the head (elements before the first "
-                               f"boundary, {head} here) and the tail (after the last whole vector, {n - tail_begin} "
-                               f"here), one element per thread. Blue boxes: {vectors} vectors of {width} int32, one "
-                               f"128-bit load each; lane t loads vector t. With more input each lane issues "
-                               f"{rules['loads']} such loads per iteration, Block vectors apart.", width=125)
+    return svg.caption(grid.y, f"""Thick ticks: 16-byte boundaries. Orange: the head (elements before the first
+        boundary, {head} here) and the tail (after the last whole vector, {n - tail_begin} here), one element per
+        thread. Blue boxes: {vectors} vectors of {width} int32, one 128-bit load each; lane t loads vector t. With more
+        input each lane issues {rules['loads']} such loads per iteration, Block vectors apart.""", width=125)
 
 
 def slots_figure(evidence, relpath):
@@ -398,11 +394,10 @@ def slots_figure(evidence, relpath):
     svg.text(left - 10, y + 16, "a slot (64 bits)", size=11, anchor="end", weight="bold")
     cell(svg, left, y, 170, 24, f"bits {bit}..63: the mark, 1 << {bit}", "b2", size=10)
     cell(svg, left + 170, y, 170, 24, f"bits 0..{bit - 1}: the partial", "b0", size=10)
-    return svg.caption(y + 50, f"Mark and partial are written by one 64-bit atomic store, so whoever sees the mark "
-                               f"sees the partial. Thread t of the last block reads the slots of blocks t, t + Block, "
-                               f"... (up to partial_loads = {loads} at once), never its own block's ('own'): it has "
-                               f"that partial at hand. It spins while a slot it needs is empty, then adds the partials "
-                               f"in index order and stores 0 into each slot for the next call.")
+    return svg.caption(y + 50, f"""Mark and partial are written by one 64-bit atomic store, so whoever sees the mark
+        sees the partial. Thread t of the last block reads the slots of blocks t, t + Block, ... (up to partial_loads =
+        {loads} at once), never its own block's ('own'): it has that partial at hand. It spins while a slot it needs is
+        empty, then adds the partials in index order and stores 0 into each slot for the next call.""")
 
 
 IDENTITY = re.compile(r"struct (?P<name>Sum|Max|Min) \{[^{}]*?identity\(\) \{(?P<body>[^{}]*)\}")
@@ -440,11 +435,10 @@ def identity_figure(evidence, relpath):
         grid.row([(show(function([identity] + per_lane[lane])), "on") if lane in per_lane else (label, "idle")
                   for lane in range(block)] + [None, (show(function([identity] + data)), "b2")],
                  f"{name.lower()}: {label}", above=range(block) if name == "Sum" else None)
-    return svg.caption(grid.y + 12, f"Blue: lanes {min(per_lane)}..{max(per_lane)} combine their elements (a vector of "
-                                    f"4, some a tail element too); grey: lanes with no element, holding the identity. "
-                                    f"Sum: 0; max: -infinity; min: +infinity (for integers: {identities['Max'][2]} "
-                                    f"and {identities['Min'][2]}). The same warp tree then gives the right answer for "
-                                    f"each.",
+    return svg.caption(grid.y + 12, f"""Blue: lanes {min(per_lane)}..{max(per_lane)} combine their elements (a vector of
+        4, some a tail element too); grey: lanes with no element, holding the identity. Sum: 0; max: -infinity; min:
+        +infinity (for integers: {identities['Max'][2]} and {identities['Min'][2]}). The same warp tree then gives the
+        right answer for each.""",
                        width=125)
 
 
@@ -482,8 +476,8 @@ def shards_figure(evidence, relpath):
     svg.rect(left, y, n * cw, 40, fill="#f2f2f2", stroke="#000000", rx=6)
     svg.text(left + n * cw / 2, y + 25, f"ncclAllReduce of 1 element per GPU: {' + '.join(map(str, partials))} = "
                                         f"{sum(partials)}", size=13, anchor="middle", weight="bold")
-    return svg.caption(y + 124, f"Each GPU runs {previous}'s reduction on its own shard, all GPUs at once; the combine "
-                                f"moves one value per GPU and leaves the total on every GPU.", width=105)
+    return svg.caption(y + 124, f"""Each GPU runs {previous}'s reduction on its own shard, all GPUs at once; the combine
+        moves one value per GPU and leaves the total on every GPU.""", width=105)
 
 
 def bulk_copies_figure(evidence, relpath):
@@ -517,13 +511,12 @@ def bulk_copies_figure(evidence, relpath):
              gap=24)
     for c in mine:
         grid.join((row, c), (ring, c), colour=STRONG["b0"])
-    return svg.caption(grid.y + 16, f"Thread 0 asks the copy engine for block 0's first {stages} chunks "
-                                    f"(cp.async.bulk), one into each buffer; each buffer's mbarrier completes a phase "
-                                    f"when its chunk's bytes have landed. Every thread waits on that phase, adds its "
-                                    f"vectors of the chunk from shared memory, and after a barrier thread 0 refills "
-                                    f"the buffer with the chunk {stages} ahead ('after c0': asked once chunk c0 was "
-                                    f"added): chunk c goes to buffer c % {stages}, its phase is (c / {stages}) % 2, c "
-                                    f"counted from the start of the block's run. No thread loads the input itself.",
+    return svg.caption(grid.y + 16, f"""Thread 0 asks the copy engine for block 0's first {stages} chunks
+        (cp.async.bulk), one into each buffer; each buffer's mbarrier completes a phase when its chunk's bytes have
+        landed. Every thread waits on that phase, adds its vectors of the chunk from shared memory, and after a barrier
+        thread 0 refills the buffer with the chunk {stages} ahead ('after c0': asked once chunk c0 was added): chunk c
+        goes to buffer c % {stages}, its phase is (c / {stages}) % 2, c counted from the start of the block's run. No
+        thread loads the input itself.""",
                        width=112)
 
 
