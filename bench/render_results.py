@@ -5,5 +5,4 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from render.pages import main  # noqa: E402
-
 sys.exit(main())

@@ -102,8 +102,7 @@ def csv_fingerprint(path, label):
 
 
 def results_charts(folder, label=None):
-    """[(path, svg text)] of a folder's headline.svg and sweep_<type>.svg, each where its CSV exists; `label`
-    names the folder in their fingerprint (default: the folder as given)."""
+    """[(path, svg)] of a folder's headline.svg and sweep_<type>.svg; `label` names the folder in the fingerprint."""
     results, label, out = Results(folder), label or Path(folder).as_posix(), []
     folder = results.directory
     if results.has("headline.csv"):

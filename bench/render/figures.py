@@ -613,16 +613,14 @@ def main(argv=None):
         current = path.read_text(encoding="utf-8") if path.is_file() else None
         if current != text and args.check:
             stale.append(relpath)
-            print(f"error: {relpath} {'is missing' if current is None else 'differs from its sources'}",
-                  file=sys.stderr)
+            print(f"error: {relpath} {'is missing' if current is None else 'differs from its sources'}", file=sys.stderr)
         elif current != text:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {relpath}")
     if stale:
         print("run: python3 bench/figures.py", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

@@ -67,9 +67,8 @@ def readme_folders(results_dir):
 
 def gpu_label(results):
     name = results.directory.name
-    if name in (PRIMARY_GPU, *BESIDE_GPUS):
-        return name.upper()
-    return results.compare("headline.csv").stamp.get("gpu", name)
+    return (name.upper() if name in (PRIMARY_GPU, *BESIDE_GPUS)
+            else results.compare("headline.csv").stamp.get("gpu", name))
 
 
 def size_text(n):  # "2^24" for powers of two, the decimal count otherwise
