@@ -115,8 +115,7 @@ def first_add_figure(evidence, relpath):
               f"i = blockIdx.x * {first['span']} + tid; sum = in[i] + in[i + {second['off']}] "
               f"(the second only if i + {second['off']} < n)")
     grid = Grid(svg, 40, 100, 24, 24, gap=96, size=9)
-    grid.row([(e, f"b{e // (2 * block) % 3}") if e < n else ("", "gap") for e in range(total)], "in[]",
-             label_fill=GREY)
+    grid.row([(e, f"b{e // (2 * block) % 3}") if e < n else ("", "gap") for e in range(total)], "in[]", label_fill=GREY)
     svg.text(grid.x(n) + 4, 140, f"past n = {n}", size=10, fill=GREY)
     for b in range(blocks):
         grid.span(0, b * 2 * block, 2 * block, f"block {b} covers 2 x {block} elements", f"b{b % 3}", size=11)
@@ -438,8 +437,7 @@ def identity_figure(evidence, relpath):
     return svg.caption(grid.y + 12, f"""Blue: lanes {min(per_lane)}..{max(per_lane)} combine their elements (a vector of
         4, some a tail element too); grey: lanes with no element, holding the identity. Sum: 0; max: -infinity; min:
         +infinity (for integers: {identities['Max'][2]} and {identities['Min'][2]}). The same warp tree then gives the
-        right answer for each.""",
-                       width=125)
+        right answer for each.""", width=125)
 
 
 def require_consecutive(spans, total, message):
@@ -516,8 +514,7 @@ def bulk_copies_figure(evidence, relpath):
         landed. Every thread waits on that phase, adds its vectors of the chunk from shared memory, and after a barrier
         thread 0 refills the buffer with the chunk {stages} ahead ('after c0': asked once chunk c0 was added): chunk c
         goes to buffer c % {stages}, its phase is (c / {stages}) % 2, c counted from the start of the block's run. No
-        thread loads the input itself.""",
-                       width=112)
+        thread loads the input itself.""", width=112)
 
 
 # CUB's tile for int32 on sm_90 (CUDA 13.0, tuning_reduce.cuh's Policy600; where from: README.md here)
@@ -568,8 +565,7 @@ LESSON_FIGURES = [
     ("step06_template", "unrolled", unrolled_figure), ("step07_multi_level", "grid_stride", grid_stride_figure),
     ("step08_warp_shuffle", "shuffle", shuffle_figure), ("step09_vector_loads", "vector_loads", vector_loads_figure),
     ("step10_single_pass", "slots", slots_figure), ("step11_any_operator", "identity", identity_figure),
-    ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step14_multi_gpu", "shards", shards_figure),
-]
+    ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step14_multi_gpu", "shards", shards_figure)]
 
 
 def every_figure(root):

@@ -71,8 +71,7 @@ class Svg:
     def render(self, comment):
         head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(self.width)}" height="{num(self.height)}" '
                 f'viewBox="0 0 {num(self.width)} {num(self.height)}" font-family="{FONT}">',
-                f"<!-- {escape(comment).replace('--', '- -')} -->",
-                f"<title>{escape(self.title)}</title>",
+                f"<!-- {escape(comment).replace('--', '- -')} -->", f"<title>{escape(self.title)}</title>",
                 '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
                 'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#444444"/></marker></defs>',
                 f'<rect x="0" y="0" width="{num(self.width)}" height="{num(self.height)}" fill="#ffffff"/>']
