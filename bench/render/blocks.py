@@ -10,6 +10,15 @@ from .tables import (CUB_STEP, READ_PROBE, Sweep, cells_of, distinct, format_val
                      markdown_table, parse_selector, read_table, require, rows_where, select_row, short_stamp,
                      size_text, stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text)
 
+NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
+PEERS_SIZES = [1 << e for e in (16, 20, 24, 28, 30, 32)]
+PEERS_NEEDS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
+# What the course's rows return: int32 sums wrap modulo 2^32 (step_api.h), as CUB's on int32
+COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}
+MUTANT_NEEDS = ["step", "id", "kind", "mistake", "symptom", "status", "killed_by"]
+MUTANT_VERDICTS = {"survived": "nothing: every test passes", "equivalent": "nothing can: the same program in effect",
+                   "untested": "not run: every test was skipped", "build-error": "not run: it did not compile"}
+
 
 def headline_names(results):
     return ["headline.csv"] + (["headline_cold.csv"] if results.has("headline_cold.csv") else [])
@@ -101,9 +110,6 @@ def render_headline(results, step, context):
     checked = "Every row verified." if statuses == {"PASS"} else f"Verification: {', '.join(sorted(statuses))}."
     return gpu_rows(cells, stamps, ["GB/s", "× previous step", "× CUB"], "\nint32, L2 warm, per-call median. × "
                     f"previous step, × CUB: their time over this step's (above 1: this step is faster). {checked}\n")
-
-
-NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
 
 
 def ncu_values(results, names, context):
@@ -205,12 +211,6 @@ def render_sweep_claims(results, context=""):
     return "".join(out)
 
 
-PEERS_SIZES = [1 << e for e in (16, 20, 24, 28, 30, 32)]
-PEERS_NEEDS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
-# What the course's rows return: int32 sums wrap modulo 2^32 (step_api.h), as CUB's on int32
-COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}
-
-
 def overall_check(rows, column="check"):
     words = {r[column] for r in rows}
     return "FAIL" if "FAIL" in words else "PASS" if "PASS" in words else "-"
@@ -253,11 +253,6 @@ def render_peers(results, context):
     out.append("\nHow each was timed: " + "; ".join(dict.fromkeys(f"{r['library']}: {r['timing']}"
                                                                    for r in peers.rows)) + ".\n")
     return "".join(out)
-
-
-MUTANT_NEEDS = ["step", "id", "kind", "mistake", "symptom", "status", "killed_by"]
-MUTANT_VERDICTS = {"survived": "nothing: every test passes", "equivalent": "nothing can: the same program in effect",
-                   "untested": "not run: every test was skipped", "build-error": "not run: it did not compile"}
 
 
 def render_mutants(results, context):

@@ -16,6 +16,11 @@ from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, STRONG, STYLES, VERMILLION, G
 LOOP = "for (unsigned int $var = $init; $cond; $step)"
 TREE = LOOP + " {\n[[const unsigned int $name = $value;\n]]if ($guard) sdata[$dst] += sdata[$src];"
 EXAMPLE = [3, 1, 7, 0, 4, 1, 6, 3, 2, 5, 1, 4, 0, 2, 8, 1]  # the values every tree figure adds
+IDENTITY = re.compile(r"struct (?P<name>Sum|Max|Min) \{[^{}]*?identity\(\) \{(?P<body>[^{}]*)\}")
+IDENTITY_BODY = re.compile(r"using L = [^;]+; if constexpr \(L::has_infinity\) return (?P<float>-?)L::infinity\(\); "
+                           r"else return L::(?P<int>\w+)\(\);")
+# CUB's tile for int32 on sm_90 (CUDA 13.0, tuning_reduce.cuh's Policy600; where from: README.md here)
+CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16
 
 
 def loop_of(m, names, context):
@@ -399,11 +404,6 @@ def slots_figure(evidence, relpath):
         empty, then adds the partials in index order and stores 0 into each slot for the next call.""")
 
 
-IDENTITY = re.compile(r"struct (?P<name>Sum|Max|Min) \{[^{}]*?identity\(\) \{(?P<body>[^{}]*)\}")
-IDENTITY_BODY = re.compile(r"using L = [^;]+; if constexpr \(L::has_infinity\) return (?P<float>-?)L::infinity\(\); "
-                           r"else return L::(?P<int>\w+)\(\);")
-
-
 def identity_figure(evidence, relpath):
     ops_path, identities = "common/operators.h", {}
     for m in evidence.find_all(ops_path, IDENTITY, "struct Sum, Max and Min, each with 'identity() { ... }'"):
@@ -515,10 +515,6 @@ def bulk_copies_figure(evidence, relpath):
         thread 0 refills the buffer with the chunk {stages} ahead ('after c0': asked once chunk c0 was added): chunk c
         goes to buffer c % {stages}, its phase is (c / {stages}) % 2, c counted from the start of the block's run. No
         thread loads the input itself.""", width=112)
-
-
-# CUB's tile for int32 on sm_90 (CUDA 13.0, tuning_reduce.cuh's Policy600; where from: README.md here)
-CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16
 
 
 def small_n_chart(table, step12_limit=None):

@@ -8,10 +8,15 @@ from .tables import (CUB_STEP, Results, Sweep, describe, distinct, gpu_label, ma
                      read_table, require, rows_where, select_row, short_stamp, size_text, stamped_table, tie_rule,
                      versus_text)
 
-# Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide), each
-# issuing at most one warp instruction per cycle.
-SCHEDULERS_PER_SM = 4
+SCHEDULERS_PER_SM = 4  # on compute capability 7.0 to 9.0, each issuing one warp instruction per cycle at most
 SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the profiled launch, Hz
+LOADED_LATENCY = "loaded_latency.csv"
+PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
+# Step 14's blocks read bench/multigpu.sh's folder, named by the block's argument, beside this one.
+GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
+# Steps 07, 10 and 12 bundle several changes: each change's measured share (the README's course map)
+BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # the changes and the rows that measure each
+BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
 
 
 def render_issue_floor(results, step, context):
@@ -36,9 +41,6 @@ def render_issue_floor(results, step, context):
     return (text + f", or {floor_us:.0f} us at the {clock / 1e9:.2f} GHz SM clock ncu ran that launch at "
             f"(`{SM_CLOCK_METRIC}`): {floor_us / duration_us * 100:.0f} % of the {duration_us:.0f} us the "
             f"profiler measured for it.\n")
-
-
-LOADED_LATENCY = "loaded_latency.csv"
 
 
 def littles_law_model(results):
@@ -171,9 +173,6 @@ def read_patterns(results, type_name, low, high, columns, align, cells, note, co
             + note + "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, table in gpus.items()))
 
 
-PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
-
-
 def render_read_patterns(results, type_name, from_log2, context):
     def cells(times, table, n):
         measured = {p: times[p] for p in PROBE_PATTERNS if p in times}
@@ -201,10 +200,6 @@ def render_combine_cost(results, type_name, from_log2, to_log2, context):
         "wait: step 12 whose last block posts its partial and leaves (a wrong sum): step 12 without its combine, so "
         "minus the no-wait figure is what the combine costs; clusters: the partials added through distributed shared "
         "memory, one slot per cluster.\n", context)
-
-
-# Step 14's blocks read bench/multigpu.sh's folder, named by the block's argument, beside this one.
-GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 
 
 def render_multigpu_step14(results, folder, context):
@@ -268,11 +263,6 @@ def render_multigpu_combine(results, folder, context):
     table = Results(results.directory.parent / folder).table("combine.csv")
     return stamped_table(table.stamp, table.columns, "lrl" + "r" * 4 + "l", [[row[c] or "-" for c in table.columns]
                                                                         for row in table.rows])
-
-
-# Steps 07, 10 and 12 bundle several changes: each change's measured share (the README's course map)
-BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # the changes and the rows that measure each
-BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
 
 
 def bundle_shares(results, context):

@@ -8,13 +8,17 @@ from pathlib import Path
 from stamped_csv import ResultsError
 from .tables import require
 
+# A hole: any expression without ';' or a comma outside parentheses (two levels deep at most).
+HOLE = r"(?:[^;\n(),]|\((?:[^()\n]|\([^()\n]*\))*\))+?"
+# What an expression may hold: integers, names, arithmetic, comparisons, logic, min() and _if() (C's ?:).
+ALLOWED = (ast.Expression, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.Not, ast.USub, ast.BoolOp, ast.And, ast.Or,
+           ast.Call, ast.Compare, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift,
+           ast.BitAnd, ast.BitOr, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+FUNCTIONS = {"min": min, "_if": lambda c, a, b: a if c else b}
+
 
 class FigureError(ResultsError):
     """A missing input, or a source whose lines do not match what a figure expects."""
-
-
-# A hole: any expression without ';' or a comma outside parentheses (two levels deep at most).
-HOLE = r"(?:[^;\n(),]|\((?:[^()\n]|\([^()\n]*\))*\))+?"
 
 
 def shape_regex(shape):
@@ -64,13 +68,6 @@ class Evidence:
         digest = hashlib.sha256("".join(f"{relpath}\n{lines}\n" for relpath, lines in self.used).encode("utf-8"))
         return (f"drawn from {', '.join(sorted({r for r, _ in self.used}))}; sha256 of the lines used: "
                 f"{digest.hexdigest()}")
-
-
-# What an expression may hold: integers, names, arithmetic, comparisons, logic, min() and _if() (C's ?:).
-ALLOWED = (ast.Expression, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.Not, ast.USub, ast.BoolOp, ast.And, ast.Or,
-           ast.Call, ast.Compare, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift,
-           ast.BitAnd, ast.BitOr, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
-FUNCTIONS = {"min": min, "_if": lambda c, a, b: a if c else b}
 
 
 def evaluate(expression, names, context=""):

@@ -16,6 +16,7 @@ COLUMN_FORMATS = {"time_median_ms": ".4f", "time_min_ms": ".4f", "batch_ms": ".4
                   "x_step01": ".2f", "x_cub": ".2f", "latency_ns": ".0f"}
 PRIMARY_GPU, BESIDE_GPUS = "h100", ("h200",)  # the READMEs' GPU, and those shown beside it
 COURSE = [step.folder for step in steps.load()]
+TIE_PERCENT = 1.0  # two medians closer than this are level, until spread.csv measures the run-to-run spread
 
 
 def require(condition, message, error=ResultsError):
@@ -161,9 +162,6 @@ def distinct(rows, column):
 
 def steps_of(rows):
     return [s for s in distinct(rows, "step") if s in COURSE]
-
-
-TIE_PERCENT = 1.0  # two medians closer than this are level, until spread.csv measures the run-to-run spread
 
 
 class Sweep:
