@@ -169,7 +169,6 @@ def sweep_wins(sweep):
             f"size, for {' and '.join(types)}." if max(found) < largest else f"Every step is faster than the one "
             f"before it at the largest size measured ({size_text(largest)}), but not every step is at every size "
             f"below it.")
-
     def cell(type_name, per_type):
         if type_name not in per_type:
             return "not measured"

@@ -64,10 +64,8 @@ def headline_chart(table):
               at=46, size=11)
     ticks = log_ticks(min(v for v in gbps.values() if v > 0), peak, 10)
     x0, x1 = math.log10(ticks[0]), math.log10(ticks[-1])
-
     def px(value):
         return left + (math.log10(value) - x0) / (x1 - x0) * plot_w
-
     for t, major in ((t * m, m == 1) for t in ticks for m in (1, 2, 5) if m == 1 or t * m < ticks[-1]):
         svg.line(px(t), top, px(t), bottom, stroke="#cccccc" if major else "#eeeeee")
         svg.text(px(t), bottom + 16, power_label(t, 10) if major else f"{t:g}", size=11 if major else 9,

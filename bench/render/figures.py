@@ -365,7 +365,6 @@ def slots_figure(evidence, relpath):
               f"a toy grid of {grid_size} blocks of Block = {block} threads; partial_loads = {loads}; the last "
               f"block: {last['cond']}")
     svg.text(16, 66, "time runs to the right (the order is an example, not a measurement)", size=12, fill=GREY)
-
     def bar(row, start, length, label, style, dash=None, middle=False):
         x, y = left + start * unit, top + row * rh
         svg.rect(x, y + 5, length * unit, rh - 10, fill="#ffffff" if dash else STYLES[style][0], stroke=STRONG[style],
@@ -425,7 +424,6 @@ def identity_figure(evidence, relpath):
               f"so a lane with no element adds nothing")
     svg.text(110 + block * 23 + 35, 88, "lane 0 after", size=9, fill=GREY)
     svg.text(110 + block * 23 + 35, 98, "the warp tree", size=9, fill=GREY)
-
     def show(v):
         return "-inf" if v == -math.inf else "+inf" if v == math.inf else f"{v:g}"
     grid = Grid(svg, 110, 108, 23, 22, gap=18, size=8)

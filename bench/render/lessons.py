@@ -126,7 +126,6 @@ def render_sweep_table(results, *args, context):
     upto = options.pop("upto", None)
     require(not options, f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
     sweep = Sweep(results.compare("sweep.csv"))
-
     def us(type_name, step, n):
         require((type_name, step, n) in sweep.times,
                 f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
@@ -189,7 +188,6 @@ def render_read_patterns(results, type_name, from_log2, context):
 
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
     shown = ("step12", "step12_no_wait", "step12_cluster8", "step12_cluster16")
-
     def cells(times, table, n):
         missing = ", ".join(p for p in shown if p not in times)
         require(not missing, f"{context}: {table.name} has no {type_name} row at n = {n} for {missing}")

@@ -76,14 +76,12 @@ def render_text(text, results, name):
                 f"{name} line {line_of(text, match.start())}: a results block marker without a matching "
                 f"'<!-- results:end -->' (or not alone on its line)")
     changes = []
-
     def block(match):
         context = f"{name} line {line_of(valued, match.start())}, block '{match.group('spec')}'"
         body = with_context(context, render_block, results, match.group("spec").split(), context)
         if body != match.group("body"):
             changes.append(f"{context} differs from what the results give")
         return f"<!-- results:{match.group('spec')} -->\n{body}<!-- results:end -->"
-
     def inline(match):
         form, spec = match.group("form"), match.group("spec")
         context = f"{name} line {line_of(text, match.start())}, value '<!--{form} {spec}-->'"
@@ -91,7 +89,6 @@ def render_text(text, results, name):
         if value != match.group("value"):
             changes.append(f"{context} reads '{match.group('value')}', the results give '{value}'")
         return f"<!--{form} {spec}-->{value}<!--/{form}-->"
-
     valued = INLINE.sub(inline, text)  # inline values first: they never span lines, so block lines stay put
     return BLOCK.sub(block, valued), changes
 

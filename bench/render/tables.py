@@ -191,7 +191,6 @@ def tie_rule(results, type_steps):
                 f"run-to-run spread, exists")
     table = results.table("spread.csv", ["run", "type", "step", "n", "time_median_ms"],
                           "bench/reproduce.sh --only spread")
-
     def spread(type_name, step):  # the slowest run's median over the fastest's, minus 1
         times = [table.number(row, "time_median_ms") for row in rows_where(table, type=type_name, step=step)]
         require(len(times) > 1 and min(times) > 0, f"{table.name}: type={type_name} step={step} needs two runs or "
