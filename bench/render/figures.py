@@ -354,9 +354,8 @@ def slots_figure(evidence, relpath):
     the_last, threads, posted = lasts[0], [], re.sub(r"\bblock\b", "b_", other["cond"])
     for tid in range(block):  # the slots each thread of the last block reads: (slot, posted by another block)
         names = {"tid": tid, "gridDim_x": grid_size, "partial_loads": loads, "Block": block, "blockIdx_x": the_last}
-        reads = [(b, evaluate(posted, dict(names, b_=b), context))
-                 for first in loop_values("first", rounds["init"], rounds["cond"], f"first += {rounds['step']}", names,
-                                          context)
+        trips = loop_values("first", rounds["init"], rounds["cond"], f"first += {rounds['step']}", names, context)
+        reads = [(b, evaluate(posted, dict(names, b_=b), context)) for first in trips
                  for b in (evaluate(seen["expr"], dict(names, first=first, k=k), context) for k in range(loads))]
         threads.append([b if other_block else f"{b} (own)" for b, other_block in reads if other_block or b == the_last])
     unit, left, top, rh = 34, 210, 96, 26

@@ -61,15 +61,13 @@ def readme_folders(results_dir):
     several_gpus = (primary / "step14.csv").is_file() and not (primary / "headline.csv").is_file()
     if (primary.name in BESIDE_GPUS or several_gpus) and (primary.parent / PRIMARY_GPU).is_dir():
         primary = primary.parent / PRIMARY_GPU
-    if primary.name != PRIMARY_GPU:
-        return primary, []  # another GPU's results, or a fixture, rendered on their own
-    return primary, [primary.parent / name for name in BESIDE_GPUS if (primary.parent / name).is_dir()]
+    beside = [primary.parent / name for name in BESIDE_GPUS] if primary.name == PRIMARY_GPU else []  # else: alone
+    return primary, [folder for folder in beside if folder.is_dir()]
 
 
 def gpu_label(results):
-    name = results.directory.name
-    return (name.upper() if name in (PRIMARY_GPU, *BESIDE_GPUS)
-            else results.compare("headline.csv").stamp.get("gpu", name))
+    tag = results.directory.name
+    return tag.upper() if tag in (PRIMARY_GPU, *BESIDE_GPUS) else results.compare("headline.csv").stamp.get("gpu", tag)
 
 
 def size_text(n):  # "2^24" for powers of two, the decimal count otherwise
@@ -86,12 +84,10 @@ def is_number(text):
 
 
 def format_value(table, row, column, fmt=None):
-    value = row[column]
-    require(value.strip() or column.startswith("x_"),
-            f"{table.name}: column '{column}' is empty in row {describe(row)}")
-    if not value.strip():
-        return "-"  # step01 has no previous step, CUB is no step
-    fmt = fmt or COLUMN_FORMATS.get(column)
+    value, fmt = row[column], fmt or COLUMN_FORMATS.get(column)
+    if not value.strip():  # step01 has no previous step, CUB is no step
+        require(column.startswith("x_"), f"{table.name}: column '{column}' is empty in row {describe(row)}")
+        return "-"
     return format(table.number(row, column), fmt) if fmt else value
 
 
