@@ -108,10 +108,9 @@ def folder_results(folder):
 
 
 def render_charts(results):
-    folder = results.directory
-    label = folder.resolve().relative_to(REPO_ROOT).as_posix() if folder.resolve().is_relative_to(REPO_ROOT) \
-        else folder.as_posix()  # as figures --check names it
-    drawn = charts.results_charts(folder, label)
+    folder, full = results.directory, results.directory.resolve()  # labelled as figures --check labels it
+    drawn = charts.results_charts(folder, full.relative_to(REPO_ROOT).as_posix() if full.is_relative_to(REPO_ROOT)
+                                  else folder.as_posix())
     for path, text in drawn:
         path.write_text(text, encoding="utf-8")
     return [path for path, _ in drawn]
@@ -151,13 +150,10 @@ def main(argv=None):
         if stale:
             print(f"run: python3 bench/render_results.py {args.results_dir}", file=sys.stderr)
         return 1 if stale or misplaced else 0
-    for path, text, updated, _ in updates:
-        if updated != text:
-            path.write_text(updated, encoding="utf-8")
-            print(f"wrote {path}")
-    if headline is not None:
-        (args.results_dir / "headline.md").write_text(headline, encoding="utf-8")
-        print(f"wrote {args.results_dir / 'headline.md'}")
+    written = [(path, updated) for path, text, updated, _ in updates if updated != text]
+    for path, text in written + ([(args.results_dir / "headline.md", headline)] if headline is not None else []):
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path}")
     try:
         for path in render_charts(own):
             print(f"wrote {path}")
