@@ -75,8 +75,7 @@ def headline_chart(table):
         y = top + i * group + 5
         svg.text(left - 8, y + group / 2, step_label(step), size=11, anchor="end",
                  weight="bold" if step == "cub" else None)
-        for j, type_name in enumerate(types):
-            value = gbps.get((step, type_name))
+        for j, value in enumerate(gbps.get((step, type_name)) for type_name in types):
             if value:
                 svg.rect(left, y + j * bar, px(value) - left, bar - 1, fill=colours[j % 4], stroke="none")
     svg.rect(left, top, plot_w, bottom - top, stroke=BLACK)
