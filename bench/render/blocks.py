@@ -166,9 +166,8 @@ def sweep_wins(sweep):
     largest = max(s[-1] for s in sizes.values())
     head = ("Not every step is faster than the one before it at the largest size measured." if None in found else
             f"From n = {size_text(max(found))} up, every step is faster than the one before it at every measured "
-            f"size, for {' and '.join(types)}." if max(found) < largest else f"Every step is faster than the one "
-            f"before it at the largest size measured ({size_text(largest)}), but not every step is at every size "
-            f"below it.")
+            f"size, for {' and '.join(types)}." if max(found) < largest else "Every step is faster than the one before "
+            f"it at the largest size measured ({size_text(largest)}), but not every step is at every size below it.")
     def cell(type_name, per_type):
         if type_name not in per_type:
             return "not measured"
