@@ -193,7 +193,7 @@ def unrolled_figure(evidence, relpath):
         grid.row([(labels[present[z][s]], present[z][s]) if s in present[z] else ("", "off") for z in sizes],
                  f"round, stride {s}")
     grid.row([(sum(kind == "on" for kind in present[z].values()), "plain") for z in sizes], "block barriers")
-    return svg.caption(grid.y + 24, f"""Each column is one compiled kernel: a blank cell is a round it does not have
+    return svg.caption(grid.y + 24, """Each column is one compiled kernel: a blank cell is a round it does not have
         (the compiler knows which from Block, so no comparison is left at run time). Blue: a round of the block loop,
         ended by __syncthreads(); green: a level of the last warp.""", width=110)
 
@@ -448,9 +448,8 @@ def shards_figure(evidence, relpath):
     shard = evidence.find(relpath, "return Shard{$begin, $count};")
     evidence.find(relpath, "ncclAllReduce(parts[i].partial, parts[i].total, 1,", "the combine")
     n, k, context = 18, 4, f"{relpath}, shard_of"
-    data, shards = [(5 * e + 2) % 9 for e in range(n)], []
-    for r in range(k):
-        shards.append(bind(shard, bind(base, {"n": n, "k": k, "r": r}, context), context, "begin", "count"))
+    data = [(5 * e + 2) % 9 for e in range(n)]
+    shards = [bind(shard, bind(base, {"n": n, "k": k, "r": r}, context), context, "begin", "count") for r in range(k)]
     require_consecutive(shards, n, f"{relpath}: shard_of does not cut the input into consecutive shards")
     partials = [sum(data[b:b + c]) for b, c in shards]
     cw, left, top = 36, 40, 92

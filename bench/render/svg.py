@@ -175,9 +175,8 @@ class LogChart:
         colour, shape, dash = style
         points = sorted(points)
         self.svg.polyline([(self.px(x), self.py(y)) for x, y in points], stroke=colour, width=width, dash=dash)
-        if shape:
-            for x, y in points:
-                self.svg.marker(shape, self.px(x), self.py(y), colour, size=3.2)
+        for x, y in points if shape else []:
+            self.svg.marker(shape, self.px(x), self.py(y), colour, size=3.2)
         x, y = self.right + 16, self.legend_y  # its legend
         self.svg.line(x, y, x + 34, y, stroke=colour, width=width, dash=dash)
         if shape:
