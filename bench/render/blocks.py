@@ -13,8 +13,7 @@ from .tables import (CUB_STEP, READ_PROBE, Sweep, cells_of, distinct, format_val
 NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
 PEERS_SIZES = [1 << e for e in (16, 20, 24, 28, 30, 32)]
 PEERS_NEEDS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
-# What the course's rows return: int32 sums wrap modulo 2^32 (step_api.h), as CUB's on int32
-COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}
+COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}  # int32 sums wrap (step_api.h), as CUB's do
 MUTANT_NEEDS = ["step", "id", "kind", "mistake", "symptom", "status", "killed_by"]
 MUTANT_VERDICTS = {"survived": "nothing: every test passes", "equivalent": "nothing can: the same program in effect",
                    "untested": "not run: every test was skipped", "build-error": "not run: it did not compile"}
@@ -184,8 +183,7 @@ def sweep_wins(sweep):
 def render_sweep_claims(results, context=""):
     sweep = Sweep(results.compare("sweep.csv"))
     out, last = [sweep_wins(sweep)], sweep.last
-    # the last step against CUB at every size (faster, level, slower) and its ratio at a few sizes
-    ratios = {t: dict(sweep.ratios(t, CUB_STEP, step)) for t, step in last.items()}
+    ratios = {t: dict(sweep.ratios(t, CUB_STEP, step)) for t, step in last.items()}  # the last step against CUB
     sizes = [1 << e for e in (16, 20, 24, 26, 28, 30, 32) if all(1 << e in ratio for ratio in ratios.values())]
     if last and sizes:
         name = next(iter(last.values()))

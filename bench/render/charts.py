@@ -12,8 +12,7 @@ from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, LogC
 SERIES_STYLE = [(BLUE, "circle", None), (ORANGE, "square", None), (GREEN, "triangle", None),
                 (PURPLE, "diamond", None), (SKY, "down", None), (VERMILLION, "cross", None)]
 CUB_STYLE, PROBE_STYLE = (BLACK, "square", "7 4"), (GREY, None, "2 3")
-# The steps on the sweep charts: the ones where the time changes most, plus CUB and the read probe.
-SWEEP_STEPS = [s.folder for s in steps.load() if s.number in (1, 3, 4, 7, 10, 12)]
+SWEEP_STEPS = [s.folder for s in steps.load() if s.number in (1, 3, 4, 7, 10, 12)]  # where the time changes most
 
 
 def stamp_line(table):

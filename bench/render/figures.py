@@ -19,8 +19,7 @@ EXAMPLE = [3, 1, 7, 0, 4, 1, 6, 3, 2, 5, 1, 4, 0, 2, 8, 1]  # the values every t
 IDENTITY = re.compile(r"struct (?P<name>Sum|Max|Min) \{[^{}]*?identity\(\) \{(?P<body>[^{}]*)\}")
 IDENTITY_BODY = re.compile(r"using L = [^;]+; if constexpr \(L::has_infinity\) return (?P<float>-?)L::infinity\(\); "
                            r"else return L::(?P<int>\w+)\(\);")
-# CUB's tile for int32 on sm_90 (CUDA 13.0, tuning_reduce.cuh's Policy600; where from: README.md here)
-CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16
+CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16  # CUB's int32 tile on sm_90, CUDA 13.0 (Policy600: README.md here)
 
 
 def loop_of(m, names, context):
@@ -546,8 +545,7 @@ def small_n_chart(table, step12_limit=None):
     return chart.svg
 
 
-# Each lesson figure: its step, its name, how it is drawn (from the step's reduce.cuh), and a title if shared.
-LESSON_FIGURES = [
+LESSON_FIGURES = [  # step, name, drawn by (from the step's reduce.cuh), title if shared
     ("step01_interleaved", "tree", tree_figure, "Step 01: interleaved addressing, the working threads scattered"),
     ("step02_nondivergent", "tree", tree_figure, "Step 02: the same pairs, the working threads packed first"),
     ("step02_nondivergent", "banks", banks_figure, "Step 02: a warp's shared-memory reads against the 32 banks"),
@@ -570,8 +568,7 @@ def every_figure(root):
     require((root / sweep).is_file(), f"{sweep}: file not found (step12's small_n.svg is drawn from it)", FigureError)
     table = Results(root / "results" / "h100").compare("sweep.csv")
     require(table.stamp.get("block", "").isdigit(), f"{sweep}: expected a '# block: N' line in its stamp", FigureError)
-    # Step 12's one-tile limit: the largest n its grid_for gives one block (grid == 1 takes the OneTile kernel)
-    tile = evidence.find(relpath, "tile_elements(int block) { return $expr; }")
+    tile = evidence.find(relpath, "tile_elements(int block) { return $expr; }")  # Step 12's one-tile limit
     evidence.find(relpath, "const bool one_tile = grid == 1;")
     rules = vector_rules(evidence, relpath)
     limit = evaluate(tile["expr"], {"block": int(table.stamp["block"]), "loads_per_iteration": rules["loads"],

@@ -12,10 +12,8 @@ SCHEDULERS_PER_SM = 4  # on compute capability 7.0 to 9.0, each issuing one warp
 SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the profiled launch, Hz
 LOADED_LATENCY = "loaded_latency.csv"
 PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
-# Step 14's blocks read bench/multigpu.sh's folder, named by the block's argument, beside this one.
 GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
-# Steps 07, 10 and 12 bundle several changes: each change's measured share (the README's course map)
-BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # the changes and the rows that measure each
+BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # steps 07, 10, 12's changes, the rows measuring each
 BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
 
 

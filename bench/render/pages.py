@@ -12,13 +12,11 @@ from . import REPO_ROOT, blocks, charts, lessons
 from .tables import (ResultsError, Results, format_value, is_number, parse_selector, readme_folders, require,
                      select_row, size_text)
 
-# The block kinds: render_KIND of blocks.py (used by many pages) and lessons.py (each by one lesson).
-BLOCK_KINDS = {name[7:].replace("_", "-"): function for module in (blocks, lessons)
+BLOCK_KINDS = {name[7:].replace("_", "-"): function for module in (blocks, lessons)  # each module's render_KIND
                for name, function in vars(module).items() if name.startswith("render_")}
 BLOCK = re.compile(r"<!-- results:(?!end -->)(?P<spec>[^\n]*?) -->\n(?P<body>.*?)<!-- results:end -->", re.S)
 INLINE = re.compile(r"<!--(?P<form>[vr]) (?P<spec>[^\n]*?)-->(?P<value>[^\n]*?)<!--/(?P=form)-->")
-# A generator marker of either form, opening or closing: in a core lesson only whole-block lines may hold one.
-ANY_MARKER = re.compile(r"<!--(?:[vr] |/[vr]-->| results:)")
+ANY_MARKER = re.compile(r"<!--(?:[vr] |/[vr]-->| results:)")  # in a core lesson, whole-block lines only
 BLOCK_LINE = re.compile(r"<!-- results:[^\n]*? -->")
 
 

@@ -8,13 +8,11 @@ from pathlib import Path
 from stamped_csv import ResultsError
 from .tables import require
 
-# A hole: any expression without ';' or a comma outside parentheses (two levels deep at most).
-HOLE = r"(?:[^;\n(),]|\((?:[^()\n]|\([^()\n]*\))*\))+?"
-# What an expression may hold: integers, names, arithmetic, comparisons, logic, min() and _if() (C's ?:).
+HOLE = r"(?:[^;\n(),]|\((?:[^()\n]|\([^()\n]*\))*\))+?"  # a hole: an expression without ';' or a top-level comma
 ALLOWED = (ast.Expression, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.Not, ast.USub, ast.BoolOp, ast.And, ast.Or,
            ast.Call, ast.Compare, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift,
            ast.BitAnd, ast.BitOr, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
-FUNCTIONS = {"min": min, "_if": lambda c, a, b: a if c else b}
+FUNCTIONS = {"min": min, "_if": lambda c, a, b: a if c else b}  # with ALLOWED: what an expression may hold
 
 
 class FigureError(ResultsError):

@@ -4,18 +4,16 @@ import math
 import textwrap
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
-# Okabe and Ito's palette, told apart also by readers with a colour-vision deficiency.
-BLACK, ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = (
+BLACK, ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = (  # Okabe and Ito's palette, safe for colour-blind eyes
     "#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
 GREY, LIGHT, PALE_BLUE, PALE_ORANGE, PALE_GREEN = "#767676", "#d9d9d9", "#cfe6f5", "#fbe3b3", "#c7ead9"
-# Cell styles: fill, stroke, text colour, dash. b0 .. b3: the blocks (or GPUs) of a figure, told apart.
 STYLES = {"white": ("#ffffff", BLACK, BLACK, None), "on": (PALE_BLUE, BLACK, BLACK, None),
-          "off": ("#ffffff", LIGHT, GREY, None), "idle": ("#f2f2f2", LIGHT, GREY, None),
+          "off": ("#ffffff", LIGHT, GREY, None), "idle": ("#f2f2f2", LIGHT, GREY, None),  # fill, stroke, text, dash
           "gap": ("#ffffff", LIGHT, GREY, "3 2"), "plain": ("none", "none", BLACK, None),
           "warn": (PALE_ORANGE, BLACK, BLACK, None), "good": (PALE_GREEN, BLACK, BLACK, None),
           "b0": (PALE_BLUE, BLUE, BLACK, None), "b1": (PALE_ORANGE, ORANGE, BLACK, None),
           "b2": (PALE_GREEN, GREEN, BLACK, None), "b3": ("#f3d9e8", PURPLE, BLACK, None)}
-STRONG = {"b0": BLUE, "b1": ORANGE, "b2": GREEN, "b3": PURPLE}
+STRONG = {"b0": BLUE, "b1": ORANGE, "b2": GREEN, "b3": PURPLE}  # b0 .. b3: a figure's blocks (or GPUs)
 
 
 def num(value):
