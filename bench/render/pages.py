@@ -91,14 +91,6 @@ def render_text(text, results, name):
     return BLOCK.sub(block, valued), changes
 
 
-def pages(root):
-    found = [(root / "README.md", "readme")] + [(root / step.folder / page, kind) for step in steps.load(
-        root / "course" / "steps.csv") for page, kind in (("README.md", "lesson"), ("NOTES.md", "notes"))]
-    found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))] + [
-        (p, "results") for p in sorted(root.glob("results/*/README.md"))]
-    return [(path, kind) for path, kind in found if path.is_file()]
-
-
 def folder_results(folder):
     primary, beside = readme_folders(folder)
     return Results(primary, [Results(f) for f in beside]) if primary.resolve() == Path(folder).resolve() \
@@ -126,8 +118,13 @@ def main(argv=None):
     results, own = Results(primary, [Results(folder) for folder in beside]), Results(args.results_dir)
     try:
         require(args.results_dir.is_dir(), f"{args.results_dir} is not a folder")
-        files = [(path, kind, path.read_text(encoding="utf-8"), str(path.relative_to(args.root)))
-                 for path, kind in pages(args.root)]
+        root = args.root  # its pages: the README, each step's lesson and notes, docs/, each results folder's README
+        found = [(root / "README.md", "readme")] + [(root / step.folder / page, kind) for step in steps.load(
+            root / "course" / "steps.csv") for page, kind in (("README.md", "lesson"), ("NOTES.md", "notes"))]
+        found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))] + [
+            (p, "results") for p in sorted(root.glob("results/*/README.md"))]
+        files = [(path, kind, path.read_text(encoding="utf-8"), str(path.relative_to(root)))
+                 for path, kind in found if path.is_file()]
         require(files, f"no README.md under {args.root}")
         folders = {}  # a results page shows its own folder
         updates = [(path, text, *render_text(text, results if kind != "results" else folders.setdefault(

@@ -153,12 +153,10 @@ class LogChart:
             if labelled:
                 svg.text(px, self.bottom + 18, power_label(x, 2), size=11, anchor="middle")
         for y in self.yticks:
-            py = self.py(y)
-            svg.line(self.left, py, self.right, py, stroke="#cccccc")
-            svg.text(self.left - 8, py + 4, power_label(y, 10), size=11, anchor="end")
-            for minor in (2, 5):
-                if y * minor < self.yticks[-1]:
-                    svg.line(self.left, self.py(y * minor), self.right, self.py(y * minor), stroke="#f0f0f0")
+            svg.line(self.left, self.py(y), self.right, self.py(y), stroke="#cccccc")
+            svg.text(self.left - 8, self.py(y) + 4, power_label(y, 10), size=11, anchor="end")
+            for minor in (m for m in (2, 5) if y * m < self.yticks[-1]):
+                svg.line(self.left, self.py(y * minor), self.right, self.py(y * minor), stroke="#f0f0f0")
         svg.rect(self.left, self.top, self.right - self.left, self.bottom - self.top, stroke=BLACK)
         svg.text((self.left + self.right) / 2, self.bottom + 42, xlabel, size=12, anchor="middle")
         svg.text(20, (self.top + self.bottom) / 2, ylabel, size=12, anchor="middle", rotate=-90)
