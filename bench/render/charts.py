@@ -93,8 +93,7 @@ def headline_chart(table):
 
 
 def csv_fingerprint(path, label):
-    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    return f"drawn from {label}; sha256 of the file: {digest}"
+    return f"drawn from {label}; sha256 of the file: {hashlib.sha256(Path(path).read_bytes()).hexdigest()}"
 
 
 def results_charts(folder, label=None):

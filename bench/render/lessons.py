@@ -124,10 +124,9 @@ def render_sweep_table(results, *args, context):
     upto = options.pop("upto", None)
     require(not options, f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
     sweep = Sweep(results.compare("sweep.csv"))
-    def us(type_name, step, n):
-        require((type_name, step, n) in sweep.times,
-                f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
-        return sweep.times[(type_name, step, n)] * 1000
+    def us(t, step, n):
+        require((t, step, n) in sweep.times, f"{context}: sweep.csv has no row for {step}, {t}, n = {n}")
+        return sweep.times[(t, step, n)] * 1000
     headers = ["n"] + [h for t in sweep.types
                        for h in [f"{t} {s}, us" for s in shown + [CUB_STEP]] + [f"{t} CUB / {shown[0]}"]]
     cells = [[size_text(n)] + [cell for t in sweep.types for cell in [f"{us(t, s, n):.2f}" for s in shown + [CUB_STEP]]
