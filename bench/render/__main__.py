@@ -1,5 +1,3 @@
 import sys
-
 from .pages import main
-
 sys.exit(main())

@@ -10,6 +10,14 @@ from .tables import (CUB_STEP, READ_PROBE, Sweep, cells_of, distinct, format_val
                      markdown_table, parse_selector, read_table, require, rows_where, select_row, short_stamp,
                      size_text, stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text)
 
+NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
+PEERS_SIZES = [1 << e for e in (16, 20, 24, 28, 30, 32)]
+PEERS_NEEDS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
+COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}  # int32 sums wrap (step_api.h), as CUB's do
+MUTANT_NEEDS = ["step", "id", "kind", "mistake", "symptom", "status", "killed_by"]
+MUTANT_VERDICTS = {"survived": "nothing: every test passes", "equivalent": "nothing can: the same program in effect",
+                   "untested": "not run: every test was skipped", "build-error": "not run: it did not compile"}
+
 
 def headline_names(results):
     return ["headline.csv"] + (["headline_cold.csv"] if results.has("headline_cold.csv") else [])
@@ -103,9 +111,6 @@ def render_headline(results, step, context):
                     f"previous step, × CUB: their time over this step's (above 1: this step is faster). {checked}\n")
 
 
-NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
-
-
 def ncu_values(results, names, context):
     table = results.ncu()
     values = {(row["step"], row["metric"]): table.number(row, "value") for row in table.rows}
@@ -160,10 +165,8 @@ def sweep_wins(sweep):
     largest = max(s[-1] for s in sizes.values())
     head = ("Not every step is faster than the one before it at the largest size measured." if None in found else
             f"From n = {size_text(max(found))} up, every step is faster than the one before it at every measured "
-            f"size, for {' and '.join(types)}." if max(found) < largest else f"Every step is faster than the one "
-            f"before it at the largest size measured ({size_text(largest)}), but not every step is at every size "
-            f"below it.")
-
+            f"size, for {' and '.join(types)}." if max(found) < largest else "Every step is faster than the one before "
+            f"it at the largest size measured ({size_text(largest)}), but not every step is at every size below it.")
     def cell(type_name, per_type):
         if type_name not in per_type:
             return "not measured"
@@ -180,8 +183,7 @@ def sweep_wins(sweep):
 def render_sweep_claims(results, context=""):
     sweep = Sweep(results.compare("sweep.csv"))
     out, last = [sweep_wins(sweep)], sweep.last
-    # the last step against CUB at every size (faster, level, slower) and its ratio at a few sizes
-    ratios = {t: dict(sweep.ratios(t, CUB_STEP, step)) for t, step in last.items()}
+    ratios = {t: dict(sweep.ratios(t, CUB_STEP, step)) for t, step in last.items()}  # the last step against CUB
     sizes = [1 << e for e in (16, 20, 24, 26, 28, 30, 32) if all(1 << e in ratio for ratio in ratios.values())]
     if last and sizes:
         name = next(iter(last.values()))
@@ -203,12 +205,6 @@ def render_sweep_claims(results, context=""):
                        f"{format_value(table, rows[CUB_STEP], 'gbps')} GB/s.")
         out.append("\n")
     return "".join(out)
-
-
-PEERS_SIZES = [1 << e for e in (16, 20, 24, 28, 30, 32)]
-PEERS_NEEDS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
-# What the course's rows return: int32 sums wrap modulo 2^32 (step_api.h), as CUB's on int32
-COURSE_OUTPUT_TYPE = {"int32": "int32 (modulo 2^32)", "float32": "float32"}
 
 
 def overall_check(rows, column="check"):
@@ -253,11 +249,6 @@ def render_peers(results, context):
     out.append("\nHow each was timed: " + "; ".join(dict.fromkeys(f"{r['library']}: {r['timing']}"
                                                                    for r in peers.rows)) + ".\n")
     return "".join(out)
-
-
-MUTANT_NEEDS = ["step", "id", "kind", "mistake", "symptom", "status", "killed_by"]
-MUTANT_VERDICTS = {"survived": "nothing: every test passes", "equivalent": "nothing can: the same program in effect",
-                   "untested": "not run: every test was skipped", "build-error": "not run: it did not compile"}
 
 
 def render_mutants(results, context):

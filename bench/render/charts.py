@@ -12,8 +12,7 @@ from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, LogC
 SERIES_STYLE = [(BLUE, "circle", None), (ORANGE, "square", None), (GREEN, "triangle", None),
                 (PURPLE, "diamond", None), (SKY, "down", None), (VERMILLION, "cross", None)]
 CUB_STYLE, PROBE_STYLE = (BLACK, "square", "7 4"), (GREY, None, "2 3")
-# The steps on the sweep charts: the ones where the time changes most, plus CUB and the read probe.
-SWEEP_STEPS = [s.folder for s in steps.load() if s.number in (1, 3, 4, 7, 10, 12)]
+SWEEP_STEPS = [s.folder for s in steps.load() if s.number in (1, 3, 4, 7, 10, 12)]  # where the time changes most
 
 
 def stamp_line(table):
@@ -64,10 +63,8 @@ def headline_chart(table):
               at=46, size=11)
     ticks = log_ticks(min(v for v in gbps.values() if v > 0), peak, 10)
     x0, x1 = math.log10(ticks[0]), math.log10(ticks[-1])
-
     def px(value):
         return left + (math.log10(value) - x0) / (x1 - x0) * plot_w
-
     for t, major in ((t * m, m == 1) for t in ticks for m in (1, 2, 5) if m == 1 or t * m < ticks[-1]):
         svg.line(px(t), top, px(t), bottom, stroke="#cccccc" if major else "#eeeeee")
         svg.text(px(t), bottom + 16, power_label(t, 10) if major else f"{t:g}", size=11 if major else 9,
@@ -77,8 +74,7 @@ def headline_chart(table):
         y = top + i * group + 5
         svg.text(left - 8, y + group / 2, step_label(step), size=11, anchor="end",
                  weight="bold" if step == "cub" else None)
-        for j, type_name in enumerate(types):
-            value = gbps.get((step, type_name))
+        for j, value in enumerate(gbps.get((step, type_name)) for type_name in types):
             if value:
                 svg.rect(left, y + j * bar, px(value) - left, bar - 1, fill=colours[j % 4], stroke="none")
     svg.rect(left, top, plot_w, bottom - top, stroke=BLACK)
@@ -97,13 +93,11 @@ def headline_chart(table):
 
 
 def csv_fingerprint(path, label):
-    digest = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    return f"drawn from {label}; sha256 of the file: {digest}"
+    return f"drawn from {label}; sha256 of the file: {hashlib.sha256(Path(path).read_bytes()).hexdigest()}"
 
 
 def results_charts(folder, label=None):
-    """[(path, svg text)] of a folder's headline.svg and sweep_<type>.svg, each where its CSV exists; `label`
-    names the folder in their fingerprint (default: the folder as given)."""
+    """[(path, svg)] of a folder's headline.svg and sweep_<type>.svg; `label` names the folder in the fingerprint."""
     results, label, out = Results(folder), label or Path(folder).as_posix(), []
     folder = results.directory
     if results.has("headline.csv"):

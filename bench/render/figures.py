@@ -16,6 +16,10 @@ from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, STRONG, STYLES, VERMILLION, G
 LOOP = "for (unsigned int $var = $init; $cond; $step)"
 TREE = LOOP + " {\n[[const unsigned int $name = $value;\n]]if ($guard) sdata[$dst] += sdata[$src];"
 EXAMPLE = [3, 1, 7, 0, 4, 1, 6, 3, 2, 5, 1, 4, 0, 2, 8, 1]  # the values every tree figure adds
+IDENTITY = re.compile(r"struct (?P<name>Sum|Max|Min) \{[^{}]*?identity\(\) \{(?P<body>[^{}]*)\}")
+IDENTITY_BODY = re.compile(r"using L = [^;]+; if constexpr \(L::has_infinity\) return (?P<float>-?)L::infinity\(\); "
+                           r"else return L::(?P<int>\w+)\(\);")
+CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16  # CUB's int32 tile on sm_90, CUDA 13.0 (Policy600: README.md here)
 
 
 def loop_of(m, names, context):
@@ -67,9 +71,9 @@ def tree_figure(evidence, relpath, title):
         values = new
     require(values[0] == sum(EXAMPLE), f"{relpath}: the tree loop does not leave the block's sum in sdata[0]",
             FigureError)
-    return svg.caption(grid.y - 30, f"One block of blockDim.x = {block} threads. Each row is the shared array after "
-                                    f"one round; blue: the slots written in that round; red tN: the thread that adds. "
-                                    f"The sum, {values[0]}, ends in sdata[0]. Each round ends with __syncthreads().")
+    return svg.caption(grid.y - 30, f"""One block of blockDim.x = {block} threads. Each row is the shared array after
+        one round; blue: the slots written in that round; red tN: the thread that adds. The sum, {values[0]}, ends in
+        sdata[0]. Each round ends with __syncthreads().""")
 
 
 def banks_figure(evidence, relpath, title):
@@ -115,8 +119,7 @@ def first_add_figure(evidence, relpath):
               f"i = blockIdx.x * {first['span']} + tid; sum = in[i] + in[i + {second['off']}] "
               f"(the second only if i + {second['off']} < n)")
     grid = Grid(svg, 40, 100, 24, 24, gap=96, size=9)
-    grid.row([(e, f"b{e // (2 * block) % 3}") if e < n else ("", "gap") for e in range(total)], "in[]",
-             label_fill=GREY)
+    grid.row([(e, f"b{e // (2 * block) % 3}") if e < n else ("", "gap") for e in range(total)], "in[]", label_fill=GREY)
     svg.text(grid.x(n) + 4, 140, f"past n = {n}", size=10, fill=GREY)
     for b in range(blocks):
         grid.span(0, b * 2 * block, 2 * block, f"block {b} covers 2 x {block} elements", f"b{b % 3}", size=11)
@@ -130,9 +133,9 @@ def first_add_figure(evidence, relpath):
                     grid.join((0, source), (1, b * 2 * block + 2 * tid), STRONG[f"b{b % 3}"])
         svg.text(grid.x(b * 2 * block), grid.y, f"sdata of block {b}: {block} threads, one sum each", size=11,
                  fill=GREY)
-    return svg.caption(grid.y + 36, f"blockDim.x = {block}, n = {n}: ceil(n / (2 x {block})) = {blocks} blocks. Thread "
-                                    f"t of block b adds in[2*{block}*b + t] and in[2*{block}*b + t + {block}]; the "
-                                    f"tree then starts from {block} sums instead of {2 * block} elements.", width=140)
+    return svg.caption(grid.y + 36, f"""blockDim.x = {block}, n = {n}: ceil(n / (2 x {block})) = {blocks} blocks. Thread
+        t of block b adds in[2*{block}*b + t] and in[2*{block}*b + t + {block}]; the tree then starts from {block} sums
+        instead of {2 * block} elements.""", width=140)
 
 
 def warp_offsets(evidence, relpath, names, context):
@@ -165,10 +168,9 @@ def warp_unroll_figure(evidence, relpath):
         if index + 1 < len(offsets):
             svg.line(110, grid.y - 15, grid.x(slots), grid.y - 15, stroke=GREEN, width=1.2, dash="5 3")
             svg.text(grid.x(slots) + 12, grid.y - 11, "__syncwarp()", size=11, fill=GREEN, weight="bold")
-    return svg.caption(grid.y, f"Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write; "
-                               f"orange, the slots offset above that they also read. Only warp 0's 32 lanes wait at a "
-                               f"__syncwarp(), twice per level (after the reads, after the writes); the other warps "
-                               f"have finished.", width=130)
+    return svg.caption(grid.y, f"""Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write;
+        orange, the slots offset above that they also read. Only warp 0's 32 lanes wait at a __syncwarp(), twice per
+        level (after the reads, after the writes); the other warps have finished.""", width=130)
 
 
 def unrolled_figure(evidence, relpath):
@@ -190,10 +192,9 @@ def unrolled_figure(evidence, relpath):
         grid.row([(labels[present[z][s]], present[z][s]) if s in present[z] else ("", "off") for z in sizes],
                  f"round, stride {s}")
     grid.row([(sum(kind == "on" for kind in present[z].values()), "plain") for z in sizes], "block barriers")
-    return svg.caption(grid.y + 24, "Each column is one compiled kernel: a blank cell is a round it does not have (the "
-                                    "compiler knows which from Block, so no comparison is left at run time). Blue: a "
-                                    "round of the block loop, ended by __syncthreads(); green: a level of the last "
-                                    "warp.", width=110)
+    return svg.caption(grid.y + 24, """Each column is one compiled kernel: a blank cell is a round it does not have
+        (the compiler knows which from Block, so no comparison is left at run time). Blue: a round of the block loop,
+        ended by __syncthreads(); green: a level of the last warp.""", width=110)
 
 
 def grid_stride_figure(evidence, relpath):
@@ -234,9 +235,9 @@ def grid_stride_figure(evidence, relpath):
                  label_fill=VERMILLION if elements[-1] >= n else "#000000")
     for b in range(grid_size):
         grid.span(0, b * block * loads, block * loads, f"block {b}: tile = {loads} x Block", f"b{b}")
-    svg.caption(grid.y + 8, f"Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads} x "
-                            f"{block} = {row_len} elements, each thread {loads} of them, Block apart (coalesced). The "
-                            f"last row crosses n: only there are the loads checked against n.", width=125)
+    svg.caption(grid.y + 8, f"""Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads} x
+        {block} = {row_len} elements, each thread {loads} of them, Block apart (coalesced). The last row crosses n: only
+        there are the loads checked against n.""", width=125)
     y, x = svg.height + 6, 110 + grid_size * 70
     for b in range(grid_size):
         cell(svg, 110 + b * 70, y, 60, 26, f"partial {b}", f"b{b}", size=10)
@@ -266,10 +267,9 @@ def shuffle_figure(evidence, relpath):
         for lane in range(offset):
             grid.join((row - 1, lane + offset), (row, lane), BLUE, width=1)
     require(values[0] == total, f"{relpath}: the shuffle rounds do not leave the warp's sum in lane 0", FigureError)
-    return svg.caption(grid.y - 10, f"Each lane adds the value of the lane {loop['var']} above it. Lane 0 ends with "
-                                    f"the warp's sum, {total}. Grey: lanes whose result lane 0 never reads (they "
-                                    f"compute too, all 32 take part in every shuffle). No shared memory and no "
-                                    f"__syncwarp().", width=125)
+    return svg.caption(grid.y - 10, f"""Each lane adds the value of the lane {loop['var']} above it. Lane 0 ends with
+        the warp's sum, {total}. Grey: lanes whose result lane 0 never reads (they compute too, all 32 take part in
+        every shuffle). No shared memory and no __syncwarp().""", width=125)
 
 
 def vector_rules(evidence, relpath):
@@ -332,11 +332,10 @@ def vector_loads_figure(evidence, relpath):
                 svg.text(x + width * 11, y - 4, f"lane {owner[e][1]}", size=9, anchor="middle", fill=BLUE)
             if c % width == 0 and e < n:
                 svg.line(x, y - 2, x, y + 26, width=1.6)
-    return svg.caption(grid.y, f"Thick ticks: 16-byte boundaries. Orange: the head (elements before the first "
-                               f"boundary, {head} here) and the tail (after the last whole vector, {n - tail_begin} "
-                               f"here), one element per thread. Blue boxes: {vectors} vectors of {width} int32, one "
-                               f"128-bit load each; lane t loads vector t. With more input each lane issues "
-                               f"{rules['loads']} such loads per iteration, Block vectors apart.", width=125)
+    return svg.caption(grid.y, f"""Thick ticks: 16-byte boundaries. Orange: the head (elements before the first
+        boundary, {head} here) and the tail (after the last whole vector, {n - tail_begin} here), one element per
+        thread. Blue boxes: {vectors} vectors of {width} int32, one 128-bit load each; lane t loads vector t. With more
+        input each lane issues {rules['loads']} such loads per iteration, Block vectors apart.""", width=125)
 
 
 def slots_figure(evidence, relpath):
@@ -354,9 +353,8 @@ def slots_figure(evidence, relpath):
     the_last, threads, posted = lasts[0], [], re.sub(r"\bblock\b", "b_", other["cond"])
     for tid in range(block):  # the slots each thread of the last block reads: (slot, posted by another block)
         names = {"tid": tid, "gridDim_x": grid_size, "partial_loads": loads, "Block": block, "blockIdx_x": the_last}
-        reads = [(b, evaluate(posted, dict(names, b_=b), context))
-                 for first in loop_values("first", rounds["init"], rounds["cond"], f"first += {rounds['step']}", names,
-                                          context)
+        trips = loop_values("first", rounds["init"], rounds["cond"], f"first += {rounds['step']}", names, context)
+        reads = [(b, evaluate(posted, dict(names, b_=b), context)) for first in trips
                  for b in (evaluate(seen["expr"], dict(names, first=first, k=k), context) for k in range(loads))]
         threads.append([b if other_block else f"{b} (own)" for b, other_block in reads if other_block or b == the_last])
     unit, left, top, rh = 34, 210, 96, 26
@@ -365,7 +363,6 @@ def slots_figure(evidence, relpath):
               f"a toy grid of {grid_size} blocks of Block = {block} threads; partial_loads = {loads}; the last "
               f"block: {last['cond']}")
     svg.text(16, 66, "time runs to the right (the order is an example, not a measurement)", size=12, fill=GREY)
-
     def bar(row, start, length, label, style, dash=None, middle=False):
         x, y = left + start * unit, top + row * rh
         svg.rect(x, y + 5, length * unit, rh - 10, fill="#ffffff" if dash else STYLES[style][0], stroke=STRONG[style],
@@ -398,16 +395,10 @@ def slots_figure(evidence, relpath):
     svg.text(left - 10, y + 16, "a slot (64 bits)", size=11, anchor="end", weight="bold")
     cell(svg, left, y, 170, 24, f"bits {bit}..63: the mark, 1 << {bit}", "b2", size=10)
     cell(svg, left + 170, y, 170, 24, f"bits 0..{bit - 1}: the partial", "b0", size=10)
-    return svg.caption(y + 50, f"Mark and partial are written by one 64-bit atomic store, so whoever sees the mark "
-                               f"sees the partial. Thread t of the last block reads the slots of blocks t, t + Block, "
-                               f"... (up to partial_loads = {loads} at once), never its own block's ('own'): it has "
-                               f"that partial at hand. It spins while a slot it needs is empty, then adds the partials "
-                               f"in index order and stores 0 into each slot for the next call.")
-
-
-IDENTITY = re.compile(r"struct (?P<name>Sum|Max|Min) \{[^{}]*?identity\(\) \{(?P<body>[^{}]*)\}")
-IDENTITY_BODY = re.compile(r"using L = [^;]+; if constexpr \(L::has_infinity\) return (?P<float>-?)L::infinity\(\); "
-                           r"else return L::(?P<int>\w+)\(\);")
+    return svg.caption(y + 50, f"""Mark and partial are written by one 64-bit atomic store, so whoever sees the mark
+        sees the partial. Thread t of the last block reads the slots of blocks t, t + Block, ... (up to partial_loads =
+        {loads} at once), never its own block's ('own'): it has that partial at hand. It spins while a slot it needs is
+        empty, then adds the partials in index order and stores 0 into each slot for the next call.""")
 
 
 def identity_figure(evidence, relpath):
@@ -431,7 +422,6 @@ def identity_figure(evidence, relpath):
               f"so a lane with no element adds nothing")
     svg.text(110 + block * 23 + 35, 88, "lane 0 after", size=9, fill=GREY)
     svg.text(110 + block * 23 + 35, 98, "the warp tree", size=9, fill=GREY)
-
     def show(v):
         return "-inf" if v == -math.inf else "+inf" if v == math.inf else f"{v:g}"
     grid = Grid(svg, 110, 108, 23, 22, gap=18, size=8)
@@ -440,12 +430,10 @@ def identity_figure(evidence, relpath):
         grid.row([(show(function([identity] + per_lane[lane])), "on") if lane in per_lane else (label, "idle")
                   for lane in range(block)] + [None, (show(function([identity] + data)), "b2")],
                  f"{name.lower()}: {label}", above=range(block) if name == "Sum" else None)
-    return svg.caption(grid.y + 12, f"Blue: lanes {min(per_lane)}..{max(per_lane)} combine their elements (a vector of "
-                                    f"4, some a tail element too); grey: lanes with no element, holding the identity. "
-                                    f"Sum: 0; max: -infinity; min: +infinity (for integers: {identities['Max'][2]} "
-                                    f"and {identities['Min'][2]}). The same warp tree then gives the right answer for "
-                                    f"each.",
-                       width=125)
+    return svg.caption(grid.y + 12, f"""Blue: lanes {min(per_lane)}..{max(per_lane)} combine their elements (a vector of
+        4, some a tail element too); grey: lanes with no element, holding the identity. Sum: 0; max: -infinity; min:
+        +infinity (for integers: {identities['Max'][2]} and {identities['Min'][2]}). The same warp tree then gives the
+        right answer for each.""", width=125)
 
 
 def require_consecutive(spans, total, message):
@@ -459,9 +447,8 @@ def shards_figure(evidence, relpath):
     shard = evidence.find(relpath, "return Shard{$begin, $count};")
     evidence.find(relpath, "ncclAllReduce(parts[i].partial, parts[i].total, 1,", "the combine")
     n, k, context = 18, 4, f"{relpath}, shard_of"
-    data, shards = [(5 * e + 2) % 9 for e in range(n)], []
-    for r in range(k):
-        shards.append(bind(shard, bind(base, {"n": n, "k": k, "r": r}, context), context, "begin", "count"))
+    data = [(5 * e + 2) % 9 for e in range(n)]
+    shards = [bind(shard, bind(base, {"n": n, "k": k, "r": r}, context), context, "begin", "count") for r in range(k)]
     require_consecutive(shards, n, f"{relpath}: shard_of does not cut the input into consecutive shards")
     partials = [sum(data[b:b + c]) for b, c in shards]
     cw, left, top = 36, 40, 92
@@ -482,8 +469,8 @@ def shards_figure(evidence, relpath):
     svg.rect(left, y, n * cw, 40, fill="#f2f2f2", stroke="#000000", rx=6)
     svg.text(left + n * cw / 2, y + 25, f"ncclAllReduce of 1 element per GPU: {' + '.join(map(str, partials))} = "
                                         f"{sum(partials)}", size=13, anchor="middle", weight="bold")
-    return svg.caption(y + 124, f"Each GPU runs {previous}'s reduction on its own shard, all GPUs at once; the combine "
-                                f"moves one value per GPU and leaves the total on every GPU.", width=105)
+    return svg.caption(y + 124, f"""Each GPU runs {previous}'s reduction on its own shard, all GPUs at once; the combine
+        moves one value per GPU and leaves the total on every GPU.""", width=105)
 
 
 def bulk_copies_figure(evidence, relpath):
@@ -517,18 +504,12 @@ def bulk_copies_figure(evidence, relpath):
              gap=24)
     for c in mine:
         grid.join((row, c), (ring, c), colour=STRONG["b0"])
-    return svg.caption(grid.y + 16, f"Thread 0 asks the copy engine for block 0's first {stages} chunks "
-                                    f"(cp.async.bulk), one into each buffer; each buffer's mbarrier completes a phase "
-                                    f"when its chunk's bytes have landed. Every thread waits on that phase, adds its "
-                                    f"vectors of the chunk from shared memory, and after a barrier thread 0 refills "
-                                    f"the buffer with the chunk {stages} ahead ('after c0': asked once chunk c0 was "
-                                    f"added): chunk c goes to buffer c % {stages}, its phase is (c / {stages}) % 2, c "
-                                    f"counted from the start of the block's run. No thread loads the input itself.",
-                       width=112)
-
-
-# CUB's tile for int32 on sm_90 (CUDA 13.0, tuning_reduce.cuh's Policy600; where from: README.md here)
-CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16
+    return svg.caption(grid.y + 16, f"""Thread 0 asks the copy engine for block 0's first {stages} chunks
+        (cp.async.bulk), one into each buffer; each buffer's mbarrier completes a phase when its chunk's bytes have
+        landed. Every thread waits on that phase, adds its vectors of the chunk from shared memory, and after a barrier
+        thread 0 refills the buffer with the chunk {stages} ahead ('after c0': asked once chunk c0 was added): chunk c
+        goes to buffer c % {stages}, its phase is (c / {stages}) % 2, c counted from the start of the block's run. No
+        thread loads the input itself.""", width=112)
 
 
 def small_n_chart(table, step12_limit=None):
@@ -564,8 +545,7 @@ def small_n_chart(table, step12_limit=None):
     return chart.svg
 
 
-# Each lesson figure: its step, its name, how it is drawn (from the step's reduce.cuh), and a title if shared.
-LESSON_FIGURES = [
+LESSON_FIGURES = [  # step, name, drawn by (from the step's reduce.cuh), title if shared
     ("step01_interleaved", "tree", tree_figure, "Step 01: interleaved addressing, the working threads scattered"),
     ("step02_nondivergent", "tree", tree_figure, "Step 02: the same pairs, the working threads packed first"),
     ("step02_nondivergent", "banks", banks_figure, "Step 02: a warp's shared-memory reads against the 32 banks"),
@@ -575,8 +555,7 @@ LESSON_FIGURES = [
     ("step06_template", "unrolled", unrolled_figure), ("step07_multi_level", "grid_stride", grid_stride_figure),
     ("step08_warp_shuffle", "shuffle", shuffle_figure), ("step09_vector_loads", "vector_loads", vector_loads_figure),
     ("step10_single_pass", "slots", slots_figure), ("step11_any_operator", "identity", identity_figure),
-    ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step14_multi_gpu", "shards", shards_figure),
-]
+    ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step14_multi_gpu", "shards", shards_figure)]
 
 
 def every_figure(root):
@@ -589,8 +568,7 @@ def every_figure(root):
     require((root / sweep).is_file(), f"{sweep}: file not found (step12's small_n.svg is drawn from it)", FigureError)
     table = Results(root / "results" / "h100").compare("sweep.csv")
     require(table.stamp.get("block", "").isdigit(), f"{sweep}: expected a '# block: N' line in its stamp", FigureError)
-    # Step 12's one-tile limit: the largest n its grid_for gives one block (grid == 1 takes the OneTile kernel)
-    tile = evidence.find(relpath, "tile_elements(int block) { return $expr; }")
+    tile = evidence.find(relpath, "tile_elements(int block) { return $expr; }")  # Step 12's one-tile limit
     evidence.find(relpath, "const bool one_tile = grid == 1;")
     rules = vector_rules(evidence, relpath)
     limit = evaluate(tile["expr"], {"block": int(table.stamp["block"]), "loads_per_iteration": rules["loads"],
@@ -620,16 +598,14 @@ def main(argv=None):
         current = path.read_text(encoding="utf-8") if path.is_file() else None
         if current != text and args.check:
             stale.append(relpath)
-            print(f"error: {relpath} {'is missing' if current is None else 'differs from its sources'}",
-                  file=sys.stderr)
+            print(f"error: {relpath} {'is missing' if current is None else 'differs from its sources'}", file=sys.stderr)
         elif current != text:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             print(f"wrote {relpath}")
     if stale:
         print("run: python3 bench/figures.py", file=sys.stderr)
-        return 1
-    return 0
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

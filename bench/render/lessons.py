@@ -8,10 +8,13 @@ from .tables import (CUB_STEP, Results, Sweep, describe, distinct, gpu_label, ma
                      read_table, require, rows_where, select_row, short_stamp, size_text, stamped_table, tie_rule,
                      versus_text)
 
-# Warp schedulers per SM: four on compute capability 7.0 to 9.0 (the CUDA C++ Programming Guide), each
-# issuing at most one warp instruction per cycle.
-SCHEDULERS_PER_SM = 4
+SCHEDULERS_PER_SM = 4  # on compute capability 7.0 to 9.0, each issuing one warp instruction per cycle at most
 SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the profiled launch, Hz
+LOADED_LATENCY = "loaded_latency.csv"
+PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
+GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
+BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # steps 07, 10, 12's changes, the rows measuring each
+BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
 
 
 def render_issue_floor(results, step, context):
@@ -36,9 +39,6 @@ def render_issue_floor(results, step, context):
     return (text + f", or {floor_us:.0f} us at the {clock / 1e9:.2f} GHz SM clock ncu ran that launch at "
             f"(`{SM_CLOCK_METRIC}`): {floor_us / duration_us * 100:.0f} % of the {duration_us:.0f} us the "
             f"profiler measured for it.\n")
-
-
-LOADED_LATENCY = "loaded_latency.csv"
 
 
 def littles_law_model(results):
@@ -124,11 +124,9 @@ def render_sweep_table(results, *args, context):
     upto = options.pop("upto", None)
     require(not options, f"{context}: sweep-table understands only upto=, not {', '.join(options)}")
     sweep = Sweep(results.compare("sweep.csv"))
-
-    def us(type_name, step, n):
-        require((type_name, step, n) in sweep.times,
-                f"{context}: sweep.csv has no row for {step}, {type_name}, n = {n}")
-        return sweep.times[(type_name, step, n)] * 1000
+    def us(t, step, n):
+        require((t, step, n) in sweep.times, f"{context}: sweep.csv has no row for {step}, {t}, n = {n}")
+        return sweep.times[(t, step, n)] * 1000
     headers = ["n"] + [h for t in sweep.types
                        for h in [f"{t} {s}, us" for s in shown + [CUB_STEP]] + [f"{t} CUB / {shown[0]}"]]
     cells = [[size_text(n)] + [cell for t in sweep.types for cell in [f"{us(t, s, n):.2f}" for s in shown + [CUB_STEP]]
@@ -171,9 +169,6 @@ def read_patterns(results, type_name, low, high, columns, align, cells, note, co
             + note + "".join(f"\n{label}: {short_stamp(table.stamp)}\n" for label, table in gpus.items()))
 
 
-PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
-
-
 def render_read_patterns(results, type_name, from_log2, context):
     def cells(times, table, n):
         measured = {p: times[p] for p in PROBE_PATTERNS if p in times}
@@ -190,7 +185,6 @@ def render_read_patterns(results, type_name, from_log2, context):
 
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
     shown = ("step12", "step12_no_wait", "step12_cluster8", "step12_cluster16")
-
     def cells(times, table, n):
         missing = ", ".join(p for p in shown if p not in times)
         require(not missing, f"{context}: {table.name} has no {type_name} row at n = {n} for {missing}")
@@ -201,10 +195,6 @@ def render_combine_cost(results, type_name, from_log2, to_log2, context):
         "wait: step 12 whose last block posts its partial and leaves (a wrong sum): step 12 without its combine, so "
         "minus the no-wait figure is what the combine costs; clusters: the partials added through distributed shared "
         "memory, one slot per cluster.\n", context)
-
-
-# Step 14's blocks read bench/multigpu.sh's folder, named by the block's argument, beside this one.
-GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 
 
 def render_multigpu_step14(results, folder, context):
@@ -268,11 +258,6 @@ def render_multigpu_combine(results, folder, context):
     table = Results(results.directory.parent / folder).table("combine.csv")
     return stamped_table(table.stamp, table.columns, "lrl" + "r" * 4 + "l", [[row[c] or "-" for c in table.columns]
                                                                         for row in table.rows])
-
-
-# Steps 07, 10 and 12 bundle several changes: each change's measured share (the README's course map)
-BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # the changes and the rows that measure each
-BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
 
 
 def bundle_shares(results, context):

@@ -12,13 +12,11 @@ from . import REPO_ROOT, blocks, charts, lessons
 from .tables import (ResultsError, Results, format_value, is_number, parse_selector, readme_folders, require,
                      select_row, size_text)
 
-# The block kinds: render_KIND of blocks.py (used by many pages) and lessons.py (each by one lesson).
-BLOCK_KINDS = {name[7:].replace("_", "-"): function for module in (blocks, lessons)
+BLOCK_KINDS = {name[7:].replace("_", "-"): function for module in (blocks, lessons)  # each module's render_KIND
                for name, function in vars(module).items() if name.startswith("render_")}
 BLOCK = re.compile(r"<!-- results:(?!end -->)(?P<spec>[^\n]*?) -->\n(?P<body>.*?)<!-- results:end -->", re.S)
 INLINE = re.compile(r"<!--(?P<form>[vr]) (?P<spec>[^\n]*?)-->(?P<value>[^\n]*?)<!--/(?P=form)-->")
-# A generator marker of either form, opening or closing: in a core lesson only whole-block lines may hold one.
-ANY_MARKER = re.compile(r"<!--(?:[vr] |/[vr]-->| results:)")
+ANY_MARKER = re.compile(r"<!--(?:[vr] |/[vr]-->| results:)")  # in a core lesson, whole-block lines only
 BLOCK_LINE = re.compile(r"<!-- results:[^\n]*? -->")
 
 
@@ -76,14 +74,12 @@ def render_text(text, results, name):
                 f"{name} line {line_of(text, match.start())}: a results block marker without a matching "
                 f"'<!-- results:end -->' (or not alone on its line)")
     changes = []
-
     def block(match):
         context = f"{name} line {line_of(valued, match.start())}, block '{match.group('spec')}'"
         body = with_context(context, render_block, results, match.group("spec").split(), context)
         if body != match.group("body"):
             changes.append(f"{context} differs from what the results give")
         return f"<!-- results:{match.group('spec')} -->\n{body}<!-- results:end -->"
-
     def inline(match):
         form, spec = match.group("form"), match.group("spec")
         context = f"{name} line {line_of(text, match.start())}, value '<!--{form} {spec}-->'"
@@ -91,17 +87,8 @@ def render_text(text, results, name):
         if value != match.group("value"):
             changes.append(f"{context} reads '{match.group('value')}', the results give '{value}'")
         return f"<!--{form} {spec}-->{value}<!--/{form}-->"
-
     valued = INLINE.sub(inline, text)  # inline values first: they never span lines, so block lines stay put
     return BLOCK.sub(block, valued), changes
-
-
-def pages(root):
-    found = [(root / "README.md", "readme")] + [(root / step.folder / page, kind) for step in steps.load(
-        root / "course" / "steps.csv") for page, kind in (("README.md", "lesson"), ("NOTES.md", "notes"))]
-    found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))] + [
-        (p, "results") for p in sorted(root.glob("results/*/README.md"))]
-    return [(path, kind) for path, kind in found if path.is_file()]
 
 
 def folder_results(folder):
@@ -111,10 +98,9 @@ def folder_results(folder):
 
 
 def render_charts(results):
-    folder = results.directory
-    label = folder.resolve().relative_to(REPO_ROOT).as_posix() if folder.resolve().is_relative_to(REPO_ROOT) \
-        else folder.as_posix()  # as figures --check names it
-    drawn = charts.results_charts(folder, label)
+    folder, full = results.directory, results.directory.resolve()  # labelled as figures --check labels it
+    drawn = charts.results_charts(folder, full.relative_to(REPO_ROOT).as_posix() if full.is_relative_to(REPO_ROOT)
+                                  else folder.as_posix())
     for path, text in drawn:
         path.write_text(text, encoding="utf-8")
     return [path for path, _ in drawn]
@@ -132,8 +118,13 @@ def main(argv=None):
     results, own = Results(primary, [Results(folder) for folder in beside]), Results(args.results_dir)
     try:
         require(args.results_dir.is_dir(), f"{args.results_dir} is not a folder")
-        files = [(path, kind, path.read_text(encoding="utf-8"), str(path.relative_to(args.root)))
-                 for path, kind in pages(args.root)]
+        root = args.root  # its pages: the README, each step's lesson and notes, docs/, each results folder's README
+        found = [(root / "README.md", "readme")] + [(root / step.folder / page, kind) for step in steps.load(
+            root / "course" / "steps.csv") for page, kind in (("README.md", "lesson"), ("NOTES.md", "notes"))]
+        found += [(p, "readme") for p in sorted(root.glob("docs/*.md"))] + [
+            (p, "results") for p in sorted(root.glob("results/*/README.md"))]
+        files = [(path, kind, path.read_text(encoding="utf-8"), str(path.relative_to(root)))
+                 for path, kind in found if path.is_file()]
         require(files, f"no README.md under {args.root}")
         folders = {}  # a results page shows its own folder
         updates = [(path, text, *render_text(text, results if kind != "results" else folders.setdefault(
@@ -154,13 +145,10 @@ def main(argv=None):
         if stale:
             print(f"run: python3 bench/render_results.py {args.results_dir}", file=sys.stderr)
         return 1 if stale or misplaced else 0
-    for path, text, updated, _ in updates:
-        if updated != text:
-            path.write_text(updated, encoding="utf-8")
-            print(f"wrote {path}")
-    if headline is not None:
-        (args.results_dir / "headline.md").write_text(headline, encoding="utf-8")
-        print(f"wrote {args.results_dir / 'headline.md'}")
+    written = [(path, updated) for path, text, updated, _ in updates if updated != text]
+    for path, text in written + ([(args.results_dir / "headline.md", headline)] if headline is not None else []):
+        path.write_text(text, encoding="utf-8")
+        print(f"wrote {path}")
     try:
         for path in render_charts(own):
             print(f"wrote {path}")

@@ -8,13 +8,15 @@ from pathlib import Path
 from stamped_csv import ResultsError
 from .tables import require
 
+HOLE = r"(?:[^;\n(),]|\((?:[^()\n]|\([^()\n]*\))*\))+?"  # a hole: an expression without ';' or a top-level comma
+ALLOWED = (ast.Expression, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.Not, ast.USub, ast.BoolOp, ast.And, ast.Or,
+           ast.Call, ast.Compare, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift,
+           ast.BitAnd, ast.BitOr, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
+FUNCTIONS = {"min": min, "_if": lambda c, a, b: a if c else b}  # with ALLOWED: what an expression may hold
+
 
 class FigureError(ResultsError):
     """A missing input, or a source whose lines do not match what a figure expects."""
-
-
-# A hole: any expression without ';' or a comma outside parentheses (two levels deep at most).
-HOLE = r"(?:[^;\n(),]|\((?:[^()\n]|\([^()\n]*\))*\))+?"
 
 
 def shape_regex(shape):
@@ -37,9 +39,8 @@ class Evidence:
 
     def text(self, relpath):
         if relpath not in self._texts:
-            path = self.root / relpath
-            require(path.is_file(), f"{relpath}: file not found", FigureError)
-            self._texts[relpath] = path.read_text(encoding="utf-8")
+            require((self.root / relpath).is_file(), f"{relpath}: file not found", FigureError)
+            self._texts[relpath] = (self.root / relpath).read_text(encoding="utf-8")
         return self._texts[relpath]
 
     def find_all(self, relpath, shape, what="", first=False):
@@ -67,28 +68,16 @@ class Evidence:
                 f"{digest.hexdigest()}")
 
 
-# What an expression may hold: integers, names, arithmetic, comparisons, logic, min() and _if() (C's ?:).
-ALLOWED = (ast.Expression, ast.Name, ast.Load, ast.BinOp, ast.UnaryOp, ast.Not, ast.USub, ast.BoolOp, ast.And, ast.Or,
-           ast.Call, ast.Compare, ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift,
-           ast.BitAnd, ast.BitOr, ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
-FUNCTIONS = {"min": min, "_if": lambda c, a, b: a if c else b}
-
-
-def c_to_python(expression):
-    text = re.sub(r"static_cast<[^<>]+>", "", expression)
+def evaluate(expression, names, context=""):
+    text = re.sub(r"static_cast<[^<>]+>", "", expression)  # C to Python, then parsed
     text = re.sub(r"\b(\d+)[uU][lL]*\b", r"\1", text).replace("std::min(", "min(")
     text = re.sub(r"\bsizeof\((\w+)\)", r"sizeof_\1", text)
     text = re.sub(r"\b(\w+)<(\w+)>::(\w+)", r"\1_\2_\3", text)
     text = re.sub(r"\b(\w+)\.(\w+)\b", r"\1_\2", text)
     text = re.sub(r"\(([^()?]+)\?([^():]+):([^()]+)\)", r"_if(\1, \2, \3)", text)
-    text = text.replace("&&", " and ").replace("||", " or ")
-    text = re.sub(r"!(?!=)", " not ", text)
-    return re.sub(r"(?<![/])/(?![/=])", "//", text)
-
-
-def evaluate(expression, names, context=""):
+    text = re.sub(r"!(?!=)", " not ", text.replace("&&", " and ").replace("||", " or "))
     try:
-        tree = ast.parse(c_to_python(expression).strip(), mode="eval")
+        tree = ast.parse(re.sub(r"(?<![/])/(?![/=])", "//", text).strip(), mode="eval")
     except SyntaxError:
         raise FigureError(f"{context}: cannot read the expression '{expression}'") from None
     for node in ast.walk(tree):
@@ -107,19 +96,15 @@ def bind(match, names, context="", *holes):
     return tuple(names[h] for h in holes) if holes else names
 
 
-def update(variable, statement, names, context=""):
-    match = re.fullmatch(rf"\s*{variable}\s*(\*|/|\+|-|>>|<<)?=\s*(.+?)\s*", statement)
-    require(match, f"{context}: expected an update of '{variable}', found '{statement}'", FigureError)
-    operation, right = match.groups()
-    return evaluate(f"{variable} {operation} ({right})" if operation else right, names, context)
-
-
 def loop_values(variable, init, condition, step, names, context=""):
     values, bound = [], dict(names)
     bound[variable] = evaluate(init, bound, context)
+    update = re.fullmatch(rf"\s*{variable}\s*(\*|/|\+|-|>>|<<)?=\s*(.+?)\s*", step)
+    require(update, f"{context}: expected an update of '{variable}', found '{step}'", FigureError)
+    operation, right = update.groups()
     while evaluate(condition, bound, context):
         values.append(bound[variable])
         require(len(values) <= 64, f"{context}: the loop 'for ({variable} = {init}; {condition}; {step})' does not end",
                 FigureError)
-        bound[variable] = update(variable, step, bound, context)
+        bound[variable] = evaluate(f"{variable} {operation} ({right})" if operation else right, bound, context)
     return values

@@ -4,10 +4,16 @@ import math
 import textwrap
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
-# Okabe and Ito's palette, told apart also by readers with a colour-vision deficiency.
-BLACK, ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = (
+BLACK, ORANGE, SKY, GREEN, YELLOW, BLUE, VERMILLION, PURPLE = (  # Okabe and Ito's palette, safe for colour-blind eyes
     "#000000", "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7")
 GREY, LIGHT, PALE_BLUE, PALE_ORANGE, PALE_GREEN = "#767676", "#d9d9d9", "#cfe6f5", "#fbe3b3", "#c7ead9"
+STYLES = {"white": ("#ffffff", BLACK, BLACK, None), "on": (PALE_BLUE, BLACK, BLACK, None),
+          "off": ("#ffffff", LIGHT, GREY, None), "idle": ("#f2f2f2", LIGHT, GREY, None),  # fill, stroke, text, dash
+          "gap": ("#ffffff", LIGHT, GREY, "3 2"), "plain": ("none", "none", BLACK, None),
+          "warn": (PALE_ORANGE, BLACK, BLACK, None), "good": (PALE_GREEN, BLACK, BLACK, None),
+          "b0": (PALE_BLUE, BLUE, BLACK, None), "b1": (PALE_ORANGE, ORANGE, BLACK, None),
+          "b2": (PALE_GREEN, GREEN, BLACK, None), "b3": ("#f3d9e8", PURPLE, BLACK, None)}
+STRONG = {"b0": BLUE, "b1": ORANGE, "b2": GREEN, "b3": PURPLE}  # b0 .. b3: a figure's blocks (or GPUs)
 
 
 def num(value):
@@ -71,22 +77,11 @@ class Svg:
     def render(self, comment):
         head = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{num(self.width)}" height="{num(self.height)}" '
                 f'viewBox="0 0 {num(self.width)} {num(self.height)}" font-family="{FONT}">',
-                f"<!-- {escape(comment).replace('--', '- -')} -->",
-                f"<title>{escape(self.title)}</title>",
+                f"<!-- {escape(comment).replace('--', '- -')} -->", f"<title>{escape(self.title)}</title>",
                 '<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
                 'orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#444444"/></marker></defs>',
                 f'<rect x="0" y="0" width="{num(self.width)}" height="{num(self.height)}" fill="#ffffff"/>']
         return "\n".join(head + self.items + ["</svg>"]) + "\n"
-
-
-# Cell styles: fill, stroke, text colour, dash. b0 .. b3: the blocks (or GPUs) of a figure, told apart.
-STYLES = {"white": ("#ffffff", BLACK, BLACK, None), "on": (PALE_BLUE, BLACK, BLACK, None),
-          "off": ("#ffffff", LIGHT, GREY, None), "idle": ("#f2f2f2", LIGHT, GREY, None),
-          "gap": ("#ffffff", LIGHT, GREY, "3 2"), "plain": ("none", "none", BLACK, None),
-          "warn": (PALE_ORANGE, BLACK, BLACK, None), "good": (PALE_GREEN, BLACK, BLACK, None),
-          "b0": (PALE_BLUE, BLUE, BLACK, None), "b1": (PALE_ORANGE, ORANGE, BLACK, None),
-          "b2": (PALE_GREEN, GREEN, BLACK, None), "b3": ("#f3d9e8", PURPLE, BLACK, None)}
-STRONG = {"b0": BLUE, "b1": ORANGE, "b2": GREEN, "b3": PURPLE}
 
 
 def cell(svg, x, y, w, h, label, style="white", size=11):
@@ -158,12 +153,10 @@ class LogChart:
             if labelled:
                 svg.text(px, self.bottom + 18, power_label(x, 2), size=11, anchor="middle")
         for y in self.yticks:
-            py = self.py(y)
-            svg.line(self.left, py, self.right, py, stroke="#cccccc")
-            svg.text(self.left - 8, py + 4, power_label(y, 10), size=11, anchor="end")
-            for minor in (2, 5):
-                if y * minor < self.yticks[-1]:
-                    svg.line(self.left, self.py(y * minor), self.right, self.py(y * minor), stroke="#f0f0f0")
+            svg.line(self.left, self.py(y), self.right, self.py(y), stroke="#cccccc")
+            svg.text(self.left - 8, self.py(y) + 4, power_label(y, 10), size=11, anchor="end")
+            for minor in (m for m in (2, 5) if y * m < self.yticks[-1]):
+                svg.line(self.left, self.py(y * minor), self.right, self.py(y * minor), stroke="#f0f0f0")
         svg.rect(self.left, self.top, self.right - self.left, self.bottom - self.top, stroke=BLACK)
         svg.text((self.left + self.right) / 2, self.bottom + 42, xlabel, size=12, anchor="middle")
         svg.text(20, (self.top + self.bottom) / 2, ylabel, size=12, anchor="middle", rotate=-90)
@@ -178,9 +171,8 @@ class LogChart:
         colour, shape, dash = style
         points = sorted(points)
         self.svg.polyline([(self.px(x), self.py(y)) for x, y in points], stroke=colour, width=width, dash=dash)
-        if shape:
-            for x, y in points:
-                self.svg.marker(shape, self.px(x), self.py(y), colour, size=3.2)
+        for x, y in points if shape else []:
+            self.svg.marker(shape, self.px(x), self.py(y), colour, size=3.2)
         x, y = self.right + 16, self.legend_y  # its legend
         self.svg.line(x, y, x + 34, y, stroke=colour, width=width, dash=dash)
         if shape:

@@ -16,6 +16,7 @@ COLUMN_FORMATS = {"time_median_ms": ".4f", "time_min_ms": ".4f", "batch_ms": ".4
                   "x_step01": ".2f", "x_cub": ".2f", "latency_ns": ".0f"}
 PRIMARY_GPU, BESIDE_GPUS = "h100", ("h200",)  # the READMEs' GPU, and those shown beside it
 COURSE = [step.folder for step in steps.load()]
+TIE_PERCENT = 1.0  # two medians closer than this are level, until spread.csv measures the run-to-run spread
 
 
 def require(condition, message, error=ResultsError):
@@ -60,16 +61,13 @@ def readme_folders(results_dir):
     several_gpus = (primary / "step14.csv").is_file() and not (primary / "headline.csv").is_file()
     if (primary.name in BESIDE_GPUS or several_gpus) and (primary.parent / PRIMARY_GPU).is_dir():
         primary = primary.parent / PRIMARY_GPU
-    if primary.name != PRIMARY_GPU:
-        return primary, []  # another GPU's results, or a fixture, rendered on their own
-    return primary, [primary.parent / name for name in BESIDE_GPUS if (primary.parent / name).is_dir()]
+    beside = [primary.parent / name for name in BESIDE_GPUS] if primary.name == PRIMARY_GPU else []  # else: alone
+    return primary, [folder for folder in beside if folder.is_dir()]
 
 
 def gpu_label(results):
-    name = results.directory.name
-    if name in (PRIMARY_GPU, *BESIDE_GPUS):
-        return name.upper()
-    return results.compare("headline.csv").stamp.get("gpu", name)
+    tag = results.directory.name
+    return tag.upper() if tag in (PRIMARY_GPU, *BESIDE_GPUS) else results.compare("headline.csv").stamp.get("gpu", tag)
 
 
 def size_text(n):  # "2^24" for powers of two, the decimal count otherwise
@@ -86,12 +84,10 @@ def is_number(text):
 
 
 def format_value(table, row, column, fmt=None):
-    value = row[column]
-    require(value.strip() or column.startswith("x_"),
-            f"{table.name}: column '{column}' is empty in row {describe(row)}")
-    if not value.strip():
-        return "-"  # step01 has no previous step, CUB is no step
-    fmt = fmt or COLUMN_FORMATS.get(column)
+    value, fmt = row[column], fmt or COLUMN_FORMATS.get(column)
+    if not value.strip():  # step01 has no previous step, CUB is no step
+        require(column.startswith("x_"), f"{table.name}: column '{column}' is empty in row {describe(row)}")
+        return "-"
     return format(table.number(row, column), fmt) if fmt else value
 
 
@@ -164,9 +160,6 @@ def steps_of(rows):
     return [s for s in distinct(rows, "step") if s in COURSE]
 
 
-TIE_PERCENT = 1.0  # two medians closer than this are level, until spread.csv measures the run-to-run spread
-
-
 class Sweep:
     def __init__(self, table):
         self.table, self.types = table, distinct(table.rows, "type")
@@ -194,7 +187,6 @@ def tie_rule(results, type_steps):
                 f"run-to-run spread, exists")
     table = results.table("spread.csv", ["run", "type", "step", "n", "time_median_ms"],
                           "bench/reproduce.sh --only spread")
-
     def spread(type_name, step):  # the slowest run's median over the fastest's, minus 1
         times = [table.number(row, "time_median_ms") for row in rows_where(table, type=type_name, step=step)]
         require(len(times) > 1 and min(times) > 0, f"{table.name}: type={type_name} step={step} needs two runs or "

@@ -93,7 +93,7 @@ class Expressions(unittest.TestCase):
         with self.assertRaisesRegex(source.FigureError, "does not end"):
             source.loop_values("s", "1", "s > 0", "s += 0", {})
         with self.assertRaisesRegex(source.FigureError, "expected an update of 's'"):
-            source.update("s", "t *= 2", {"s": 1})
+            source.loop_values("s", "1", "s < 4", "t *= 2", {})
 
 
 class Extraction(unittest.TestCase):
