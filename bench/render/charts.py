@@ -12,7 +12,8 @@ from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, LogC
 SERIES_STYLE = [(BLUE, "circle", None), (ORANGE, "square", None), (GREEN, "triangle", None),
                 (PURPLE, "diamond", None), (SKY, "down", None), (VERMILLION, "cross", None)]
 CUB_STYLE, PROBE_STYLE = (BLACK, "square", "7 4"), (GREY, None, "2 3")
-SWEEP_STEPS = [s.folder for s in steps.load() if s.number in (1, 3, 4, 7, 10, 12)]  # where the time changes most
+SINGLE_GPU = [s.folder for s in steps.load() if s.kind == "single"]
+SWEEP_STEPS = [f for f in SINGLE_GPU if int(f[4:6]) in (1, 3, 4, 7, 10)] + SINGLE_GPU[-1:]  # big moves, then the last step
 
 
 def stamp_line(table):
