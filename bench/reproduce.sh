@@ -8,7 +8,7 @@
 #     sweep                         compare --sweep
 #     peers                         bench/peers.py: torch, CuPy, JAX (skipped without python3 and torch)
 #     dram_latency, loaded_latency  the executables: the latency alone, and while the GPU streams
-#     read_patterns                 the executable: every reading pattern, and two combines (step 13's notes)
+#     read_patterns                 the executable: every reading pattern, and the combines (steps 12 and 13's notes)
 #     spread                        the headline in SPREAD_RUNS (default 5) processes: run-to-run spread
 #     ncu                           tools/profile_steps.sh: the steps of course/steps.csv (skipped without ncu)
 #     race_demo                     race_demo.txt: tests/race_demo.sh (skipped without compute-sanitizer)

@@ -361,6 +361,11 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Sl
         }
         empty_slots<Block, T>(slots, first);
     }
+    // solution-begin: the warp whole again before the second tree
+    // Each lane left its spin loop on its own; the compiler cannot tell that they are together again
+    // and would guard every shuffle below with a slower path for a split warp (lab notes).
+    __syncwarp();
+    // solution-end
     total = block_reduce<Op, Block>(total, warp_results);  // the same fixed order on every call
     if (tid == 0) *out = total;
 }

@@ -458,6 +458,9 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Sl
         }
         empty_slots<Block, T>(slots, first);
     }
+    // Each lane left its spin loop on its own; the compiler cannot tell that they are together again
+    // and would guard every shuffle below with a slower path for a split warp (step 12's lab notes).
+    __syncwarp();
     total = block_reduce<Op, Block>(total, warp_results);  // the same fixed order on every call
     if (tid == 0) *out = total;
 }

@@ -1,4 +1,4 @@
-// Every way to read the input, beside steps 12, 13, CUB and two combines (bench/README.md). Exit: 2 bad option, 3 no GPU.
+// Every way to read the input, beside steps 12, 13, CUB and the combines (bench/README.md). Exit: 2 bad option, 3 no GPU.
 #include "step12_small_n/reduce.cuh"
 #include "step13_bulk_copies/reduce.cuh"
 #include "bench/ablation/lab.h"
@@ -55,14 +55,41 @@ __global__ void __launch_bounds__(B) run_kernel(const uint4* body, std::size_t v
     if (mixed == sentinel) *out = mixed;
 }
 
-// Step 12 with a last block that does not wait for the others' partials.
-template <class T>
+// Step 12 with a last block that does not wait for the others' partials. With SecondTree it still reads the slots
+// once and runs its second tree: step 12 without the wait alone. Both sums are wrong.
+template <class T, bool SecondTree>
 __global__ void __launch_bounds__(B) no_wait_kernel(const T* in, std::size_t n, T* out, step12::Slot* slots) {
     __shared__ T warp_results[32];
     const T sum = step12::block_reduce<reduction::Sum, B>(step12::thread_reduce<reduction::Sum, B>(in, n), warp_results);
+    if (blockIdx.x != gridDim.x - 1) {
+        if (threadIdx.x == 0) step12::post_partial(slots + blockIdx.x, sum);  // never emptied: its own slots
+        return;
+    }
+    T total = sum;
+    if constexpr (SecondTree) {
+        total = 0;
+        for (unsigned int first = threadIdx.x; first < gridDim.x; first += step12::partial_loads * B)
+            step12::add_round<reduction::Sum, B>(total, slots, first, sum);
+        __syncwarp();
+        total = step12::block_reduce<reduction::Sum, B>(total, warp_results);
+    }
+    if (threadIdx.x == 0) *out = total;
+}
+
+// Integer sums only: the count (bits 48..63) and the 32-bit partials, zero-extended (bits 0..47), in one 64-bit
+// word. The block whose atomic brings the count to the grid holds the total: no wait, no second tree.
+__global__ void __launch_bounds__(B) one_atomic_kernel(const std::int32_t* in, std::size_t n, std::int32_t* out,
+                                                       unsigned long long* word) {
+    __shared__ std::int32_t warp_results[32];
+    const std::int32_t sum = step12::block_reduce<reduction::Sum, B>(step12::thread_reduce<reduction::Sum, B>(in, n), warp_results);
     if (threadIdx.x != 0) return;
-    if (blockIdx.x == gridDim.x - 1) *out = sum;
-    else step12::post_partial(slots + blockIdx.x, sum);  // never read, never emptied: its own slots
+    const unsigned long long mine = (1ull << 48) | static_cast<std::uint32_t>(sum);
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> ref(*word);
+    const unsigned long long before = ref.fetch_add(mine, cuda::std::memory_order_relaxed);
+    if ((before >> 48) == gridDim.x - 1) {  // every other block has added: empty the word for the next call
+        *out = static_cast<std::int32_t>(static_cast<std::uint32_t>(before + mine));
+        ref.store(0, cuda::std::memory_order_relaxed);
+    }
 }
 
 // Step 12 with clusters of C blocks: rank 0 adds the C partials from its shared memory and posts one slot;
@@ -182,10 +209,15 @@ std::vector<Row> rows_for(const T* in, std::size_t n, T* out, step12::Slot* slot
         {"step12", [=](cudaStream_t s) { step12::reduce(in, n, out, reinterpret_cast<T*>(slots), B, s); }, true},
         {"step13", [=](cudaStream_t s) { step13::reduce(in, n, out, reinterpret_cast<T*>(slots), B, s); }, true},
         {"cub", [=](cudaStream_t s) { std::size_t t = temp_bytes; CUDA_CHECK(cub::DeviceReduce::Sum(temp, t, in, out, n, s)); }, true},
-        {"step12_no_wait", [=](cudaStream_t s) { no_wait_kernel<<<step12::grid_for(n, B), B, 0, s>>>(in, n, out, slots + (1 << 16)); }, false},
+        {"step12_no_wait", [=](cudaStream_t s) { no_wait_kernel<T, false><<<step12::grid_for(n, B), B, 0, s>>>(in, n, out, slots + (1 << 16)); }, false},
+        {"step12_read_no_wait", [=](cudaStream_t s) { no_wait_kernel<T, true><<<step12::grid_for(n, B), B, 0, s>>>(in, n, out, slots + (1 << 16)); }, false},
         {"step12_cluster8", [=](cudaStream_t s) { launch_clusters<T, 8>(in, n, out, slots, s); }, true},
         {"step12_cluster16", [=](cudaStream_t s) { launch_clusters<T, 16>(in, n, out, slots, s); }, true},
     };
+    if constexpr (std::is_same_v<T, std::int32_t>) {
+        auto* word = reinterpret_cast<unsigned long long*>(slots + (1 << 15));  // zero on entry and on return
+        rows.push_back({"step12_one_atomic", [=](cudaStream_t s) { one_atomic_kernel<<<step12::grid_for(n, B), B, 0, s>>>(in, n, out, word); }, true});
+    }
     if (!step13::bulk_copies_available())  // neither bulk copies nor clusters below sm_90
         rows.erase(std::remove_if(rows.begin(), rows.end(), [](const Row& row) {
             return row.pattern == "bulk" || row.pattern.find("cluster") != std::string::npos; }), rows.end());

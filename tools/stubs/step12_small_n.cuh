@@ -20,3 +20,7 @@ if (warp == 0) {
 const int threads = block;
 const Kernel<T> kernel = kernel_for_block<Op, T>(threads);
 // solution-end
+// solution-begin: the warp whole again before the second tree
+// TODO: every lane of the last block left its spin loop on its own; say that the warp is whole
+// TODO: again (one call) before block_reduce, so that its shuffles need no path for a split warp
+// solution-end
