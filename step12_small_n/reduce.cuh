@@ -7,7 +7,7 @@
 // its loads at once (no loop), adds what they brought as a tree, and the block's tree writes
 // *out. There is nobody to wait for, so no slots and no second tree. The warp's tree is one
 // instruction for 32-bit integers, wherever it runs (REDUX, sm_80 and later). Larger inputs run
-// as in step 11.
+// as in step 11, but for one __syncwarp() before the last block's second tree (see there).
 //
 // Why it should help: below a few thousand elements the time is the launch, one round trip to
 // memory and a chain of dependent additions and shuffles. Every change here shortens that chain:
@@ -20,9 +20,9 @@
 // (the lesson's lab notes).
 //
 // What to expect: a gain up to 2^12 elements, where the old path ran one block anyway. Above it
-// the times of step 11, except for 32-bit integers while a call is short enough for its block
-// trees to count (the lesson's lab notes measure how far); from 2^24 on the tree is off the
-// critical path (step 08 measured the warp instruction there: no gain).
+// a little less than step 11's time while a call is short enough for its block trees to count
+// (the lesson's lab notes measure how far); from 2^24 on the trees are off the critical path
+// (step 08 measured the warp instruction there: no gain).
 #pragma once
 
 #include "cuda_check.h"

@@ -184,17 +184,22 @@ def render_read_patterns(results, type_name, from_log2, context):
 
 
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
-    shown = ("step12", "step12_no_wait", "step12_cluster8", "step12_cluster16")
+    shown = ("step12", "step12_no_wait", "step12_read_no_wait") + (
+        ("step12_one_atomic",) if type_name == "int32" else ()) + ("step12_cluster8", "step12_cluster16")
+    labels = {"step12_no_wait": "no wait", "step12_read_no_wait": "reads, no wait", "step12_one_atomic": "one atomic",
+              "step12_cluster8": "clusters of 8", "step12_cluster16": "clusters of 16"}
     def cells(times, table, n):
         missing = ", ".join(p for p in shown if p not in times)
         require(not missing, f"{context}: {table.name} has no {type_name} row at n = {n} for {missing}")
         return [f"{times['step12']:.2f}"] + [f"{times[p] - times['step12']:+.2f}" for p in shown[1:]]
-    return read_patterns(results, type_name, 1 << int(from_log2), 1 << int(to_log2), (
-        "step 12 µs", "no wait", "clusters of 8", "clusters of 16"), "rrrr", cells, f"\n{type_name}, L2 warm, per-call "
-        "median. no wait, clusters of 8 and of 16: that kernel's time minus step 12's, in µs (below 0: faster). no "
-        "wait: step 12 whose last block posts its partial and leaves (a wrong sum): step 12 without its combine, so "
-        "minus the no-wait figure is what the combine costs; clusters: the partials added through distributed shared "
-        "memory, one slot per cluster.\n", context)
+    return read_patterns(results, type_name, 1 << int(from_log2), 1 << int(to_log2), ["step 12 µs"] + [
+        labels[p] for p in shown[1:]], "r" * len(shown), cells, f"\n{type_name}, L2 warm, per-call median. The other "
+        "columns: that kernel's time minus step 12's, in µs (below 0: faster). no wait: step 12 whose last block posts "
+        "its partial and leaves (a wrong sum): step 12 without its combine. reads, no wait: its last block still reads "
+        "the slots once and runs its second tree, but does not wait for them to fill (a wrong sum): step 12 without "
+        "the wait alone." + (" one atomic: every block adds its partial and 1 to a count in one 64-bit atomic, and the "
+        "block that brings the count to the grid writes the sum (integer sums only)." if "step12_one_atomic" in shown
+        else "") + " clusters: the partials added through distributed shared memory, one slot per cluster.\n", context)
 
 
 def render_multigpu_step14(results, folder, context):

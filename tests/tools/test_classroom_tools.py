@@ -372,7 +372,7 @@ class CompiledCode(unittest.TestCase):
             self.assertIn(row["step"], FOLDERS)
             re.compile(row["pattern"])
             re.compile(row["function"])
-            self.assertTrue(row["count"] == "" or int(row["count"]) >= 1)
+            self.assertTrue(row["count"] == "" or int(row["count"]) >= 0)
             self.assertIn(row["stub_passes"], {"yes", "no"})
             self.assertIn(row["previous_passes"], {"yes", "no"})
             self.assertTrue(row["reason"])
