@@ -52,7 +52,8 @@ def check_rows(rows, sass, tag):  # (rows missing, a line per row); with a `coun
         missing += not ok
         where = f" in {row['function']}" if row.get("function") else ""
         shown = ", ".join(filter(None, [", ".join(ops), detail if exact else ""]))
-        lines.append(f"{'found' if ok else 'MISSING'}: {row['pattern'].replace(chr(92), '')}{where}"
+        label = ("as counted" if ok else "WRONG COUNT") if exact else ("found" if ok else "MISSING")
+        lines.append(f"{label}: {row['pattern'].replace(chr(92), '')}{where}"
                      f"{' (' + shown + ')' if shown else ''}: {row['reason']}")
     return missing, lines
 
