@@ -365,6 +365,16 @@ class CompiledCode(unittest.TestCase):
         self.assertEqual(compiled_code.check_rows([dict(row, function="ILj32E", count="1")], sass, "step06")[0], 1)
         self.assertEqual(compiled_code.check_rows([dict(row, function="ILj64E", at_least="2")], sass, "step06")[0], 1)
 
+    def test_a_count_of_zero_forbids_the_pattern_in_every_kernel(self):
+        row = {"pattern": r"WARPSYNC\.COLLECTIVE", "function": "", "count": "0", "reason": "r"}
+        clean = self.SASS  # step 08's one kernel holds no WARPSYNC.COLLECTIVE
+        split = self.SASS.replace("SHFL.DOWN PT, R5", "WARPSYNC.COLLECTIVE R4, 0x13e0 ;\n        /*0098*/ SHFL.DOWN PT, R5")
+        missing, lines = compiled_code.check_rows([row], clean, "step08")
+        self.assertEqual((missing, lines[0].split(":")[0]), (0, "as counted"))
+        missing, lines = compiled_code.check_rows([row], split, "step08")
+        self.assertEqual((missing, lines[0].split(":")[0]), (1, "WRONG COUNT"))
+        self.assertEqual(compiled_code.check_rows([row], clean, "step09")[0], 1)  # no kernel of the step: not a pass
+
     def test_the_table_names_steps_with_patterns_and_reasons(self):
         rows = stamped_csv.read(TOOLS / "sass_checks.csv").rows
         self.assertTrue(rows)
