@@ -18,6 +18,7 @@ mode=$1
 exe=$2
 mpiexec=${3:-}
 status=0
+ran=0  # cases run: a mode that reaches its end having run none fails (a case must never vanish silently)
 small="--iters 3 --warmup 1"
 
 # expect CODE DESCRIPTION COMMAND...: the command must exit with CODE within 5 minutes.
@@ -27,6 +28,7 @@ expect() {
   local out got
   out=$(timeout 300 "$@" 2>&1)
   got=$?
+  ran=$((ran + 1))
   if [ "$got" = "$want" ]; then
     echo "ok    $what"
   else
@@ -35,45 +37,6 @@ expect() {
     status=1
   fi
 }
-
-gpu_count() {
-  command -v nvidia-smi >/dev/null 2>&1 || { echo 0; return; }
-  nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true
-}
-
-if [ "$mode" = usage ]; then
-  expect 2 "--gpus abc" "$exe" --gpus abc
-  expect 2 "--gpus 0" "$exe" --gpus 0
-  expect 2 "--gpus without a value" "$exe" --gpus
-  expect 2 "--flush-l2 (not supported)" "$exe" --flush-l2
-  expect 2 "--device 1 (the GPUs are 0 .. K-1)" "$exe" --device 1
-  expect 2 "--gpus under an MPI launch" env OMPI_COMM_WORLD_SIZE=2 "$exe" --gpus 2
-  expect 2 "an unknown option still reaches the course's parser" "$exe" --gpus 2 --bogus
-  expect 0 "--help" "$exe" --help
-  exit $status
-fi
-
-gpus=$(gpu_count)
-if [ "$mode" = one ]; then
-  # K = 1 is a valid run (--gpus 1, or one MPI rank): the whole input is one shard
-  if [ "$gpus" -lt 1 ]; then
-    echo "SKIPPED: step14_multi_gpu's one-GPU tests need a GPU; this machine has none"
-    exit 77
-  fi
-  cases 1 "$exe" --gpus 1
-  if [ -n "$mpiexec" ] && [ -x "$mpiexec" ]; then
-    launch=("$mpiexec")
-    [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
-    [ -n "${NCCL_NVLS_ENABLE+set}" ] && launch+=(-x NCCL_NVLS_ENABLE)
-    expect 0 "one MPI rank, float32 max n=1000003" "${launch[@]}" -np 1 "$exe" --type float32 --op max --n 1000003 $small
-  fi
-  exit $status
-fi
-if [ "$gpus" -lt 2 ]; then
-  echo "SKIPPED: step14_multi_gpu's $mode tests need at least 2 GPUs; this machine has $gpus" \
-       "(with one GPU the program itself runs with K = 1)"
-  exit 77
-fi
 
 # The cases of one launch form: $@ is the command that starts the program on K GPUs.
 cases() {
@@ -106,6 +69,55 @@ cases() {
   rm -f "$file"
 }
 
+# finish: the exit status, after a line that says how many cases ran; none at all is a failure.
+finish() {
+  echo "$ran case(s) run in mode $mode"
+  if [ "$ran" -eq 0 ]; then
+    echo "FAIL  mode $mode ran no case"
+    exit 1
+  fi
+  exit $status
+}
+
+gpu_count() {
+  command -v nvidia-smi >/dev/null 2>&1 || { echo 0; return; }
+  nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true
+}
+
+if [ "$mode" = usage ]; then
+  expect 2 "--gpus abc" "$exe" --gpus abc
+  expect 2 "--gpus 0" "$exe" --gpus 0
+  expect 2 "--gpus without a value" "$exe" --gpus
+  expect 2 "--flush-l2 (not supported)" "$exe" --flush-l2
+  expect 2 "--device 1 (the GPUs are 0 .. K-1)" "$exe" --device 1
+  expect 2 "--gpus under an MPI launch" env OMPI_COMM_WORLD_SIZE=2 "$exe" --gpus 2
+  expect 2 "an unknown option still reaches the course's parser" "$exe" --gpus 2 --bogus
+  expect 0 "--help" "$exe" --help
+  finish
+fi
+
+gpus=$(gpu_count)
+if [ "$mode" = one ]; then
+  # K = 1 is a valid run (--gpus 1, or one MPI rank): the whole input is one shard
+  if [ "$gpus" -lt 1 ]; then
+    echo "SKIPPED: step14_multi_gpu's one-GPU tests need a GPU; this machine has none"
+    exit 77
+  fi
+  cases 1 "$exe" --gpus 1
+  if [ -n "$mpiexec" ] && [ -x "$mpiexec" ]; then
+    launch=("$mpiexec")
+    [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
+    [ -n "${NCCL_NVLS_ENABLE+set}" ] && launch+=(-x NCCL_NVLS_ENABLE)
+    expect 0 "one MPI rank, float32 max n=1000003" "${launch[@]}" -np 1 "$exe" --type float32 --op max --n 1000003 $small
+  fi
+  finish
+fi
+if [ "$gpus" -lt 2 ]; then
+  echo "SKIPPED: step14_multi_gpu's $mode tests need at least 2 GPUs; this machine has $gpus" \
+       "(with one GPU the program itself runs with K = 1)"
+  exit 77
+fi
+
 case $mode in
   single)
     cases 2 "$exe" --gpus 2
@@ -121,6 +133,7 @@ case $mode in
     [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
     [ -n "${NCCL_NVLS_ENABLE+set}" ] && launch+=(-x NCCL_NVLS_ENABLE)  # passed on, never unset
     cases 2 "${launch[@]}" -np 2 "$exe"
+    [ "$gpus" -gt 2 ] && cases "$gpus" "${launch[@]}" -np "$gpus" "$exe"
     expect 2 "--gpus under mpirun" "${launch[@]}" -np 2 "$exe" --gpus 2 --n 1000
     expect 3 "$((gpus + 1)) ranks on a host with $gpus GPUs" "${launch[@]}" --oversubscribe -np $((gpus + 1)) "$exe" --n 1000
     ;;
@@ -129,4 +142,4 @@ case $mode in
     exit 2
     ;;
 esac
-exit $status
+finish

@@ -59,7 +59,8 @@ endfunction()
 
 # reduction_add_multi_gpu_tests(<step_dir_name> [PREFIX <p> SOURCE_DIR <dir> EXECUTABLE <target>]): the
 # tests of a multi-GPU step (its executable target has the folder's name), run through
-# tests/gpu/<step_dir_name>.sh: `usage` (labels host and the tag), `one` (K = 1; labels gpu and the
+# tests/gpu/<step_dir_name>.sh: `script` (that script run on fakes: every mode lists its cases;
+# labels host and the tag), `usage` (labels host and the tag), `one` (K = 1; labels gpu and the
 # tag; Skipped without a GPU), `single` and `mpi` (labels gpu and the tag; Skipped with fewer than 2
 # GPUs or no MPI); and `shards` (labels host and the tag): tests/gpu/<tag>_shards.cu, the split of
 # n over K GPUs checked on the host. REDUCTION_MPIEXEC (common/multi_gpu) names mpirun, empty
@@ -91,6 +92,11 @@ function(reduction_add_multi_gpu_tests step_dir_name)
   target_compile_definitions(${name}_shards PRIVATE STEP13_HEADER="${arg_SOURCE_DIR}/reduce.cuh")
   add_test(NAME ${name}_shards COMMAND ${name}_shards)
   set_tests_properties(${name}_usage ${name}_shards PROPERTIES LABELS "host;${label}")
+  if(NOT arg_PREFIX)  # the script itself, with a fake GPU list: every mode reaches every case it owns
+    add_test(NAME ${name}_script
+             COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/multi_gpu_script_test.sh ${REDUCTION_STEP_TESTS_DIR}/${step_dir_name}.sh)
+    set_tests_properties(${name}_script PROPERTIES LABELS "host;${label}")
+  endif()
   set_tests_properties(${name}_one ${name}_single ${name}_mpi PROPERTIES LABELS "gpu;${label}" SKIP_RETURN_CODE 77
                        TIMEOUT 1200 RESOURCE_LOCK gpu_memory)
 endfunction()
