@@ -5,7 +5,8 @@
 // run three times on the same slots (each call must leave them empty). Then the launch, read from
 // a CUDA graph captured around reduce_op: the bulk kernel and grid from 2^30 elements on where the
 // GPU has bulk copies, step 12's loop below (and everywhere on older GPUs). A step 13 that never
-// takes the bulk path sums right; only this launch check (or a stopwatch) sees it.
+// takes the bulk path sums right; only this launch check (or a stopwatch) sees it. And a sum that
+// slows every warp but the first: a refill that does not wait for the slowest reader is caught.
 #include "../catch.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
@@ -75,6 +76,43 @@ void check_bulk_kernel(const char* type_name) {
     for (step::Slot slot : left) REQUIRE(slot == 0);
 }
 
+// A sum whose every call waits about 4 us in all warps but the first: the operator a kernel must
+// survive when its warps run at different speeds. With it, warp 0 (thread 0 refills the ring) is
+// always done with a buffer long before the others, so a refill issued before the barrier that
+// waits for them lands while they still read the old chunk, every time, not once in a million.
+struct SlowSum : reduction::Sum {
+    static constexpr const char* name = "sum (warps 1 and up slowed)";
+    template <class T>
+    __device__ T operator()(T a, T b) const {
+        if (threadIdx.x >= 32) {
+            const long long start = clock64();
+            while (clock64() - start < 8000) {
+            }
+        }
+        return a + b;
+    }
+};
+
+// The bulk kernel with the slowed sum: a few chunks per block, float64 holding integers (exact).
+void check_uneven_warps() {
+    constexpr std::size_t chunk = step::chunk_bytes / sizeof(double);
+    const std::size_t n = 2 * (2 * step::stages + 1) * chunk + 7;  // two blocks, each past its ring twice
+    const std::vector<double> values = host_input<double>(n);
+    const double expected = host_reduce<reduction::Sum>(values, 0, n);
+    DeviceBuffer<double> in(n), out(1);
+    CUDA_CHECK(cudaMemcpy(in.get(), values.data(), n * sizeof(double), cudaMemcpyHostToDevice));
+    DeviceBuffer<step::Slot> slots(4096 * step::slots_per_partial<double>);
+    CUDA_CHECK(cudaMemset(slots.get(), 0, slots.bytes()));
+    for (int block : {256, 1024}) {
+        step::kernel_for_block<SlowSum, double, false, true>(block)<<<2, block>>>(in.get(), n, out.get(), slots.get());
+        CUDA_CHECK(cudaGetLastError());
+        double got = 0;
+        CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof(double), cudaMemcpyDeviceToHost));
+        INFO(REDUCTION_STEP_TAG " bulk kernel, warps 1 and up slowed: float64 n=" << n << " block=" << block << " grid=2");
+        REQUIRE(got == expected);
+    }
+}
+
 // The kernel and grid of the one launch reduce_op makes for n int32 elements, read from a graph
 // captured around the call; the input is never read (the graph is not run), so a small buffer
 // stands in for n elements.
@@ -116,6 +154,14 @@ TEST_CASE(REDUCTION_STEP_TAG ": the bulk kernel sums every shape of input", "[gp
     check_bulk_kernel<reduction::Max, std::int32_t>("int32");
     check_bulk_kernel<reduction::Min, std::int32_t>("int32");
     check_bulk_kernel<reduction::Sum, double>("float64");
+}
+
+TEST_CASE(REDUCTION_STEP_TAG ": the ring waits for the slowest warp before a refill", "[gpu][" REDUCTION_STEP_TAG "]") {
+    if (!step::bulk_copies_available()) {
+        WARN("this GPU or build has no bulk copies (sm_90): the bulk kernel is not run");
+        return;
+    }
+    check_uneven_warps();
 }
 
 TEST_CASE(REDUCTION_STEP_TAG ": from 2^30 elements reduce_op launches the bulk kernel", "[gpu][" REDUCTION_STEP_TAG "]") {
