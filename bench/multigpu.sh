@@ -4,9 +4,24 @@
 # GPU where mpirun is, --from-one-gpu; one stamp, a row a run), combine.csv, allreduce.csv (every GPU of the host),
 # nvlink.txt and topology.txt (the link limit in their stamps). About 5 minutes on two H200s; NCCL_NVLS_ENABLE is
 # passed on to every rank as it is set. Run from the repo root; BUILD_DIR is build-gpu unless given.
+# --sizes "24 28 32" times only those exponents of 2; --forms "process mpi" only those launch forms
+# (process: --gpus K; mpi: one rank per GPU; one-gpu: --from-one-gpu): on 4 or 8 GPUs the whole set
+# takes longer than one 10-minute run.
 set -uo pipefail
-[ $# -ge 1 ] && [ $# -le 2 ] || { echo "usage: bench/multigpu.sh OUTDIR [BUILD_DIR]" >&2; exit 2; }
+usage="usage: bench/multigpu.sh [--sizes \"E ...\"] [--forms \"process mpi one-gpu\"] OUTDIR [BUILD_DIR]"
+exponents="20 22 24 26 28 30 32" forms="process mpi one-gpu"
+while [ $# -gt 0 ]; do
+  case $1 in
+    --sizes) [ $# -ge 2 ] && [[ $2 =~ ^[0-9]+( [0-9]+)*$ ]] || { echo "$usage" >&2; exit 2; }; exponents=$2; shift 2 ;;
+    --forms) [ $# -ge 2 ] && [[ $2 =~ ^(process|mpi|one-gpu)( (process|mpi|one-gpu))*$ ]] || { echo "$usage" >&2; exit 2; }
+             forms=$2; shift 2 ;;
+    -*) echo "$usage" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -ge 1 ] && [ $# -le 2 ] || { echo "$usage" >&2; exit 2; }
 out=$1 bin=${2:-build-gpu}/bin
+form() { [[ " $forms " == *" $1 "* ]]; }  # form NAME: whether NAME was asked for
 for p in step14_multi_gpu combine_bench allreduce_bench; do
   [ -x "$bin/$p" ] || { echo "multigpu.sh: $bin/$p is missing; build the tree first (NCCL needed)" >&2; exit 2; }
 done
@@ -45,14 +60,14 @@ step() {  # step RUN_NAME COMMAND...: one CSV run, kept for step14.csv
   fi
 }
 for type in int32 float32; do
-  for exponent in 20 22 24 26 28 30 32; do
+  for exponent in $exponents; do
     args=(--type "$type" --n "2^$exponent" --iters "$([ "$exponent" -ge 30 ] && echo 20 || echo 100)" --seed 42)
     step "K=1 $type 2^$exponent" "$bin/step14_multi_gpu" --gpus 1 "${args[@]}"
     for k in 2 4 8; do  # every K this host has GPUs for
       [ "$gpus" -ge "$k" ] || continue
-      step "K=$k one process $type 2^$exponent" "$bin/step14_multi_gpu" --gpus "$k" "${args[@]}"
-      step "K=$k from GPU 0 $type 2^$exponent" "$bin/step14_multi_gpu" --gpus "$k" --from-one-gpu "${args[@]}"
-      command -v mpirun >/dev/null 2>&1 &&
+      form process && step "K=$k one process $type 2^$exponent" "$bin/step14_multi_gpu" --gpus "$k" "${args[@]}"
+      form one-gpu && step "K=$k from GPU 0 $type 2^$exponent" "$bin/step14_multi_gpu" --gpus "$k" --from-one-gpu "${args[@]}"
+      form mpi && command -v mpirun >/dev/null 2>&1 &&
         step "K=$k MPI $type 2^$exponent" mpirun -np "$k" "${mpi_flags[@]}" "$bin/step14_multi_gpu" "${args[@]}"
     done
   done
@@ -60,7 +75,7 @@ done
 # One stamp (the first run's, its command replaced by this script's), one header, every row.
 first=$(ls "$rows"/[0-9]*.csv 2>/dev/null | head -n 1)
 if [ -n "$first" ]; then
-  grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step14_multi_gpu at K = 1 .. '"$gpus"', each launch form)|' >"$out/step14.csv"
+  grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step14_multi_gpu at K = 1 .. '"$gpus"', launch forms: '"$forms"')|' >"$out/step14.csv"
   grep -v '^#' "$first" | head -n 1 >>"$out/step14.csv"
   for file in "$rows"/[0-9]*.csv; do grep -v '^#' "$file" | tail -n +2; done >>"$out/step14.csv"
 fi

@@ -37,7 +37,9 @@ __device__ __forceinline__ unsigned int mix_run(const uint4* body, std::size_t i
     return mixed;
 }
 
-// Grid-stride over the 16-byte vectors, L loads per thread per iteration.
+// Grid-stride over the 16-byte vectors, L loads per thread per iteration: block b reads tiles b, b + G,
+// b + 2G, ... of L x B vectors. With L = 4 this is CUB's pattern (a tile of 256 threads x 16 items of 4 bytes,
+// loaded 4 at a time; GRID_MAPPING_STRIP_MINE in agent_reduce.cuh), CUB's grid being 5 x the resident blocks.
 template <unsigned int L>
 __global__ void __launch_bounds__(B) loop_kernel(const uint4* body, std::size_t vectors, unsigned int* out) {
     const std::size_t tile = std::size_t{L} * B;
@@ -203,6 +205,7 @@ std::vector<Row> rows_for(const T* in, std::size_t n, T* out, step12::Slot* slot
         {"loop", [=](cudaStream_t s) { loop_kernel<4><<<grid(r4, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
         {"loop8", [=](cudaStream_t s) { loop_kernel<8><<<grid(r8, 2 * tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
         {"loop_x2", [=](cudaStream_t s) { loop_kernel<4><<<grid(2 * r4, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
+        {"strip_x5", [=](cudaStream_t s) { loop_kernel<4><<<grid(5 * r4, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
         {"run", [=](cudaStream_t s) { run_kernel<<<grid(rr, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
         {"run_x5", [=](cudaStream_t s) { run_kernel<<<grid(5 * rr, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
         {"bulk", [=, &bulk](cudaStream_t s) { reduction::reduce_fn<T>(bulk)(in, n, out, nullptr, B, s); }, false},

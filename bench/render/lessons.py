@@ -11,7 +11,7 @@ from .tables import (CUB_STEP, Results, Sweep, describe, distinct, gpu_label, ma
 SCHEDULERS_PER_SM = 4  # on compute capability 7.0 to 9.0, each issuing one warp instruction per cycle at most
 SM_CLOCK_METRIC = "sm__cycles_elapsed.avg.per_second"  # the SM clock during the profiled launch, Hz
 LOADED_LATENCY = "loaded_latency.csv"
-PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "run", "run_x5", "bulk")
+PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "strip_x5", "run", "run_x5", "bulk")
 GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # steps 07, 10, 12's changes, the rows measuring each
 BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
@@ -211,7 +211,7 @@ def render_multigpu_step14(results, folder, context):
         require(row["status"] == "PASS", f"{table.name}: a run did not pass: {describe(row)}")
     counts, largest = sorted({k for (_, _, k, _) in runs if k > 1}), max((n for (_, n, _, _) in runs), default=0)
     require(counts and any(k == 1 for (_, _, k, _) in runs), f"{table.name}: needs runs on 1 GPU and on more than one")
-    forms = ("process", "mpi", "from GPU 0")
+    forms = tuple(f for f in ("process", "mpi", "from GPU 0") if any(key[3] == f for key in runs))  # those run
     headers = ["type", "n", "1 GPU, ms"] + [f"{k} GPUs, {f}, ms" for k in counts for f in forms] + [
         h for k in counts for h in (f"scaling (1 GPU / {k} GPUs)",
                                     "mpi / process" if len(counts) == 1 else f"{k} GPUs: mpi / process")]
