@@ -81,12 +81,14 @@ def banks_figure(evidence, relpath, title):
     m, rounds = tree_rounds(evidence, relpath, block)
     svg = Svg(70 + lanes * 24 + 40, None, title,
               f"warp 0 of a block of {block} threads, int32 (4-byte words): word w sits in bank w mod {lanes}")
-    grid, shifted = Grid(svg, 70, 106, 24, 22, size=9), True
+    grid, shifted, degrees, idle = Grid(svg, 70, 106, 24, 22, size=9), True, [], False
     for s, work in rounds[:2]:
         active = {tid: dst for tid, dst, _ in work if tid < lanes}
         shifted &= all(src - dst == s for tid, dst, src in work if tid < lanes)
         counts = [sum(d % lanes == bank for d in set(active.values())) for bank in range(lanes)]
         degree, where = max(counts), f", {m['name']} = {m['value']}" if m["name"] else ""
+        degrees.append(degree)
+        idle |= min(counts) == 0
         svg.text(16, grid.y - 32, f"round {m['var']} = {s}: lane tid reads sdata[{m['dst']}]{where}", size=13,
                  weight="bold")
         svg.text(16, grid.y - 14, "no conflict: one word per bank" if degree == 1 else f"{degree}-way bank conflict: "
@@ -104,8 +106,13 @@ def banks_figure(evidence, relpath, title):
             grid.join((lane_row, lane), (bank_row, dst % lanes), GREEN if counts[dst % lanes] == 1 else VERMILLION,
                       arrow=False, width=1)
     note = f"sdata[{m['src']}], the second read, is the same pattern {m['var']} words further on. " if shifted else ""
-    return svg.caption(grid.y - 50, note + "Green: one lane per bank; orange: a bank that several lanes need in "
-                                           "the same instruction.")
+    colours = ["Blue: the lanes that read in that round" + ("; white: a bank no lane needs." if idle else ".")]
+    if min(degrees) == 1:
+        colours.append("Green: a bank that one lane needs, so every lane is served at once.")
+    if max(degrees) > 1:
+        colours.append("Orange: a bank that several lanes need in the same instruction; the bank serves them one "
+                       "after another (Nx: how many).")
+    return svg.caption(grid.y - 50, note + " ".join(colours))
 
 
 def first_add_figure(evidence, relpath):
@@ -160,15 +167,16 @@ def warp_unroll_figure(evidence, relpath):
         bars.row([("", "idle")], f"{block // 32} warps wait", "__syncthreads()", note_fill=VERMILLION, label_fill=GREY)
         svg.text(118, bars.ys[-1] + 15, f"{loop['var']} = {s}: threads 0..{s - 1} ({-(-s // 32)} warps) add "
                                         f"sdata[tid + {s}]", size=11)
-    grid = Grid(svg, 110, bars.y + 30, 12, 18)
+    grid = Grid(svg, 110, bars.y + 30, 12, 18, gap=46)
     for index, offset in enumerate(offsets):
-        grid.row([("", "on" if i < offset else "warn" if i < 2 * offset else "off") for i in range(slots)],
-                 f"offset {offset}", f"lane{'s 0..' if offset > 1 else ' '}{offset - 1} add{'s' if offset == 1 else ''} "
-                 f"slot + {offset}", above=[i if i % 8 == 0 and not index else "" for i in range(slots)])
-        if index + 1 < len(offsets):
-            svg.line(110, grid.y - 15, grid.x(slots), grid.y - 15, stroke=GREEN, width=1.2, dash="5 3")
-            svg.text(grid.x(slots) + 12, grid.y - 11, "__syncwarp()", size=11, fill=GREEN, weight="bold")
-    return svg.caption(grid.y, f"""Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write;
+        row = grid.row([("", "on" if i < offset else "warn" if i < 2 * offset else "off") for i in range(slots)],
+                       f"offset {offset}", f"lane{'s 0..' if offset > 1 else ' '}{offset - 1} add{'s' if offset == 1 else ''} "
+                       f"slot + {offset}", above=[i if i % 8 == 0 and not index else "" for i in range(slots)])
+        for k, what in enumerate(("the reads done", "the writes done")):  # warp_level's two __syncwarp()
+            y = grid.ys[row] + 18 + 11 + 13 * k
+            svg.line(110, y, grid.x(slots), y, stroke=GREEN, width=1.2, dash="5 3")
+            svg.text(grid.x(slots) + 12, y + 4, f"__syncwarp(): {what}", size=10, fill=GREEN, weight="bold")
+    return svg.caption(grid.y + 4, f"""Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write;
         orange, the slots offset above that they also read. Only warp 0's 32 lanes wait at a __syncwarp(), twice per
         level (after the reads, after the writes); the other warps have finished.""", width=130)
 
@@ -209,7 +217,8 @@ def grid_stride_figure(evidence, relpath):
     launches = evidence.find(relpath, "kernel<<<grid, block, shared_bytes, stream>>>(in, n, scratch);\n\n"
                                       "kernel<<<$second, block, shared_bytes, stream>>>(scratch, grid, out);",
                              "the two launches")
-    block, grid_size, n, context, owner = 4, 2, 44, f"{relpath}, the grid-stride loop", {}
+    block, grid_size, n, context, owner = 4, 2, 70, f"{relpath}, the grid-stride loop", {}  # the lesson's toy n
+    looped = set()  # elements loaded inside the loop (the rest: the guarded tail)
     names = {"Block": block, "gridDim_x": grid_size, "loads_per_iteration": loads, "n": n}
     names["tile"] = evaluate(tile["expr"], names, context)
     names["grid_stride"] = names[stride["expr"]] * grid_size
@@ -218,7 +227,10 @@ def grid_stride_figure(evidence, relpath):
         trips = loop_values("i", init, loop["cond"], "i += grid_stride", bound, context)
         end = evaluate(init, bound, context) + len(trips) * names["grid_stride"]  # i once the loop is done
         for k in range(loads):
-            owner.update((evaluate(f"i + {loop['offset']}", dict(bound, i=i, k=k), context), (b, tid)) for i in trips)
+            for i in trips:
+                element = evaluate(f"i + {loop['offset']}", dict(bound, i=i, k=k), context)
+                owner[element] = (b, tid)
+                looped.add(element)
             if evaluate(tail["cond"], dict(bound, i=end, k=k), context):
                 owner[evaluate(f"i + {tail['offset']}", dict(bound, i=end, k=k), context)] = (b, tid)
     require(sorted(owner) == list(range(n)), f"{relpath}: the grid-stride loop does not read every element exactly "
@@ -230,14 +242,15 @@ def grid_stride_figure(evidence, relpath):
     grid = Grid(svg, 110, 96, 24, 24, gap=22, size=9)
     for r in range(-(-n // row_len)):
         elements = range(r * row_len, (r + 1) * row_len)
+        tail = not all(e in looped for e in elements)
         grid.row([(f"t{owner[e][1]}", f"b{owner[e][0]}") if e in owner else ("", "gap") for e in elements],
-                 f"iteration {r + 1}", above=[e if e % 4 == 0 else "" for e in elements],
-                 label_fill=VERMILLION if elements[-1] >= n else "#000000")
+                 "tail, guarded" if tail else f"iteration {r}", above=[e if e % 4 == 0 else "" for e in elements],
+                 label_fill=VERMILLION if tail else "#000000")
     for b in range(grid_size):
         grid.span(0, b * block * loads, block * loads, f"block {b}: tile = {loads} x Block", f"b{b}")
     svg.caption(grid.y + 8, f"""Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads} x
-        {block} = {row_len} elements, each thread {loads} of them, Block apart (coalesced). The last row crosses n: only
-        there are the loads checked against n.""", width=125)
+        {block} = {row_len} elements, each thread {loads} of them, Block apart (coalesced). The last row, the tail,
+        crosses n: only there are the loads checked against n.""", width=125)
     y, x = svg.height + 6, 110 + grid_size * 70
     for b in range(grid_size):
         cell(svg, 110 + b * 70, y, 60, 26, f"partial {b}", f"b{b}", size=10)
@@ -359,7 +372,7 @@ def slots_figure(evidence, relpath):
         threads.append([b if other_block else f"{b} (own)" for b, other_block in reads if other_block or b == the_last])
     unit, left, top, rh = 34, 210, 96, 26
     svg = Svg(left + (max(finish) + 5) * unit + 140, None,
-              "Step 10: blocks post partials into slots; the last block adds them in order",
+              "Step 10: blocks post partials into slots; the last block adds them in a fixed order",
               f"a toy grid of {grid_size} blocks of Block = {block} threads; partial_loads = {loads}; the last "
               f"block: {last['cond']}")
     svg.text(16, 66, "time runs to the right (the order is an example, not a measurement)", size=12, fill=GREY)
@@ -398,7 +411,8 @@ def slots_figure(evidence, relpath):
     return svg.caption(y + 50, f"""Mark and partial are written by one 64-bit atomic store, so whoever sees the mark
         sees the partial. Thread t of the last block reads the slots of blocks t, t + Block, ... (up to partial_loads =
         {loads} at once), never its own block's ('own'): it has that partial at hand. It spins while a slot it needs is
-        empty, then adds the partials in index order and stores 0 into each slot for the next call.""")
+        empty, then adds its partials one after another (t, t + Block, ...) and stores 0 into each slot for the next
+        call; the block tree then adds the threads' sums. The order depends on n, Block and the grid only.""")
 
 
 def identity_figure(evidence, relpath):
