@@ -559,6 +559,87 @@ def small_n_chart(table, step12_limit=None):
     return chart.svg
 
 
+STEP11, STEP12 = "step11_any_operator", "step12_small_n"
+PART_SERIES = {STEP11: ("step 11", SERIES_STYLE[1]), STEP12: ("step 12", SERIES_STYLE[0]),
+               "step12_shuffle_warps": ("step 12, no instruction", SERIES_STYLE[2]),
+               "step12_split_warp_tree": ("step 12, no __syncwarp()", SERIES_STYLE[3]),
+               "cub": ("CUB DeviceReduce::Sum", CUB_STYLE)}
+# Step 12's parts, each drawn over the sizes where it acts: (figure, results file, type, steps, lowest and highest
+# log2 n, title, the lines beside the legend)
+STEP12_PARTS = [
+    ("part1_block", "sweep.csv", "int32", (STEP11, STEP12), 4, 14, "Part 1: one block of just enough warps",
+     ["Below the curves: the threads of", "step 12's one block (small_block);", "step 11 always launches the block."]),
+    ("part2_loads", "sweep.csv", "int32", (STEP11, STEP12, "cub"), 4, 14, "Part 2: every load at once, no loop",
+     ["CUB, below one tile: one load per", "thread per trip of its loop.", "Step 12: all loads issued,", "then the additions."]),
+    ("part3_trees", "step12_variants.csv", "float32", (STEP11, "step12_split_warp_tree"), 12, 20,
+     "Part 3: trees instead of chains (float32)",
+     ["float32 has no warp instruction;", "without the __syncwarp(), step 12", "above one tile is step 11", "with part 3 only."]),
+    ("part4_instruction", "step12_variants.csv", "int32", (STEP11, "step12_shuffle_warps", STEP12), 12, 20,
+     "Part 4: one instruction for a warp of 32-bit integers (int32)",
+     ["step 12 without the instruction:", "the shuffles of step 11 in", "every warp tree (a variant)."]),
+    ("part5_whole_warp", "step12_variants.csv", "float32", (STEP11, "step12_split_warp_tree", STEP12), 12, 20,
+     "Part 5: the whole warp before the second tree (float32)",
+     ["step 12 without the __syncwarp():", "its second tree keeps the", "path for a split warp (a variant)."]),
+]
+
+
+def small_block_threads(evidence, relpath, n, block):
+    """The threads of step 12's one block for n, from small_block's lines (a power of two from 32, at most block)."""
+    per = evidence.find(relpath, "const std::size_t threads = reduction::ceil_div(n, $per);", "small_block's count")
+    evidence.find(relpath, "int small = 32;\nwhile (small < block && static_cast<std::size_t>(small) < threads) small *= 2;",
+                  "small_block's rounding")
+    rules = vector_rules(evidence, relpath)
+    threads = -(-n // evaluate(per["per"], {"loads_per_iteration": rules["loads"], "vector_bytes": rules["bytes"]},
+                               f"{relpath}, small_block"))
+    small = 32
+    while small < block and small < threads:
+        small *= 2
+    return small
+
+
+def part_chart(table, type_name, wanted, low, high, title, notes, tile, threads=None):
+    rows = [r for r in table.rows if r["type"] == type_name and low <= int(r["n"]).bit_length() - 1 <= high]
+    times = {step: [(x, y * 1000) for x, y in points_of(table, rows, step, "time_median_ms")] for step in wanted}
+    for step, points in times.items():
+        require(points, f"{table.name}: no {type_name} rows of {step} from 2^{low} to 2^{high}", FigureError)
+    ys = [y for points in times.values() for _, y in points]
+    chart = LogChart(f"Step 12, {title}", stamp_line(table), "n (elements, log scale)",
+                     "median time per call (µs, linear scale)", [2 ** low, 2 ** high], ys, linear_y=True)
+    if tile <= 2 ** high:
+        chart.svg.rect(chart.left, chart.top, chart.px(min(tile, 2 ** high)) - chart.left, chart.bottom - chart.top,
+                       fill="#f5f5f5", stroke="none")
+        chart.svg.items.insert(0, chart.svg.items.pop())  # the shading under the grid
+        chart.rule(tile, f"one tile: {tile:,}", True)
+    for step in wanted:
+        label, style = PART_SERIES[step]
+        chart.series(label, times[step], style, width=2.2 if step == "cub" else 2)
+    for n, count in threads or []:
+        chart.svg.text(chart.px(n), chart.bottom - 8, str(count), size=10, anchor="middle", fill=GREY)
+    chart.legend_y += 10
+    for line in notes:
+        chart.svg.text(chart.right + 16, chart.legend_y, line, size=10, fill=GREY)
+        chart.legend_y += 14
+    return chart.svg
+
+
+def step12_part_figures(root, evidence, relpath, limit):
+    """[(relpath, svg, the results file drawn from)] of step 12's five parts, from results/h100."""
+    results, out = Results(root / "results" / "h100"), []
+    for name, csv_name, type_name, wanted, low, high, title, notes in STEP12_PARTS:
+        require((root / "results" / "h100" / csv_name).is_file(), f"results/h100/{csv_name}: file not found (step12's "
+                f"{name}.svg is drawn from it)", FigureError)
+        table = results.compare(csv_name) if csv_name == "sweep.csv" else results.table(
+            csv_name, ("type", "n", "step", "time_median_ms"), "bench/variants.py")
+        threads = None
+        if name == "part1_block":
+            block = int(table.stamp["block"])
+            threads = [(2 ** e, small_block_threads(evidence, relpath, 2 ** e, block)) for e in range(low, high + 1)
+                       if 2 ** e <= limit]
+        out.append((f"step12_small_n/figures/{name}.svg", part_chart(table, type_name, wanted, low, high, title, notes,
+                                                                     limit, threads), f"results/h100/{csv_name}"))
+    return out
+
+
 LESSON_FIGURES = [  # step, name, drawn by (from the step's reduce.cuh), title if shared
     ("step01_interleaved", "tree", tree_figure, "Step 01: interleaved addressing, the working threads scattered"),
     ("step02_nondivergent", "tree", tree_figure, "Step 02: the same pairs, the working threads packed first"),
@@ -589,6 +670,8 @@ def every_figure(root):
                                     "vector_bytes": rules["bytes"]}, f"{relpath}, tile_elements")
     out.append(("step12_small_n/figures/small_n.svg", small_n_chart(table, limit).render(
         f"{csv_fingerprint(root / sweep, sweep)}; {evidence.fingerprint()}")))
+    for path, svg, source in step12_part_figures(root, evidence, relpath, limit):
+        out.append((path, svg.render(f"{csv_fingerprint(root / source, source)}; {evidence.fingerprint()}")))
     for folder in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
         label = folder.relative_to(root).as_posix()
         out.extend((path.relative_to(root).as_posix(), text) for path, text in results_charts(folder, label))
