@@ -11,7 +11,7 @@ from .charts import CUB_STYLE, PROBE_STYLE, SERIES_STYLE, csv_fingerprint, point
 from .charts import step_label
 from .source import Evidence, FigureError, ResultsError, bind, evaluate, loop_values
 from .tables import Results, require
-from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
+from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
 
 LOOP = "for (unsigned int $var = $init; $cond; $step)"
 TREE = LOOP + " {\n[[const unsigned int $name = $value;\n]]if ($guard) sdata[$dst] += sdata[$src];"
@@ -526,6 +526,73 @@ def bulk_copies_figure(evidence, relpath):
         thread loads the input itself.""", width=112)
 
 
+def ring_figure(evidence, relpath):
+    stages = evidence.number(relpath, "constexpr unsigned int stages = $n;")
+    chunk_bytes = evidence.number(relpath, "constexpr std::size_t chunk_bytes = $n;")
+    phase = evidence.find(relpath, "wait_for_chunk(&ready[s], $phase);", "the wait on a buffer")
+    for shape, what in (("mbarrier.init.shared::cta.b64 [%0], 1;", "the mbarriers' one arrival"),
+                        ("mbarrier.arrive.expect_tx.shared::cta.b64", "the arrival that announces the bytes"),
+                        ("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes", "the bulk copy"),
+                        ("mbarrier.try_wait.parity.shared::cta.b64", "the wait on a parity"),
+                        ("fence.proxy.async.shared::cta;", "the proxy fence"),
+                        ("__syncthreads();  // nobody reads buffer s any more\nif (tid == 0 && c + stages < count) {\n"
+                         "release_buffer();\ncopy_chunk(ring[s], body + (first + c + stages) * chunk_bytes, &ready[s]);",
+                         "the refill after the barrier")):
+        evidence.find(relpath, shape, what)
+    kib, width = chunk_bytes // 1024, max(980, 330 + stages * 130 + 200)
+    svg = Svg(width, None, f"Step 13: one block's ring of {stages} buffers, who waits for whom",
+              f"stages = {stages}, chunk_bytes = {chunk_bytes} (from the source); c counts the chunks of the block's run")
+    bx, by, bw, bh = 250, 120, 110, 54  # the buffers
+    right = bx + stages * (bw + 20) + 30
+    cell(svg, 20, by, 170, bh, "thread 0", "b1", size=12)
+    cell(svg, right, by, 190, bh, "copy engine (TMA)", "b3", size=12)
+    for s in range(stages):
+        x = bx + s * (bw + 20)
+        cell(svg, x, by, bw, bh, f"buffer {s}: {kib} KiB", "b0", size=11)
+        cell(svg, x, by + bh + 34, bw, 40, f"ready[{s}]", "good", size=11)
+        svg.text(x + bw / 2, by + bh + 26, "mbarrier", size=9, anchor="middle", fill=GREY)
+    cell(svg, bx, by + bh + 130, stages * (bw + 20) - 20, 34, "all threads of the block", "b2", size=12)
+    # (1) thread 0 asks the copy engine
+    svg.line(105, by - 8, 105, by - 40, stroke=ORANGE, width=1.4)
+    svg.line(105, by - 40, right + 95, by - 40, stroke=ORANGE, width=1.4)
+    svg.line(right + 95, by - 40, right + 95, by - 3, stroke=ORANGE, width=1.4, arrow=True)
+    svg.text(bx, by - 47, f"(1) cp.async.bulk: chunk c into buffer c % {stages}, and arrive.expect_tx({chunk_bytes}) "
+             f"on ready[c % {stages}]", size=11, fill=ORANGE, weight="bold")
+    # (2) the copy engine writes a buffer and counts its bytes on the buffer's mbarrier
+    last = bx + (stages - 1) * (bw + 20)
+    svg.line(right, by + bh / 2, last + bw + 3, by + bh / 2, stroke=PURPLE, width=1.4, arrow=True)
+    svg.line(right + 20, by + bh, last + bw / 2 + 20, by + bh + 32, stroke=PURPLE, width=1.4, arrow=True)
+    svg.text(right, by + bh + 30, "(2) writes the bytes; once", size=10, fill=PURPLE, weight="bold")
+    svg.text(right, by + bh + 44, f"all {chunk_bytes} have landed, ready[s]", size=10, fill=PURPLE, weight="bold")
+    svg.text(right, by + bh + 58, "completes its phase", size=10, fill=PURPLE, weight="bold")
+    # (3) every thread waits on the parity of the phase, then adds the buffer
+    for s in range(stages):
+        x = bx + s * (bw + 20) + bw / 2
+        svg.line(x, by + bh + 74, x, by + bh + 127, stroke=GREEN, width=1.4, arrow=True)
+    svg.text(36, by + bh + 100, f"(3) try_wait.parity(ready[s],", size=10, fill=GREEN, weight="bold")
+    svg.text(36, by + bh + 114, f"{phase['phase']}): wait, then add", size=10, fill=GREEN, weight="bold")
+    # (4) the barrier, (5) the fence and the refill
+    y4 = by + bh + 164
+    svg.line(bx, y4 - 17, 28, y4 - 17, stroke=BLACK, width=1.4)
+    svg.line(28, y4 - 17, 28, by + bh + 3, stroke=BLACK, width=1.4, arrow=True)
+    svg.text(bx + 8, y4 + 18, "(4) __syncthreads(): nobody reads buffer s any more", size=11, weight="bold")
+    svg.text(36, by + bh + 26, "(5) fence.proxy.async, then", size=10, fill=VERMILLION, weight="bold")
+    svg.text(36, by + bh + 40, f"(1) for chunk c + {stages} into buffer s", size=10, fill=VERMILLION, weight="bold")
+    # per chunk: its buffer and the parity its wait names, evaluated from the source
+    count = 2 * stages + 2
+    grid = Grid(svg, bx, y4 + 54, 46, 22, gap=4, size=10)
+    grid.row([(c, "white") for c in range(count)], "chunk c")
+    grid.row([(c % stages, "b0") for c in range(count)], "buffer c % stages")
+    grid.row([(evaluate(phase["phase"], {"c": c, "stages": stages}, relpath), "good") for c in range(count)],
+             "parity awaited")
+    return svg.caption(grid.y + 18, f"""An mbarrier counts arrivals and bytes; when both are complete, its current phase
+        ends and the next begins. Phases are numbered 0, 1, 2, ..., and a wait names only the parity (even or odd) of the
+        phase it waits for: buffer s is used for chunks s, s + {stages}, s + {2 * stages}, ..., so its k-th use waits for
+        phase k, parity k % 2. Two uses never overlap (thread 0 refills a buffer only after the barrier), so the parity is
+        enough. The copy engine reaches shared memory by another path than the threads' loads (the async proxy):
+        fence.proxy.async orders the threads' reads of a buffer before the engine's next write into it.""", width=130)
+
+
 def small_n_chart(table, step12_limit=None):
     rows = [r for r in table.rows if r["type"] == "int32"]
     wanted = (("step12_small_n", SERIES_STYLE[0]), ("cub", CUB_STYLE), ("read_probe", PROBE_STYLE))
@@ -650,7 +717,8 @@ LESSON_FIGURES = [  # step, name, drawn by (from the step's reduce.cuh), title i
     ("step06_template", "unrolled", unrolled_figure), ("step07_multi_level", "grid_stride", grid_stride_figure),
     ("step08_warp_shuffle", "shuffle", shuffle_figure), ("step09_vector_loads", "vector_loads", vector_loads_figure),
     ("step10_single_pass", "slots", slots_figure), ("step11_any_operator", "identity", identity_figure),
-    ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step14_multi_gpu", "shards", shards_figure)]
+    ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step13_bulk_copies", "ring", ring_figure),
+    ("step14_multi_gpu", "shards", shards_figure)]
 
 
 def every_figure(root):
