@@ -3,7 +3,7 @@
 // What changed since step 03: a block of B threads now covers 2*B elements. Each thread loads
 // in[i] and in[i + B] and stores their sum into shared memory, so the first round of the tree
 // happens in registers, half as many blocks are launched, and no thread is idle after the load.
-// The second load is guarded: for odd sizes the last block's upper half may be past the end.
+// The second load is guarded: if n is not a multiple of 2*B, the last block's upper half passes n.
 //
 // What to expect: close to twice step 03's bandwidth: the same tree work now covers twice the
 // data. The block tree itself (log2(B) rounds, each behind a __syncthreads()) is the next cost.

@@ -3,7 +3,7 @@
 // What changed since step 09: the second launch is gone. Every block but the last posts its
 // partial in its own slot in the scratch and leaves. The last block (blockIdx.x == gridDim.x - 1)
 // adds its own share of the input like the others, then waits until every slot is full, adds the
-// partials in index order, writes *out, and empties the slots for the next call.
+// partials in a fixed order (per thread, then a tree), writes *out, and empties the slots.
 //
 // Why slots: a partial and the mark "this slot is full" are written together, the mark in the
 // high half of a 64-bit word and 32 bits of the partial in the low half, by one relaxed

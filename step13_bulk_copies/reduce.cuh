@@ -12,9 +12,9 @@
 // Why it should help: at these sizes the time is the DRAM's, and the order in which requests reach
 // it matters. The lab notes time every access pattern a reduction could use, with no arithmetic
 // (the read probe's patterns): on the H200 the fastest at the largest sizes is a contiguous run
-// per block read by bulk copies, ahead of step 12's grid-stride loop; CUB, whose blocks also read
-// contiguous runs (its even share), was faster than step 12 there. On the H100 the grid-stride
-// loop stays the fastest up to 2^30 elements.
+// per block read by bulk copies, ahead of step 12's grid-stride loop. (CUB's blocks read tiles
+// b, b + G, ..., like that loop: cub/agent/agent_reduce.cuh, ConsumeTiles.) On the H100 the
+// grid-stride loop stays the fastest up to 2^30 elements.
 //
 // What to expect: no change below 2^30 elements. From there, on the H200, less time than step 12,
 // level with the probe's best pattern; on the H100 about step 12's time (a little slower at 2^30,

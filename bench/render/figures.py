@@ -11,7 +11,7 @@ from .charts import CUB_STYLE, PROBE_STYLE, SERIES_STYLE, csv_fingerprint, point
 from .charts import step_label
 from .source import Evidence, FigureError, ResultsError, bind, evaluate, loop_values
 from .tables import Results, require
-from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
+from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
 
 LOOP = "for (unsigned int $var = $init; $cond; $step)"
 TREE = LOOP + " {\n[[const unsigned int $name = $value;\n]]if ($guard) sdata[$dst] += sdata[$src];"
@@ -81,12 +81,14 @@ def banks_figure(evidence, relpath, title):
     m, rounds = tree_rounds(evidence, relpath, block)
     svg = Svg(70 + lanes * 24 + 40, None, title,
               f"warp 0 of a block of {block} threads, int32 (4-byte words): word w sits in bank w mod {lanes}")
-    grid, shifted = Grid(svg, 70, 106, 24, 22, size=9), True
+    grid, shifted, degrees, idle = Grid(svg, 70, 106, 24, 22, size=9), True, [], False
     for s, work in rounds[:2]:
         active = {tid: dst for tid, dst, _ in work if tid < lanes}
         shifted &= all(src - dst == s for tid, dst, src in work if tid < lanes)
         counts = [sum(d % lanes == bank for d in set(active.values())) for bank in range(lanes)]
         degree, where = max(counts), f", {m['name']} = {m['value']}" if m["name"] else ""
+        degrees.append(degree)
+        idle |= min(counts) == 0
         svg.text(16, grid.y - 32, f"round {m['var']} = {s}: lane tid reads sdata[{m['dst']}]{where}", size=13,
                  weight="bold")
         svg.text(16, grid.y - 14, "no conflict: one word per bank" if degree == 1 else f"{degree}-way bank conflict: "
@@ -104,8 +106,13 @@ def banks_figure(evidence, relpath, title):
             grid.join((lane_row, lane), (bank_row, dst % lanes), GREEN if counts[dst % lanes] == 1 else VERMILLION,
                       arrow=False, width=1)
     note = f"sdata[{m['src']}], the second read, is the same pattern {m['var']} words further on. " if shifted else ""
-    return svg.caption(grid.y - 50, note + "Green: one lane per bank; orange: a bank that several lanes need in "
-                                           "the same instruction.")
+    colours = ["Blue: the lanes that read in that round" + ("; white: a bank no lane needs." if idle else ".")]
+    if min(degrees) == 1:
+        colours.append("Green: a bank that one lane needs, so every lane is served at once.")
+    if max(degrees) > 1:
+        colours.append("Orange: a bank that several lanes need in the same instruction; the bank serves them one "
+                       "after another (Nx: how many).")
+    return svg.caption(grid.y - 50, note + " ".join(colours))
 
 
 def first_add_figure(evidence, relpath):
@@ -160,15 +167,16 @@ def warp_unroll_figure(evidence, relpath):
         bars.row([("", "idle")], f"{block // 32} warps wait", "__syncthreads()", note_fill=VERMILLION, label_fill=GREY)
         svg.text(118, bars.ys[-1] + 15, f"{loop['var']} = {s}: threads 0..{s - 1} ({-(-s // 32)} warps) add "
                                         f"sdata[tid + {s}]", size=11)
-    grid = Grid(svg, 110, bars.y + 30, 12, 18)
+    grid = Grid(svg, 110, bars.y + 30, 12, 18, gap=46)
     for index, offset in enumerate(offsets):
-        grid.row([("", "on" if i < offset else "warn" if i < 2 * offset else "off") for i in range(slots)],
-                 f"offset {offset}", f"lane{'s 0..' if offset > 1 else ' '}{offset - 1} add{'s' if offset == 1 else ''} "
-                 f"slot + {offset}", above=[i if i % 8 == 0 and not index else "" for i in range(slots)])
-        if index + 1 < len(offsets):
-            svg.line(110, grid.y - 15, grid.x(slots), grid.y - 15, stroke=GREEN, width=1.2, dash="5 3")
-            svg.text(grid.x(slots) + 12, grid.y - 11, "__syncwarp()", size=11, fill=GREEN, weight="bold")
-    return svg.caption(grid.y, f"""Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write;
+        row = grid.row([("", "on" if i < offset else "warn" if i < 2 * offset else "off") for i in range(slots)],
+                       f"offset {offset}", f"lane{'s 0..' if offset > 1 else ' '}{offset - 1} add{'s' if offset == 1 else ''} "
+                       f"slot + {offset}", above=[i if i % 8 == 0 and not index else "" for i in range(slots)])
+        for k, what in enumerate(("the reads done", "the writes done")):  # warp_level's two __syncwarp()
+            y = grid.ys[row] + 18 + 11 + 13 * k
+            svg.line(110, y, grid.x(slots), y, stroke=GREEN, width=1.2, dash="5 3")
+            svg.text(grid.x(slots) + 12, y + 4, f"__syncwarp(): {what}", size=10, fill=GREEN, weight="bold")
+    return svg.caption(grid.y + 4, f"""Warp 0's slots 0..{slots - 1}: blue, the slots the working lanes read and write;
         orange, the slots offset above that they also read. Only warp 0's 32 lanes wait at a __syncwarp(), twice per
         level (after the reads, after the writes); the other warps have finished.""", width=130)
 
@@ -209,7 +217,8 @@ def grid_stride_figure(evidence, relpath):
     launches = evidence.find(relpath, "kernel<<<grid, block, shared_bytes, stream>>>(in, n, scratch);\n\n"
                                       "kernel<<<$second, block, shared_bytes, stream>>>(scratch, grid, out);",
                              "the two launches")
-    block, grid_size, n, context, owner = 4, 2, 44, f"{relpath}, the grid-stride loop", {}
+    block, grid_size, n, context, owner = 4, 2, 70, f"{relpath}, the grid-stride loop", {}  # the lesson's toy n
+    looped = set()  # elements loaded inside the loop (the rest: the guarded tail)
     names = {"Block": block, "gridDim_x": grid_size, "loads_per_iteration": loads, "n": n}
     names["tile"] = evaluate(tile["expr"], names, context)
     names["grid_stride"] = names[stride["expr"]] * grid_size
@@ -218,7 +227,10 @@ def grid_stride_figure(evidence, relpath):
         trips = loop_values("i", init, loop["cond"], "i += grid_stride", bound, context)
         end = evaluate(init, bound, context) + len(trips) * names["grid_stride"]  # i once the loop is done
         for k in range(loads):
-            owner.update((evaluate(f"i + {loop['offset']}", dict(bound, i=i, k=k), context), (b, tid)) for i in trips)
+            for i in trips:
+                element = evaluate(f"i + {loop['offset']}", dict(bound, i=i, k=k), context)
+                owner[element] = (b, tid)
+                looped.add(element)
             if evaluate(tail["cond"], dict(bound, i=end, k=k), context):
                 owner[evaluate(f"i + {tail['offset']}", dict(bound, i=end, k=k), context)] = (b, tid)
     require(sorted(owner) == list(range(n)), f"{relpath}: the grid-stride loop does not read every element exactly "
@@ -230,14 +242,15 @@ def grid_stride_figure(evidence, relpath):
     grid = Grid(svg, 110, 96, 24, 24, gap=22, size=9)
     for r in range(-(-n // row_len)):
         elements = range(r * row_len, (r + 1) * row_len)
+        tail = not all(e in looped for e in elements)
         grid.row([(f"t{owner[e][1]}", f"b{owner[e][0]}") if e in owner else ("", "gap") for e in elements],
-                 f"iteration {r + 1}", above=[e if e % 4 == 0 else "" for e in elements],
-                 label_fill=VERMILLION if elements[-1] >= n else "#000000")
+                 "tail, guarded" if tail else f"iteration {r}", above=[e if e % 4 == 0 else "" for e in elements],
+                 label_fill=VERMILLION if tail else "#000000")
     for b in range(grid_size):
         grid.span(0, b * block * loads, block * loads, f"block {b}: tile = {loads} x Block", f"b{b}")
     svg.caption(grid.y + 8, f"""Each row is one trip of the loop: the grid covers grid_stride = {grid_size} x {loads} x
-        {block} = {row_len} elements, each thread {loads} of them, Block apart (coalesced). The last row crosses n: only
-        there are the loads checked against n.""", width=125)
+        {block} = {row_len} elements, each thread {loads} of them, Block apart (coalesced). The last row, the tail,
+        crosses n: only there are the loads checked against n.""", width=125)
     y, x = svg.height + 6, 110 + grid_size * 70
     for b in range(grid_size):
         cell(svg, 110 + b * 70, y, 60, 26, f"partial {b}", f"b{b}", size=10)
@@ -359,7 +372,7 @@ def slots_figure(evidence, relpath):
         threads.append([b if other_block else f"{b} (own)" for b, other_block in reads if other_block or b == the_last])
     unit, left, top, rh = 34, 210, 96, 26
     svg = Svg(left + (max(finish) + 5) * unit + 140, None,
-              "Step 10: blocks post partials into slots; the last block adds them in order",
+              "Step 10: blocks post partials into slots; the last block adds them in a fixed order",
               f"a toy grid of {grid_size} blocks of Block = {block} threads; partial_loads = {loads}; the last "
               f"block: {last['cond']}")
     svg.text(16, 66, "time runs to the right (the order is an example, not a measurement)", size=12, fill=GREY)
@@ -398,7 +411,8 @@ def slots_figure(evidence, relpath):
     return svg.caption(y + 50, f"""Mark and partial are written by one 64-bit atomic store, so whoever sees the mark
         sees the partial. Thread t of the last block reads the slots of blocks t, t + Block, ... (up to partial_loads =
         {loads} at once), never its own block's ('own'): it has that partial at hand. It spins while a slot it needs is
-        empty, then adds the partials in index order and stores 0 into each slot for the next call.""")
+        empty, then adds its partials one after another (t, t + Block, ...) and stores 0 into each slot for the next
+        call; the block tree then adds the threads' sums. The order depends on n, Block and the grid only.""")
 
 
 def identity_figure(evidence, relpath):
@@ -512,6 +526,73 @@ def bulk_copies_figure(evidence, relpath):
         thread loads the input itself.""", width=112)
 
 
+def ring_figure(evidence, relpath):
+    stages = evidence.number(relpath, "constexpr unsigned int stages = $n;")
+    chunk_bytes = evidence.number(relpath, "constexpr std::size_t chunk_bytes = $n;")
+    phase = evidence.find(relpath, "wait_for_chunk(&ready[s], $phase);", "the wait on a buffer")
+    for shape, what in (("mbarrier.init.shared::cta.b64 [%0], 1;", "the mbarriers' one arrival"),
+                        ("mbarrier.arrive.expect_tx.shared::cta.b64", "the arrival that announces the bytes"),
+                        ("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes", "the bulk copy"),
+                        ("mbarrier.try_wait.parity.shared::cta.b64", "the wait on a parity"),
+                        ("fence.proxy.async.shared::cta;", "the proxy fence"),
+                        ("__syncthreads();  // nobody reads buffer s any more\nif (tid == 0 && c + stages < count) {\n"
+                         "release_buffer();\ncopy_chunk(ring[s], body + (first + c + stages) * chunk_bytes, &ready[s]);",
+                         "the refill after the barrier")):
+        evidence.find(relpath, shape, what)
+    kib, width = chunk_bytes // 1024, max(980, 330 + stages * 130 + 200)
+    svg = Svg(width, None, f"Step 13: one block's ring of {stages} buffers, who waits for whom",
+              f"stages = {stages}, chunk_bytes = {chunk_bytes} (from the source); c counts the chunks of the block's run")
+    bx, by, bw, bh = 250, 120, 110, 54  # the buffers
+    right = bx + stages * (bw + 20) + 30
+    cell(svg, 20, by, 170, bh, "thread 0", "b1", size=12)
+    cell(svg, right, by, 190, bh, "copy engine (TMA)", "b3", size=12)
+    for s in range(stages):
+        x = bx + s * (bw + 20)
+        cell(svg, x, by, bw, bh, f"buffer {s}: {kib} KiB", "b0", size=11)
+        cell(svg, x, by + bh + 34, bw, 40, f"ready[{s}]", "good", size=11)
+        svg.text(x + bw / 2, by + bh + 26, "mbarrier", size=9, anchor="middle", fill=GREY)
+    cell(svg, bx, by + bh + 130, stages * (bw + 20) - 20, 34, "all threads of the block", "b2", size=12)
+    # (1) thread 0 asks the copy engine
+    svg.line(105, by - 8, 105, by - 40, stroke=ORANGE, width=1.4)
+    svg.line(105, by - 40, right + 95, by - 40, stroke=ORANGE, width=1.4)
+    svg.line(right + 95, by - 40, right + 95, by - 3, stroke=ORANGE, width=1.4, arrow=True)
+    svg.text(bx, by - 47, f"(1) cp.async.bulk: chunk c into buffer c % {stages}, and arrive.expect_tx({chunk_bytes}) "
+             f"on ready[c % {stages}]", size=11, fill=ORANGE, weight="bold")
+    # (2) the copy engine writes a buffer and counts its bytes on the buffer's mbarrier
+    last = bx + (stages - 1) * (bw + 20)
+    svg.line(right, by + bh / 2, last + bw + 3, by + bh / 2, stroke=PURPLE, width=1.4, arrow=True)
+    svg.line(right + 20, by + bh, last + bw / 2 + 20, by + bh + 32, stroke=PURPLE, width=1.4, arrow=True)
+    svg.text(right, by + bh + 30, "(2) writes the bytes; once", size=10, fill=PURPLE, weight="bold")
+    svg.text(right, by + bh + 44, f"all {chunk_bytes} have landed, ready[s]", size=10, fill=PURPLE, weight="bold")
+    svg.text(right, by + bh + 58, "completes its phase", size=10, fill=PURPLE, weight="bold")
+    # (3) every thread waits on the parity of the phase, then adds the buffer
+    for s in range(stages):
+        x = bx + s * (bw + 20) + bw / 2
+        svg.line(x, by + bh + 74, x, by + bh + 127, stroke=GREEN, width=1.4, arrow=True)
+    svg.text(36, by + bh + 100, f"(3) try_wait.parity(ready[s],", size=10, fill=GREEN, weight="bold")
+    svg.text(36, by + bh + 114, f"{phase['phase']}): wait, then add", size=10, fill=GREEN, weight="bold")
+    # (4) the barrier, (5) the fence and the refill
+    y4 = by + bh + 164
+    svg.line(bx, y4 - 17, 28, y4 - 17, stroke=BLACK, width=1.4)
+    svg.line(28, y4 - 17, 28, by + bh + 3, stroke=BLACK, width=1.4, arrow=True)
+    svg.text(bx + 8, y4 + 18, "(4) __syncthreads(): nobody reads buffer s any more", size=11, weight="bold")
+    svg.text(36, by + bh + 26, "(5) fence.proxy.async, then", size=10, fill=VERMILLION, weight="bold")
+    svg.text(36, by + bh + 40, f"(1) for chunk c + {stages} into buffer s", size=10, fill=VERMILLION, weight="bold")
+    # per chunk: its buffer and the parity its wait names, evaluated from the source
+    count = 2 * stages + 2
+    grid = Grid(svg, bx, y4 + 54, 46, 22, gap=4, size=10)
+    grid.row([(c, "white") for c in range(count)], "chunk c")
+    grid.row([(c % stages, "b0") for c in range(count)], "buffer c % stages")
+    grid.row([(evaluate(phase["phase"], {"c": c, "stages": stages}, relpath), "good") for c in range(count)],
+             "parity awaited")
+    return svg.caption(grid.y + 18, f"""An mbarrier counts arrivals and bytes; when both are complete, its current phase
+        ends and the next begins. Phases are numbered 0, 1, 2, ..., and a wait names only the parity (even or odd) of the
+        phase it waits for: buffer s is used for chunks s, s + {stages}, s + {2 * stages}, ..., so its k-th use waits for
+        phase k, parity k % 2. Two uses never overlap (thread 0 refills a buffer only after the barrier), so the parity is
+        enough. The copy engine reaches shared memory by another path than the threads' loads (the async proxy):
+        fence.proxy.async orders the threads' reads of a buffer before the engine's next write into it.""", width=130)
+
+
 def small_n_chart(table, step12_limit=None):
     rows = [r for r in table.rows if r["type"] == "int32"]
     wanted = (("step12_small_n", SERIES_STYLE[0]), ("cub", CUB_STYLE), ("read_probe", PROBE_STYLE))
@@ -545,6 +626,87 @@ def small_n_chart(table, step12_limit=None):
     return chart.svg
 
 
+STEP11, STEP12 = "step11_any_operator", "step12_small_n"
+PART_SERIES = {STEP11: ("step 11", SERIES_STYLE[1]), STEP12: ("step 12", SERIES_STYLE[0]),
+               "step12_shuffle_warps": ("step 12, no instruction", SERIES_STYLE[2]),
+               "step12_split_warp_tree": ("step 12, no __syncwarp()", SERIES_STYLE[3]),
+               "cub": ("CUB DeviceReduce::Sum", CUB_STYLE)}
+# Step 12's parts, each drawn over the sizes where it acts: (figure, results file, type, steps, lowest and highest
+# log2 n, title, the lines beside the legend)
+STEP12_PARTS = [
+    ("part1_block", "sweep.csv", "int32", (STEP11, STEP12), 4, 14, "Part 1: one block of just enough warps",
+     ["Below the curves: the threads of", "step 12's one block (small_block);", "step 11 always launches the block."]),
+    ("part2_loads", "sweep.csv", "int32", (STEP11, STEP12, "cub"), 4, 14, "Part 2: every load at once, no loop",
+     ["CUB, below one tile: one load per", "thread per trip of its loop.", "Step 12: all loads issued,", "then the additions."]),
+    ("part3_trees", "step12_variants.csv", "float32", (STEP11, "step12_split_warp_tree"), 12, 20,
+     "Part 3: trees instead of chains (float32)",
+     ["float32 has no warp instruction;", "without the __syncwarp(), step 12", "above one tile is step 11", "with part 3 only."]),
+    ("part4_instruction", "step12_variants.csv", "int32", (STEP11, "step12_shuffle_warps", STEP12), 12, 20,
+     "Part 4: one instruction for a warp of 32-bit integers (int32)",
+     ["step 12 without the instruction:", "the shuffles of step 11 in", "every warp tree (a variant)."]),
+    ("part5_whole_warp", "step12_variants.csv", "float32", (STEP11, "step12_split_warp_tree", STEP12), 12, 20,
+     "Part 5: the whole warp before the second tree (float32)",
+     ["step 12 without the __syncwarp():", "its second tree keeps the", "path for a split warp (a variant)."]),
+]
+
+
+def small_block_threads(evidence, relpath, n, block):
+    """The threads of step 12's one block for n, from small_block's lines (a power of two from 32, at most block)."""
+    per = evidence.find(relpath, "const std::size_t threads = reduction::ceil_div(n, $per);", "small_block's count")
+    evidence.find(relpath, "int small = 32;\nwhile (small < block && static_cast<std::size_t>(small) < threads) small *= 2;",
+                  "small_block's rounding")
+    rules = vector_rules(evidence, relpath)
+    threads = -(-n // evaluate(per["per"], {"loads_per_iteration": rules["loads"], "vector_bytes": rules["bytes"]},
+                               f"{relpath}, small_block"))
+    small = 32
+    while small < block and small < threads:
+        small *= 2
+    return small
+
+
+def part_chart(table, type_name, wanted, low, high, title, notes, tile, threads=None):
+    rows = [r for r in table.rows if r["type"] == type_name and low <= int(r["n"]).bit_length() - 1 <= high]
+    times = {step: [(x, y * 1000) for x, y in points_of(table, rows, step, "time_median_ms")] for step in wanted}
+    for step, points in times.items():
+        require(points, f"{table.name}: no {type_name} rows of {step} from 2^{low} to 2^{high}", FigureError)
+    ys = [y for points in times.values() for _, y in points]
+    chart = LogChart(f"Step 12, {title}", stamp_line(table), "n (elements, log scale)",
+                     "median time per call (µs, linear scale)", [2 ** low, 2 ** high], ys, linear_y=True)
+    if tile <= 2 ** high:
+        chart.svg.rect(chart.left, chart.top, chart.px(min(tile, 2 ** high)) - chart.left, chart.bottom - chart.top,
+                       fill="#f5f5f5", stroke="none")
+        chart.svg.items.insert(0, chart.svg.items.pop())  # the shading under the grid
+        chart.rule(tile, f"one tile: {tile:,}", True)
+    for step in wanted:
+        label, style = PART_SERIES[step]
+        chart.series(label, times[step], style, width=2.2 if step == "cub" else 2)
+    for n, count in threads or []:
+        chart.svg.text(chart.px(n), chart.bottom - 8, str(count), size=10, anchor="middle", fill=GREY)
+    chart.legend_y += 10
+    for line in notes:
+        chart.svg.text(chart.right + 16, chart.legend_y, line, size=10, fill=GREY)
+        chart.legend_y += 14
+    return chart.svg
+
+
+def step12_part_figures(root, evidence, relpath, limit):
+    """[(relpath, svg, the results file drawn from)] of step 12's five parts, from results/h100."""
+    results, out = Results(root / "results" / "h100"), []
+    for name, csv_name, type_name, wanted, low, high, title, notes in STEP12_PARTS:
+        require((root / "results" / "h100" / csv_name).is_file(), f"results/h100/{csv_name}: file not found (step12's "
+                f"{name}.svg is drawn from it)", FigureError)
+        table = results.compare(csv_name) if csv_name == "sweep.csv" else results.table(
+            csv_name, ("type", "n", "step", "time_median_ms"), "bench/variants.py")
+        threads = None
+        if name == "part1_block":
+            block = int(table.stamp["block"])
+            threads = [(2 ** e, small_block_threads(evidence, relpath, 2 ** e, block)) for e in range(low, high + 1)
+                       if 2 ** e <= limit]
+        out.append((f"step12_small_n/figures/{name}.svg", part_chart(table, type_name, wanted, low, high, title, notes,
+                                                                     limit, threads), f"results/h100/{csv_name}"))
+    return out
+
+
 LESSON_FIGURES = [  # step, name, drawn by (from the step's reduce.cuh), title if shared
     ("step01_interleaved", "tree", tree_figure, "Step 01: interleaved addressing, the working threads scattered"),
     ("step02_nondivergent", "tree", tree_figure, "Step 02: the same pairs, the working threads packed first"),
@@ -555,7 +717,8 @@ LESSON_FIGURES = [  # step, name, drawn by (from the step's reduce.cuh), title i
     ("step06_template", "unrolled", unrolled_figure), ("step07_multi_level", "grid_stride", grid_stride_figure),
     ("step08_warp_shuffle", "shuffle", shuffle_figure), ("step09_vector_loads", "vector_loads", vector_loads_figure),
     ("step10_single_pass", "slots", slots_figure), ("step11_any_operator", "identity", identity_figure),
-    ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step14_multi_gpu", "shards", shards_figure)]
+    ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step13_bulk_copies", "ring", ring_figure),
+    ("step14_multi_gpu", "shards", shards_figure)]
 
 
 def every_figure(root):
@@ -575,6 +738,8 @@ def every_figure(root):
                                     "vector_bytes": rules["bytes"]}, f"{relpath}, tile_elements")
     out.append(("step12_small_n/figures/small_n.svg", small_n_chart(table, limit).render(
         f"{csv_fingerprint(root / sweep, sweep)}; {evidence.fingerprint()}")))
+    for path, svg, source in step12_part_figures(root, evidence, relpath, limit):
+        out.append((path, svg.render(f"{csv_fingerprint(root / source, source)}; {evidence.fingerprint()}")))
     for folder in sorted(p for p in (root / "results").iterdir() if p.is_dir()):
         label = folder.relative_to(root).as_posix()
         out.extend((path.relative_to(root).as_posix(), text) for path, text in results_charts(folder, label))

@@ -138,13 +138,25 @@ def power_label(value, base):
             else f"1e{round(math.log10(value))}")
 
 
+def linear_ticks(low, high, count=5):
+    raw = (high - low) / count or abs(high) or 1
+    unit = 10 ** math.floor(math.log10(raw))
+    step = next(m * unit for m in (1, 2, 2.5, 5, 10) if m * unit >= raw)
+    first, last = math.floor(low / step + 1e-9), math.ceil(high / step - 1e-9)
+    return [round(i * step, 10) for i in range(first, max(last, first + 1) + 1)]
+
+
 class LogChart:
-    def __init__(self, title, subtitle, xlabel, ylabel, xs, ys, width=900, height=520, legend_width=230):
+    def __init__(self, title, subtitle, xlabel, ylabel, xs, ys, width=900, height=520, legend_width=230,
+                 linear_y=False):
         self.svg = Svg(width, height, title, subtitle, at=46, size=11)
         self.left, self.top, self.right, self.bottom = 78, 64, width - legend_width, height - 58
-        self.xticks, self.yticks = log_ticks(min(xs), max(xs), 2), log_ticks(min(ys), max(ys), 10)
+        self.linear_y = linear_y
+        self.xticks = log_ticks(min(xs), max(xs), 2)
+        self.yticks = linear_ticks(min(ys), max(ys)) if linear_y else log_ticks(min(ys), max(ys), 10)
         self.x0, self.x1 = math.log2(self.xticks[0]), math.log2(self.xticks[-1])
-        self.y0, self.y1 = math.log10(self.yticks[0]), math.log10(self.yticks[-1])
+        self.y0, self.y1 = ((self.yticks[0], self.yticks[-1]) if linear_y
+                            else (math.log10(self.yticks[0]), math.log10(self.yticks[-1])))
         svg, self.legend_y = self.svg, self.top + 6
         step = 4 if len(self.xticks) > 16 else 2 if len(self.xticks) > 8 else 1
         for x in self.xticks:
@@ -154,8 +166,8 @@ class LogChart:
                 svg.text(px, self.bottom + 18, power_label(x, 2), size=11, anchor="middle")
         for y in self.yticks:
             svg.line(self.left, self.py(y), self.right, self.py(y), stroke="#cccccc")
-            svg.text(self.left - 8, self.py(y) + 4, power_label(y, 10), size=11, anchor="end")
-            for minor in (m for m in (2, 5) if y * m < self.yticks[-1]):
+            svg.text(self.left - 8, self.py(y) + 4, f"{y:g}" if linear_y else power_label(y, 10), size=11, anchor="end")
+            for minor in (m for m in (2, 5) if y * m < self.yticks[-1] and not linear_y):
                 svg.line(self.left, self.py(y * minor), self.right, self.py(y * minor), stroke="#f0f0f0")
         svg.rect(self.left, self.top, self.right - self.left, self.bottom - self.top, stroke=BLACK)
         svg.text((self.left + self.right) / 2, self.bottom + 42, xlabel, size=12, anchor="middle")
@@ -165,7 +177,8 @@ class LogChart:
         return self.left + (math.log2(x) - self.x0) / (self.x1 - self.x0) * (self.right - self.left)
 
     def py(self, y):
-        return self.bottom - (math.log10(y) - self.y0) / (self.y1 - self.y0) * (self.bottom - self.top)
+        value = y if self.linear_y else math.log10(y)
+        return self.bottom - (value - self.y0) / (self.y1 - self.y0) * (self.bottom - self.top)
 
     def series(self, label, points, style, width=1.8):
         colour, shape, dash = style

@@ -46,7 +46,8 @@ def copy_inputs(destination):
     for folder in sorted((ROOT / "results").iterdir()):
         if folder.is_dir():
             (destination / "results" / folder.name).mkdir(parents=True)
-            for name in ("headline.csv", "sweep.csv", "headline.svg", "sweep_int32.svg", "sweep_float32.svg"):
+            for name in ("headline.csv", "sweep.csv", "step12_variants.csv", "headline.svg", "sweep_int32.svg",
+                         "sweep_float32.svg"):
                 if (folder / name).is_file():
                     shutil.copy(folder / name, destination / "results" / folder.name / name)
 
@@ -150,7 +151,8 @@ class Writing(unittest.TestCase):
         self.assertEqual(first, second)
         names = [path for path, _ in first]
         for expected in ("step01_interleaved/figures/tree.svg", "step02_nondivergent/figures/banks.svg",
-                         "step12_small_n/figures/small_n.svg", "step14_multi_gpu/figures/shards.svg",
+                         "step12_small_n/figures/small_n.svg", "step12_small_n/figures/part1_block.svg",
+                         "step12_small_n/figures/part5_whole_warp.svg", "step14_multi_gpu/figures/shards.svg",
                          "results/h100/sweep_int32.svg", "results/h100/headline.svg"):
             self.assertIn(expected, names)
         for path, text in first:
