@@ -183,6 +183,35 @@ def render_read_patterns(results, type_name, from_log2, context):
                          "fastest pattern's (1.000: one of them is it).\n", context)
 
 
+def render_cub_pattern(results, type_name, from_log2, context):
+    # CUB's order of reads (strip_x5) beside step 12's loop, contiguous runs and the bulk copies, on each GPU
+    # whose read_patterns.csv has the strip_x5 row: what CUB's speed at large n comes from.
+    shown = {"loop": "loop (step 12)", "strip_x5": "strip_x5 (CUB's order and grid)", "run_x5": "run_x5",
+             "cub": "CUB", "bulk": "bulk (step 13)"}
+    cells, stamps, facts = [], [], []
+    for gpu in results.gpus("read_patterns.csv"):
+        table = gpu.table("read_patterns.csv", ["type", "n", "pattern", "time_median_us"], "read_patterns")
+        times = {(int(r["n"]), r["pattern"]): table.number(r, "time_median_us") for r in rows_where(table, type=type_name)}
+        sizes = sorted({n for (n, p) in times if p == "strip_x5" and n >= 1 << int(from_log2)})
+        if not sizes:
+            continue
+        for n in sizes:
+            missing = ", ".join(p for p in shown if (n, p) not in times)
+            require(not missing, f"{context}: {table.name} has no {type_name} row at n = {n} for {missing}")
+            cells.append([gpu_label(gpu), size_text(n)] + [f"{times[(n, p)]:.1f}" for p in shown])
+        n = sizes[-1]
+        def percent(a, b):
+            return f"{100 * (times[(n, a)] / times[(n, b)] - 1):+.1f} %"
+        facts.append(f"{gpu_label(gpu)} at {size_text(n)}: strip_x5 against loop {percent('strip_x5', 'loop')}, "
+                     f"run_x5 against strip_x5 {percent('run_x5', 'strip_x5')}, bulk against strip_x5 "
+                     f"{percent('bulk', 'strip_x5')}")
+        stamps.append(f"{gpu_label(gpu)}: {short_stamp(table.stamp)}")
+    require(cells, f"{context}: no read_patterns.csv has {type_name} strip_x5 rows from 2^{from_log2}")
+    return (markdown_table(["GPU", "n"] + [f"{label}, µs" for label in shown.values()], "ll" + "r" * len(shown), cells)
+            + f"\n{type_name}, L2 warm, per-call median (bench/ablation/read_patterns.cu). Time against time (below 0: "
+            "faster): " + "; ".join(facts) + ".\n" + "".join(f"\n{stamp}\n" for stamp in stamps))
+
+
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
     shown = ("step12", "step12_no_wait", "step12_read_no_wait") + (
         ("step12_one_atomic",) if type_name == "int32" else ()) + ("step12_cluster8", "step12_cluster16")
