@@ -269,6 +269,29 @@ def render_multigpu_step14(results, folder, context):
             + "\nScaling: " + "; ".join(facts) + ".\n")
 
 
+def render_multigpu_bend(results, folder, type_name, to_log2, context):
+    # Where the scaling bends: at K = every GPU of the folder, the time beyond one GPU's time / K beside one
+    # all-reduce of 4 bytes (allreduce.csv), both per-call medians timed on the GPUs.
+    where = Results(results.directory.parent / folder)
+    table, allreduce = where.table("step14.csv"), where.table("allreduce.csv")
+    k = max(int(row["gpus"]) for row in table.rows)
+    times = {(int(row["n"]), int(row["gpus"])): table.number(row, "time_median_ms") * 1000
+             for row in rows_where(table, type=type_name, from_one_gpu="0") if row["launch"] != "mpi" or row["gpus"] == "1"}
+    latency = [table_row for table_row in rows_where(allreduce, method="nccl", bytes="4")]
+    require(len(latency) == 1, f"{context}: {allreduce.name} needs one nccl row of 4 bytes")
+    combine = allreduce.number(latency[0], "time_median_us")
+    cells = []
+    for n in sorted(n for (n, g) in times if g == k and n <= 1 << int(to_log2)):
+        require((n, 1) in times, f"{context}: {table.name} has no 1-GPU {type_name} run at n = {n}")
+        share = times[(n, 1)] / k
+        cells.append([size_text(n), f"{times[(n, 1)]:.1f}", f"{times[(n, k)]:.1f}", f"{share:.1f}",
+                      f"{times[(n, k)] - share:.1f}"])
+    headers = ["n", "1 GPU, µs", f"{k} GPUs, µs", f"1 GPU / {k}, µs", f"{k} GPUs minus 1 GPU / {k}, µs"]
+    return (stamped_table(table.stamp, headers, "l" + "r" * 4, cells)
+            + f"\n{type_name}, one process, L2 warm, per-call median. One `ncclAllReduce` of 4 bytes on the same "
+            f"{k} GPUs, alone: {combine:.1f} µs (allreduce.csv, per-call median, timed on the GPUs).\n")
+
+
 def render_multigpu_allreduce(results, folder, context):
     table = Results(results.directory.parent / folder).table("allreduce.csv")
     rows, cells = {(row["method"], int(row["bytes"])): row for row in table.rows}, []
