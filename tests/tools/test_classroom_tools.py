@@ -455,13 +455,42 @@ class CompiledCode(unittest.TestCase):
             self.assertIn(row["step"], FOLDERS)
             re.compile(row["pattern"])
             re.compile(row["function"])
-            self.assertTrue(row["count"] == "" or int(row["count"]) >= 0)
+            self.assertRegex(row["count"], r"^(\d+\+?)?$")
             self.assertIn(row["stub_passes"], {"yes", "no"})
             self.assertIn(row["previous_passes"], {"yes", "no"})
             self.assertTrue(row["reason"])
         # each step with a row has one that tells its stub from its solution
         for step in {row["step"] for row in rows}:
             self.assertIn("no", [row["stub_passes"] for row in rows if row["step"] == step], step)
+
+    def test_every_step_handed_out_has_rows_that_fail_its_stub_and_its_previous_steps_kernels(self):
+        # The host part (GitHub Classroom's whole grade) must fail an empty kernel and the previous
+        # step's kernel; tests/tools/wrong_kernels.sh proves each row's stub_passes and previous_passes
+        # (each row's stub_passes and previous_passes, on the real SASS). A step whose previous step has
+        # another api (sum before op) needs no such row: the previous step's file does not build as it.
+        # A multi-GPU step's idea is host code: none (docs/teaching.md warns).
+        rows = stamped_csv.read(TOOLS / "sass_checks.csv").rows
+        for step in manifest.load():
+            if not exercise_markers.stub_text(step.folder) or step.kind == "multi_gpu":
+                continue
+            with self.subTest(step=step.folder):
+                mine = [row for row in rows if row["step"] == step.folder]
+                self.assertIn("no", [row["stub_passes"] for row in mine], "no row fails the empty stub")
+                if step.previous and manifest.previous(step).api == step.api:
+                    self.assertIn("no", [row["previous_passes"] for row in mine], "no row fails the previous step's kernels")
+
+    def test_a_count_with_a_plus_is_a_least_count(self):
+        sass = ("Function : _ZN6step0125reduce_interleaved_kernelIjEEvPKT_mPS1_\n"
+                + "".join(f"        /*{i:04x}*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n" for i in range(2))
+                + "Function : _ZN6step0125reduce_interleaved_kernelIfEEvPKT_mPS1_\n"
+                + "        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n")
+        row = {"pattern": r"BAR\.SYNC", "function": "kernelIj", "count": "2+", "reason": "r"}
+        self.assertEqual(compiled_code.check_rows([row], sass, "step01")[0], 0)
+        self.assertEqual(compiled_code.check_rows([dict(row, count="1+")], sass, "step01")[0], 0)
+        self.assertEqual(compiled_code.check_rows([dict(row, count="3+")], sass, "step01")[0], 1)
+        missing, lines = compiled_code.check_rows([dict(row, function="")], sass, "step01")  # each kernel
+        self.assertEqual(missing, 1)
+        self.assertIn("expected at least 2", lines[0])
 
 
 def parse_yaml(text):
