@@ -63,7 +63,9 @@ for step in "${steps[@]}"; do
     pasted="$(sed -n 's/^overall: //p' "$work/$step.previous.log")"
   fi
   cp "$work/$step.solution.cuh" "$file"
-  echo "wrong_kernels: $step: solution full; empty stub: $empty${previous:+; $previous's kernels: $pasted}" \
+  said="wrong_kernels: $step: solution full; empty stub: $empty"
+  [ -z "$previous" ] || said="$said; the kernels of $previous: $pasted"
+  echo "$said" \
        "($((SECONDS - step_started)) s)"
 done
 echo "wrong_kernels: ${#steps[@]} step(s) in $((SECONDS - started)) s"
