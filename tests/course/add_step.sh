@@ -4,8 +4,11 @@
 # "previous step12_small_n, api op". Checks that the copy configures; that the step's tests are
 # listed under its label and run (Skipped without a GPU); that compare lists it (its usage error
 # names every step it knows, without a GPU); and that make_exercise makes its assignment, whose
-# host part (./grade --host-only) passes on the solution. Builds only the new step, its GPU tests,
-# the previous step (the speed test's rival) and compare, for one architecture.
+# host part (./grade --host-only) passes on the solution. The copy's course/steps.csv keeps only
+# what the new step needs, its previous step (the speed test's rival), and step 05 (tests/ runs its
+# race demonstration), each kept row without a previous (as make_exercise's manifest): so compare
+# and the tests are configured and built for three steps, not the whole course. Builds only the new
+# step, its GPU tests, the previous step and compare, for one architecture.
 # Without Catch2 it stops after the configure and says so.
 # usage: tests/course/add_step.sh [WORK_DIR [CMAKE_ARG ...]]
 #        WORK_DIR: default (or ""): a temporary folder, removed at the end; CMAKE_ARGs go to the configure
@@ -18,7 +21,7 @@ if [ -z "$work" ]; then
   trap 'rm -rf "$work"' EXIT
 fi
 fail() { echo "add_step: FAIL: $*" >&2; exit 1; }
-say() { echo "add_step: $*"; }  # progress: the builds below take minutes on a small machine
+say() { echo "add_step: [${SECONDS} s] $*"; }  # progress: the builds below take minutes on a small machine
 
 copy="$work/course"
 mkdir -p "$copy"
@@ -28,7 +31,14 @@ cp -r "$tree/step12_small_n" "$copy/step15_copy"
 rm -rf "$copy/step15_copy/README.md" "$copy/step15_copy/NOTES.md" "$copy/step15_copy/figures"
 sed -i 's/\bstep12_small_n\b/step15_copy/g; s/\bstep12\b/step15/g' "$copy"/step15_copy/{CMakeLists.txt,main.cu,reduce.cuh}
 cp "$tree/tools/stubs/step12_small_n.cuh" "$copy/tools/stubs/step15_copy.cuh"
-echo 'step15_copy,single,step12_small_n,op,12,"step 12 under another name"' >>"$copy/course/steps.csv"
+python3 - "$copy/course/steps.csv" <<'EOF'  # the comments, the header, and the kept rows without a previous
+import sys
+path, kept = sys.argv[1], ("step05_warp_unroll", "step12_small_n")
+rows = [line.split(",", 3) for line in open(path).read().splitlines(keepends=True)]
+text = "".join(",".join(row[:2] + [""] + row[3:]) if row[0] in kept else ",".join(row)
+               for row in rows if row[0].startswith("#") or row[0] == "folder" or row[0] in kept)
+open(path, "w").write(text + 'step15_copy,single,step12_small_n,op,12,"step 12 under another name"\n')
+EOF
 
 build="$work/build"
 say "configuring a copy of the course with step15_copy (log: $work/configure.log)"
@@ -61,7 +71,7 @@ set +e
 "$build/bin/compare" --steps 99 >/dev/null 2>"$work/compare.err"
 code=$?
 set -e
-[ "$code" -eq 2 ] && grep -q "13, 15, cub" "$work/compare.err" ||
+[ "$code" -eq 2 ] && grep -q "12, 15, cub" "$work/compare.err" ||
   { cat "$work/compare.err"; fail "compare's list of steps (its usage error) does not name 15 (exit $code)"; }
 
 say "making step15's assignment and grading its host part (./grade --host-only, log: $work/grade.log)"
