@@ -8,7 +8,7 @@
 # (tools/sass_checks.csv) tells them from the solution, the build where they do not compile.
 # A multi-GPU step (step 14: NCCL calls, no kernel of its own) is reported NOT CHECKED.
 # usage: tests/tools/wrong_kernels.sh [STEP ... | all]
-#        default: step01 step04 step07 step12 (CI); all: every step of course/steps.csv
+#        default: step01 step04 step07 step12, a quick sample; all: every step of course/steps.csv (CI, .ci/run)
 set -euo pipefail
 tree="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 steps=("$@")
