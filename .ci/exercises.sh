@@ -4,8 +4,10 @@
 # the stub really is one (no line of the solution left in it), that the grader's host part
 # (./grade --host-only, what GitHub Classroom's workflow runs) scores the stub below full and the
 # solution (make_exercise --solution) full, and that without a GPU the GPU part scores 0 in
-# Gradescope's results.json and the grader never passes. The tools' host tests and the thresholds
-# check are ctest's (label host).
+# Gradescope's results.json and the grader never passes, while its JUnit report (--junit) holds the
+# host part and every GPU test skipped with the reason; and that a graded folder moved elsewhere is
+# graded afresh (the first step only: it rebuilds). The tools' host tests and the thresholds check
+# are ctest's (label host); tests/tools/wrong_kernels.sh fails empty and previous-step kernels.
 # usage: .ci/exercises.sh [STEP ...]        (default: step04 step07)
 set -euo pipefail
 tree="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -68,7 +70,7 @@ EOF
 
   # The whole grade, reusing the student's build/: it must fail the stub (its TODO lines).
   set +e
-  (cd "$out" && ./grade --gradescope "$work/$step.json") >"$work/$step.grade.log" 2>&1
+  (cd "$out" && ./grade --gradescope "$work/$step.json" --junit "$work/$step.xml") >"$work/$step.grade.log" 2>&1
   code=$?
   set -e
   [ "$code" -eq 1 ] || { cat "$work/$step.grade.log"; fail "grade exited $code on the stub of $step, expected 1"; }
@@ -85,6 +87,19 @@ if not gpu:
         assert test["score"] == 0 and test["status"] == "failed", test
         assert "not graded: no GPU on this machine" in test["output"], test
 EOF
+  python3 - "$work/$step.xml" "$work/$step.json" "$gpu" <<'EOF' || fail "the JUnit report of the $step stub"
+import json, sys, xml.etree.ElementTree as ElementTree
+cases = {case.get("name"): case for case in ElementTree.parse(sys.argv[1]).getroot().iter("testcase")}
+results, gpu = json.load(open(sys.argv[2])), sys.argv[3] == "yes"
+named = {test["name"].split(": ", 1)[1] for test in results["tests"]}
+assert set(cases) == named, (sorted(cases), sorted(named))  # the same checks as results.json
+assert cases["no TODO left"].find("failure") is not None, "the stub's TODO lines did not fail"
+if not gpu:
+    for test in results["tests"]:
+        if test["name"].startswith("GPU part: "):
+            skipped = cases[test["name"].split(": ", 1)[1]].find("skipped")
+            assert skipped is not None and "not graded: no GPU on this machine" in skipped.get("message"), test["name"]
+EOF
   if [ "$gpu" = no ]; then  # said before anything is built for the GPU
     head -n 1 "$work/$step.grade.log" | grep -q "^grade: no GPU on this machine" || fail "grade did not say first that no GPU is present"
   fi
@@ -100,6 +115,13 @@ EOF
     set -e
     [ "$code" -eq 3 ] || { cat "$work/$step.solution-all.log"; fail "grade exited $code on the solution of $step without a GPU, expected 3"; }
     grep -q "NOT GRADED: no usable GPU" "$work/$step.solution-all.log" || fail "grade did not say that no GPU is present"
+  fi
+  if [ "$step" = "${steps[0]}" ]; then  # moved elsewhere, build-grade/ and all: graded afresh, host tests and all
+    mv "$work/$step-solution" "$work/$step-moved"
+    (cd "$work/$step-moved" && ./grade --host-only) >"$work/$step.moved.log" 2>&1 ||
+      { cat "$work/$step.moved.log"; fail "grade --host-only did not pass the solution of $step once moved"; }
+    grep -q "configuring afresh" "$work/$step.moved.log" && grep -q "host tests: 1 passed" "$work/$step.moved.log" ||
+      { cat "$work/$step.moved.log"; fail "the moved solution of $step was not configured afresh with its host tests"; }
   fi
   echo "exercises: $step: generated, stub checked, built outside the tree without warnings;" \
        "host part: stub $full points, solution full; without a GPU the GPU part scores 0 and grade never passes"

@@ -108,7 +108,7 @@ std::vector<Flag> flag_table(Tool tool) {
         flags.push_back({"--steps", "LIST", "comma-separated subset, e.g. 01,05,07,cub", "every step and cub",
                          [](Options& o, auto&, auto& v) {
                              std::stringstream stream(v);
-                             o.steps.clear();  // a repeated --steps replaces the list
+                             o.steps.clear();
                              for (std::string part; std::getline(stream, part, ',');)
                                  if (!part.empty()) o.steps.push_back(part);
                              if (o.steps.empty())
@@ -160,10 +160,13 @@ Options parse_options(int argc, const char* const* argv, Tool tool) {
         });
         if (flag == flags.end()) throw UsageError("unknown option '" + word + "'; see --help for the accepted options");
         if (flag->placeholder && i + 1 >= argc) throw UsageError(word + " needs a value; see --help");
+        if (given.count(flag->name))  // a second value would silently replace the first
+            throw UsageError(std::string(flag->name) + " is given twice; give each option once");
         flag->apply(options, flag->name, flag->placeholder ? argv[++i] : "");
         given.insert(flag->name);
     }
     const auto has = [&](const char* flag) { return given.count(flag) > 0; };  // the rules between flags
+    if (has("--csv") && has("--json")) throw UsageError("--csv and --json cannot be combined: choose one output format");
     if (has("--n") && has("--input")) throw UsageError("--n and --input cannot be combined: the file's size gives n");
     if (has("--input") && (has("--pattern") || has("--seed")))
         throw UsageError("--pattern and --seed describe generated input; they cannot be combined with --input");

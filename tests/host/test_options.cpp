@@ -2,6 +2,7 @@
 // UsageError whose message says what would have been accepted (nothing falls back silently).
 #include "../catch.h"
 #include "host_test_support.h"
+#include "exit_codes.h"
 #include "options.h"
 
 #include <cstdint>
@@ -60,6 +61,14 @@ const std::vector<FlagExample> step_flags = {
     {"--op", "max"},      {"--help", ""},
 };
 const std::vector<FlagExample> compare_only_flags = {{"--steps", "01,07,cub"}, {"--sweep", ""}};
+
+// The exit code a program gets for these arguments: run_guarded maps a UsageError to it.
+int exit_code_of_usage(const Args& args) {
+    return run_guarded([&]() -> int {
+        parse(args);
+        return 0;
+    });
+}
 
 Args with_value(const FlagExample& example) {
     Args args{example.flag};
@@ -219,6 +228,29 @@ TEST_CASE("output format, L2 flushing and help are switches", "[options]") {
     CHECK(parse({"-h"}).help);
     // a switch takes no value: what follows is parsed as the next flag
     check_rejected({"--csv", "yes"}, {"unknown option 'yes'"});
+}
+
+TEST_CASE("--csv and --json are one choice of output format", "[options]") {
+    // either order; the message names both (UsageError: one stderr line, exit code 2)
+    check_rejected({"--csv", "--json"}, {"--csv", "--json", "cannot be combined"});
+    check_rejected({"--json", "--n", "2^10", "--csv"}, {"--csv", "--json", "cannot be combined"});
+    check_rejected({"--csv", "--json"}, {"--csv", "--json", "cannot be combined"}, Tool::compare);
+    CHECK(exit_code_of_usage({"--csv", "--json"}) == 2);
+}
+
+TEST_CASE("an option given twice is refused, not replaced by its last value", "[options]") {
+    check_rejected({"--n", "5", "--n", "6"}, {"--n", "given twice"});
+    check_rejected({"--type", "int32", "--block", "64", "--type", "float32"}, {"--type", "given twice"});
+    check_rejected({"--csv", "--csv"}, {"--csv", "given twice"});
+    check_rejected({"--help", "-h"}, {"--help", "given twice"});  // an alias is the same option
+    check_rejected({"--steps", "01", "--steps", "07"}, {"--steps", "given twice"}, Tool::compare);
+    for (const FlagExample& example : step_flags) {
+        Args twice = with_value(example);
+        const Args again = with_value(example);
+        twice.insert(twice.end(), again.begin(), again.end());
+        check_rejected(twice, {example.flag, "given twice"});
+    }
+    CHECK(exit_code_of_usage({"--n", "5", "--n", "6"}) == 2);
 }
 
 TEST_CASE("--input excludes --n, --pattern and --seed", "[options]") {

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -326,7 +327,7 @@ class BuildFolder(unittest.TestCase):
         with tempfile.TemporaryDirectory() as work:
             root, other = Path(work) / "assignment", Path(work) / "other"
             (root / "build").mkdir(parents=True)
-            target = grade.Target(root, "step04_first_add", "step03_sequential", True, None)
+            target = grade.Target(root, "step04_first_add", "step03_sequential", True)
             args = argparse.Namespace(build_dir=None)
             host_dir = root / "build-grade"
             self.assertEqual(grade.gpu_build_dir(args, target, host_dir), host_dir)  # not configured
@@ -337,6 +338,78 @@ class BuildFolder(unittest.TestCase):
             self.assertEqual(grade.gpu_build_dir(args, target, host_dir), (root / "build").resolve())
             args.build_dir = Path(work) / "chosen"
             self.assertEqual(grade.gpu_build_dir(args, target, host_dir), args.build_dir.resolve())
+
+    def configure_command(self, root, build_dir):  # the cmake command grade's configure runs
+        commands, saved = [], grade.run
+        grade.run = lambda command, log, **options: commands.append(command) or (0, "")
+        try:
+            with contextlib.redirect_stdout(io.StringIO()) as said:
+                grade.configure(root, build_dir, io.StringIO())
+        finally:
+            grade.run = saved
+        return [str(word) for word in commands[0]], said.getvalue()
+
+    def test_a_copied_or_moved_assignment_is_configured_afresh(self):
+        with tempfile.TemporaryDirectory() as work:
+            old, root = Path(work) / "old", Path(work) / "assignment"
+            build_dir = root / "build-grade"
+            build_dir.mkdir(parents=True)
+            command, said = self.configure_command(root, build_dir)  # no cache yet: a plain configure
+            self.assertNotIn("--fresh", command)
+            cache = build_dir / "CMakeCache.txt"
+            cache.write_text(f"CMAKE_CACHEFILE_DIR:INTERNAL={build_dir}\nCMAKE_HOME_DIRECTORY:INTERNAL={root}\n")
+            self.assertIsNone(grade.configured_elsewhere(root, build_dir))
+            command, said = self.configure_command(root, build_dir)  # its own cache: kept
+            self.assertNotIn("--fresh", command)
+            self.assertEqual(said, "")
+            for home, cache_dir in ((old, old / "build-grade"), (root, old / "build-grade"), (old, build_dir)):
+                with self.subTest(home=home, cache_dir=cache_dir):
+                    cache.write_text(f"CMAKE_CACHEFILE_DIR:INTERNAL={cache_dir}\nCMAKE_HOME_DIRECTORY:INTERNAL={home}\n")
+                    self.assertEqual(grade.configured_elsewhere(root, build_dir), (str(home), str(cache_dir)))
+                    command, said = self.configure_command(root, build_dir)
+                    self.assertIn("--fresh", command)
+                    self.assertIn("copied or moved", said)
+
+
+class AssignmentConfig(unittest.TestCase):
+    def test_an_assignment_holds_no_path_of_the_instructors_machine(self):
+        with tempfile.TemporaryDirectory() as work:
+            out = Path(work) / "assignment"
+            subprocess.run([sys.executable, str(TOOLS / "make_exercise"), "step04", str(out)], check=True,
+                           capture_output=True)
+            config = (out / "assignment.cfg").read_text()
+            self.assertNotIn("source_tree", config)
+            for path in (p for p in out.rglob("*") if p.is_file()):
+                self.assertNotIn(str(ROOT), path.read_text(errors="replace"), f"{path} names the course tree")
+
+    def test_the_reference_in_an_assignment_needs_the_course_tree_given(self):
+        with tempfile.TemporaryDirectory() as work:
+            target = grade.Target(Path(work), "step04_first_add", "step03_sequential", True)
+            for tree, words in ((None, "give --reference-tree DIR"), (Path(work), "is not the course tree")):
+                args = argparse.Namespace(reference_tree=tree)
+                exe, why = grade.reference_build(target, args, Path(work), io.StringIO(), 1)
+                self.assertIsNone(exe)
+                self.assertIn(words, why)
+
+
+class JUnit(unittest.TestCase):
+    def test_without_a_gpu_the_report_holds_the_host_part_and_every_gpu_test_skipped(self):
+        host = [grade.Check("build", "build", "pass", "built", "", 10),
+                grade.Check("todo", "no TODO left", "fail", "1 TODO line(s) left", "step04_first_add/reduce.cuh:3: // TODO: x", 5)]
+        names = ["gpu_step04", "gpu_step04_large", "sanitize_step04", "speed_step04"]
+        checks = host + grade.not_graded(names, "the NVIDIA driver sees no GPU")
+        root = ElementTree.fromstring(grade.junit_report("step04_first_add", checks, "FAIL"))
+        cases = {case.get("name"): case for case in root.iter("testcase")}
+        self.assertEqual(set(cases), {"build", "no TODO left", *names})
+        self.assertEqual((root.get("tests"), root.get("failures"), root.get("skipped")), ("6", "1", "4"))
+        self.assertEqual([child.tag for child in cases["build"] if child.tag != "system-out"], [])
+        self.assertEqual(cases["no TODO left"].find("failure").get("message"), "1 TODO line(s) left")
+        for name in names:
+            skipped = cases[name].find("skipped")
+            self.assertIsNotNone(skipped, name)
+            self.assertIn("not graded: no GPU on this machine", skipped.get("message"))
+            self.assertIn("the NVIDIA driver sees no GPU", skipped.get("message"))
+            self.assertEqual(cases[name].get("status"), "notrun")
 
 
 class CompiledCode(unittest.TestCase):
@@ -382,13 +455,42 @@ class CompiledCode(unittest.TestCase):
             self.assertIn(row["step"], FOLDERS)
             re.compile(row["pattern"])
             re.compile(row["function"])
-            self.assertTrue(row["count"] == "" or int(row["count"]) >= 0)
+            self.assertRegex(row["count"], r"^(\d+\+?)?$")
             self.assertIn(row["stub_passes"], {"yes", "no"})
             self.assertIn(row["previous_passes"], {"yes", "no"})
             self.assertTrue(row["reason"])
         # each step with a row has one that tells its stub from its solution
         for step in {row["step"] for row in rows}:
             self.assertIn("no", [row["stub_passes"] for row in rows if row["step"] == step], step)
+
+    def test_every_step_handed_out_has_rows_that_fail_its_stub_and_its_previous_steps_kernels(self):
+        # The host part (GitHub Classroom's whole grade) must fail an empty kernel and the previous
+        # step's kernel; tests/tools/wrong_kernels.sh proves each row's stub_passes and previous_passes
+        # (each row's stub_passes and previous_passes, on the real SASS). A step whose previous step has
+        # another api (sum before op) needs no such row: the previous step's file does not build as it.
+        # A multi-GPU step's idea is host code: none (docs/teaching.md warns).
+        rows = stamped_csv.read(TOOLS / "sass_checks.csv").rows
+        for step in manifest.load():
+            if not exercise_markers.stub_text(step.folder) or step.kind == "multi_gpu":
+                continue
+            with self.subTest(step=step.folder):
+                mine = [row for row in rows if row["step"] == step.folder]
+                self.assertIn("no", [row["stub_passes"] for row in mine], "no row fails the empty stub")
+                if step.previous and manifest.previous(step).api == step.api:
+                    self.assertIn("no", [row["previous_passes"] for row in mine], "no row fails the previous step's kernels")
+
+    def test_a_count_with_a_plus_is_a_least_count(self):
+        sass = ("Function : _ZN6step0125reduce_interleaved_kernelIjEEvPKT_mPS1_\n"
+                + "".join(f"        /*{i:04x}*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n" for i in range(2))
+                + "Function : _ZN6step0125reduce_interleaved_kernelIfEEvPKT_mPS1_\n"
+                + "        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n")
+        row = {"pattern": r"BAR\.SYNC", "function": "kernelIj", "count": "2+", "reason": "r"}
+        self.assertEqual(compiled_code.check_rows([row], sass, "step01")[0], 0)
+        self.assertEqual(compiled_code.check_rows([dict(row, count="1+")], sass, "step01")[0], 0)
+        self.assertEqual(compiled_code.check_rows([dict(row, count="3+")], sass, "step01")[0], 1)
+        missing, lines = compiled_code.check_rows([dict(row, function="")], sass, "step01")  # each kernel
+        self.assertEqual(missing, 1)
+        self.assertIn("expected at least 2", lines[0])
 
 
 def parse_yaml(text):

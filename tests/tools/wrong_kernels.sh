@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The host part of ./grade (what GitHub Classroom scores, no GPU) must fail a kernel that does not
+# hold the step's idea. For each step: its assignment with the solution (make_exercise --solution)
+# scores full; then, in the same folder (only the step rebuilds), its reduce.cuh replaced by
+#   (a) the stub with its `// TODO:` lines deleted and no code written, and
+#   (b) the previous step's reduce.cuh (previous/ in the assignment) under this step's namespace,
+# each of which ./grade --host-only must FAIL (exit 1): the compiled-code check
+# (tools/sass_checks.csv) tells them from the solution, the build where they do not compile.
+# A multi-GPU step (step 14: NCCL calls, no kernel of its own) is reported NOT CHECKED.
+# usage: tests/tools/wrong_kernels.sh [STEP ... | all]
+#        default: step01 step04 step07 step12, a quick sample; all: every step of course/steps.csv (CI, .ci/run)
+set -euo pipefail
+tree="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+steps=("$@")
+((${#steps[@]} > 0)) || steps=(step01 step04 step07 step12)
+if [ "${steps[*]}" = all ]; then
+  mapfile -t steps < <(sed -n 's/^\(step[0-9][0-9]\)_[a-z0-9_]*,.*/\1/p' "$tree/course/steps.csv")
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "wrong_kernels: FAIL: $*" >&2; exit 1; }
+started=$SECONDS
+
+grade() {  # grade --host-only in folder $1; its report in $2; prints the exit code
+  set +e
+  (cd "$1" && ./grade --host-only) >"$2" 2>&1
+  echo $?
+  set -e
+}
+
+for step in "${steps[@]}"; do
+  step_started=$SECONDS
+  out="$work/$step"
+  "$tree/tools/make_exercise" --solution "$step" "$out" >/dev/null
+  "$tree/tools/make_exercise" "$step" "$work/$step-stub" >/dev/null
+  folder="$(sed -n 's/^step=//p' "$out/assignment.cfg")"
+  previous="$(sed -n 's/^previous=//p' "$out/assignment.cfg")"
+  file="$out/$folder/reduce.cuh"
+  if [ "$(awk -F, -v f="$folder" '$1 == f { print $2 }' "$tree/course/steps.csv")" = multi_gpu ]; then
+    echo "wrong_kernels: $step: NOT CHECKED: its idea is host code (NCCL calls), which the compiled-code" \
+         "check does not read; only the GPU part grades it (docs/teaching.md, Grading)"
+    continue
+  fi
+
+  code="$(grade "$out" "$work/$step.solution.log")"
+  [ "$code" -eq 0 ] || { cat "$work/$step.solution.log"; fail "grade --host-only exited $code on the solution of $step, expected 0"; }
+  cp "$file" "$work/$step.solution.cuh"
+
+  # (a) the stub, its TODO lines deleted, nothing written
+  grep -v '^[[:space:]]*// TODO:' "$work/$step-stub/$folder/reduce.cuh" >"$file"
+  ! grep -q "TODO" "$file" || fail "the stub of $step holds a TODO outside a '// TODO:' line"
+  code="$(grade "$out" "$work/$step.empty.log")"
+  [ "$code" -eq 1 ] || { cat "$work/$step.empty.log"; fail "grade --host-only exited $code on the empty stub of $step, expected 1"; }
+  empty="$(sed -n 's/^overall: //p' "$work/$step.empty.log")"
+
+  # (b) the previous step's kernels, renamed into this step's namespace
+  if [ -n "$previous" ]; then
+    source="$out/previous/reduce.cuh"
+    [ -f "$source" ] || source="$out/$previous/reduce.cuh"  # a multi-GPU step keeps its previous under its name
+    sed -E "s/\\b${previous:0:6}\\b/${folder:0:6}/g; s/\"$previous\"/\"$folder\"/g" "$source" >"$file"
+    code="$(grade "$out" "$work/$step.previous.log")"
+    [ "$code" -eq 1 ] || { cat "$work/$step.previous.log"; fail "grade --host-only exited $code on $previous's kernels as $step, expected 1"; }
+    pasted="$(sed -n 's/^overall: //p' "$work/$step.previous.log")"
+  fi
+  cp "$work/$step.solution.cuh" "$file"
+  said="wrong_kernels: $step: solution full; empty stub: $empty"
+  [ -z "$previous" ] || said="$said; the kernels of $previous: $pasted"
+  echo "$said" \
+       "($((SECONDS - step_started)) s)"
+done
+echo "wrong_kernels: ${#steps[@]} step(s) in $((SECONDS - started)) s"
