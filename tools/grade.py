@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 """Grades one step in two parts, scored apart: the host part (any machine) and the GPU part (tools/README.md).
-usage: ./grade [options] in an assignment folder, tools/grade --step stepNN [options] in the course tree."""
+usage: ./grade [options] in an assignment folder, python3 -m tools.grade --step stepNN [options] in the course tree."""
 
 import collections
 import ctypes
@@ -15,8 +14,7 @@ import time
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-import classroom
-import compiled_code
+from tools import classroom, compiled_code
 
 HERE = Path(__file__).resolve().parent  # tools/, in the course tree and in an assignment
 EXIT_PASS, EXIT_FAIL, EXIT_NOT_GRADED = 0, 1, 3
@@ -137,7 +135,7 @@ def host_part(target, build_dir, log, jobs, work):  # its checks, and {name: lab
     elif compiled_code.rows_of(target.step):
         tool = compiled_code.find_cuobjdump(cache_value(build_dir, "CMAKE_CUDA_COMPILER"))
         exe = build_dir / "bin" / target.step
-        log.write(f"$ tools/compiled_code.py {target.step} {exe} --cuobjdump {tool}\n")
+        log.write(f"$ python3 -m tools.compiled_code {target.step} {exe} --cuobjdump {tool}\n")
         code, text = compiled_code.run_check(target.step, exe, tool)
         failed = text.count("MISSING") + text.count("WRONG COUNT")  # none at exit 2: a file is not there
         status, detail = {0: ("pass", "the step's kernels hold its instructions"),

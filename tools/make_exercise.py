@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 """Writes one step of the course as a self-contained assignment folder (docs/teaching.md lists what it holds).
-usage: tools/make_exercise [--solution] STEP OUTDIR      (STEP: step04_first_add, step04, 04 or 4; OUTDIR new or empty)"""
+usage: python3 -m tools.make_exercise [--solution] STEP OUTDIR   (STEP: step04_first_add, step04, 04 or 4; OUTDIR new or empty)"""
 
 import re
 import shutil
@@ -8,14 +7,13 @@ import string
 import subprocess
 from pathlib import Path
 
-import classroom
-import compiled_code
-import exercise_markers
+from tools import classroom, compiled_code, exercise_markers
 
 TOOLS = Path(__file__).resolve().parent
 TREE = TOOLS.parent
-CLASSROOM_FILES = ("tools/grade", "tools/classroom.py", "tools/speed_test.py", "tools/grade_thresholds.csv",
-                   "tools/sass_checks.csv", "tools/compiled_code.py", "course/stamped_csv.py", "course/steps.py")
+CLASSROOM_FILES = ("tools/__init__.py", "tools/grade.py", "tools/classroom.py", "tools/speed_test.py",
+                   "tools/grade_thresholds.csv", "tools/sass_checks.csv", "tools/compiled_code.py", "course/__init__.py",
+                   "course/stamped_csv.py", "course/steps.py")
 
 
 class Template(string.Template):

@@ -52,7 +52,7 @@ set -e
 [ "$code" -eq 2 ] && grep -q "13, 15, cub" "$work/compare.err" ||
   { cat "$work/compare.err"; fail "compare's list of steps (its usage error) does not name 15 (exit $code)"; }
 
-"$copy/tools/make_exercise" --solution step15 "$work/assignment" >"$work/make_exercise.log" 2>&1 ||
+(cd "$copy" && python3 -m tools.make_exercise --solution step15 "$work/assignment") >"$work/make_exercise.log" 2>&1 ||
   { cat "$work/make_exercise.log"; fail "make_exercise step15 failed"; }
 grep -q "^previous=step12_small_n$" "$work/assignment/assignment.cfg" || fail "the assignment's previous is not step12_small_n"
 (cd "$work/assignment" && ./grade --host-only) >"$work/grade.log" 2>&1 ||
