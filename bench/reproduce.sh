@@ -15,7 +15,7 @@
 #     <csv>                         each [[csv]] of bench/variants.toml (python3 -m bench.variants list): its run
 #     mutants                       only when named in --only: python3 -m tests.mutants.run_mutants builds each mistake
 #                                   in MUTANTS_BUILD_DIR (default build-mutants), runs its tests (an hour or more)
-#   then python3 bench/render_results.py RESULTS_DIR.
+#   then python3 -m render RESULTS_DIR.
 # A failed or interrupted measurement leaves the committed file as it was; without a GPU nothing is touched.
 # Exit: 0 all done, 1 something failed (named at the end), 2 bad usage or missing build, 3 no GPU.
 set -uo pipefail
@@ -127,12 +127,12 @@ done
 # The READMEs show results/h100 (and the grader's thresholds), the H200's beside it: either renders them.
 render_step() { echo "== $1: ${*:2}"; "${@:2}" || failed+=("$1 (exit $?)"); }  # LABEL COMMAND...
 if (( ${#updated[@]} )) && [[ $results == results/h100 || $results == results/h200 ]]; then
-  render_step render python3 bench/render_results.py "$results"
+  render_step render python3 -m render "$results"
   [[ $results == results/h100 && " ${updated[*]} " == *" "@(headline|sweep)".csv "* ]] &&  # the thresholds read both
     render_step thresholds python3 -m tools.grade_thresholds "$results/headline.csv"
 elif (( ${#updated[@]} )); then
   echo "results in $results/; the READMEs show results/h100. To see these instead:"
-  echo "  python3 bench/render_results.py $results    (rewrites the READMEs' generated blocks)"
+  echo "  python3 -m render $results    (rewrites the READMEs' generated blocks)"
 fi
 echo
 (( ${#updated[@]} )) && echo "updated: ${updated[*]}"

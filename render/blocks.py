@@ -4,7 +4,7 @@ import collections
 import difflib
 import itertools
 
-import steps
+from course import steps
 from . import REPO_ROOT
 from .tables import (CUB_STEP, READ_PROBE, Sweep, cells_of, distinct, format_value, gpu_label, is_number,
                      markdown_table, parse_selector, read_table, require, rows_where, select_row, short_stamp,

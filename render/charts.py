@@ -5,7 +5,7 @@ import math
 import re
 from pathlib import Path
 
-import steps
+from course import steps
 from .tables import Results, size_text
 from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, VERMILLION, LogChart, Svg, log_ticks, power_label
 

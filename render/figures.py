@@ -769,7 +769,7 @@ def main(argv=None):
             path.write_text(text, encoding="utf-8")
             print(f"wrote {relpath}")
     if stale:
-        print("run: python3 bench/figures.py", file=sys.stderr)
+        print("run: python3 -m render.figures", file=sys.stderr)
     return 1 if stale else 0
 
 

@@ -2,7 +2,7 @@
 
 from pathlib import Path
 
-import steps
+from course import steps
 from .blocks import gpu_rows, ncu_values
 from .tables import (CUB_STEP, Results, Sweep, describe, distinct, gpu_label, markdown_table, parse_selector,
                      read_table, require, rows_where, select_row, short_stamp, size_text, stamped_table, tie_rule,

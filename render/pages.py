@@ -7,7 +7,7 @@ import re
 import sys
 from pathlib import Path
 
-import steps
+from course import steps
 from . import REPO_ROOT, blocks, charts, lessons
 from .tables import (ResultsError, Results, format_value, is_number, parse_selector, readme_folders, require,
                      select_row, size_text)
@@ -143,7 +143,7 @@ def main(argv=None):
         print(f"error: {problem}", file=sys.stderr)
     if args.check:
         if stale:
-            print(f"run: python3 bench/render_results.py {args.results_dir}", file=sys.stderr)
+            print(f"run: python3 -m render {args.results_dir}", file=sys.stderr)
         return 1 if stale or misplaced else 0
     written = [(path, updated) for path, text, updated, _ in updates if updated != text]
     for path, text in written + ([(args.results_dir / "headline.md", headline)] if headline is not None else []):

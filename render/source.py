@@ -5,7 +5,7 @@ import hashlib
 import re
 from pathlib import Path
 
-from stamped_csv import ResultsError
+from course.stamped_csv import ResultsError
 from .tables import require
 
 HOLE = r"(?:[^;\n(),]|\((?:[^()\n]|\([^()\n]*\))*\))+?"  # a hole: an expression without ';' or a top-level comma

@@ -3,8 +3,8 @@
 import itertools
 from pathlib import Path
 
-import steps
-from stamped_csv import ResultsError, describe, read as read_table  # noqa: F401 (the package's one reader)
+from course import steps
+from course.stamped_csv import ResultsError, describe, read as read_table  # noqa: F401 (the package's one reader)
 
 # The columns of compare's CSVs (its header: common/report.cpp) the renderer reads; one missing is an error.
 COMPARE_NEEDS = ("type", "op", "n", "block", "step", "change", "time_median_ms", "gbps", "percent_of_peak",

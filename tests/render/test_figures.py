@@ -1,9 +1,8 @@
-#!/usr/bin/env python3
-"""Tests of the figures (bench/render/: figures, charts, source, svg): the reading of C expressions,
+"""Tests of the figures (render/: figures, charts, source, svg): the reading of C expressions,
 the extraction from the steps' code, the SVG writer, and --check on a copy of the repository's inputs
 (stale, missing and unreadable cases).
 
-    python3 tests/bench/test_figures.py
+    python3 -m tests.render.test_figures
 """
 
 import contextlib
@@ -16,13 +15,11 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+from course import stamped_csv
+from render import charts, figures, source, svg as svg_writer
+
 ROOT = Path(__file__).resolve().parents[2]
-FIXTURE = ROOT / "tests" / "data" / "bench"
-
-
-sys.path.insert(0, str(ROOT / "bench"))
-from render import charts, figures, source, svg as svg_writer  # noqa: E402
-import stamped_csv  # noqa: E402  (course/, on the path the package set)
+FIXTURE = ROOT / "tests" / "data" / "render"
 
 
 def run_main(*args):

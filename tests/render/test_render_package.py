@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """The renderer package's shape and the columns it reads.
 
-    python3 tests/bench/test_render_package.py                  # the import graph, results/*'s headers
-    python3 tests/bench/test_render_package.py --compare PATH   # compare's own header (exit 77: no GPU)
+    python3 -m tests.render.test_render_package                  # the import graph, results/*'s headers
+    python3 -m tests.render.test_render_package --compare PATH   # compare's own header (exit 77: no GPU)
 
-Its modules' imports form a DAG, none reaches into tools/ or tests/, and from outside the standard
-library only course/stamped_csv.py and course/steps.py are imported. The columns it needs from
+Its modules' imports form a DAG, none reaches into tools/, bench/ or tests/, and from outside the
+standard library only course.stamped_csv and course.steps are imported. The columns it needs from
 compare's CSVs (tables.COMPARE_NEEDS) are in the header of every results/*/headline.csv and
 sweep.csv, and in the header compare prints now.
 """
@@ -16,22 +15,25 @@ import sys
 import unittest
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-PACKAGE = ROOT / "bench" / "render"
-sys.path.insert(0, str(ROOT / "bench"))
-from render import tables  # noqa: E402
-import stamped_csv  # noqa: E402  (course/, on the path the package set)
+from course import stamped_csv
+from render import tables
 
-OUTSIDE = {"stamped_csv", "steps"}  # course/: the only modules imported from outside the standard library
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "render"
+OUTSIDE = {"course.stamped_csv", "course.steps"}  # the only modules imported from outside the standard library
 SKIPPED = 77  # ctest's SKIP_RETURN_CODE for the GPU tests
 
 
 def imports(path):
-    """(the package's modules `path` imports, the other top-level modules it imports)."""
+    """(the package's modules `path` imports, the other top-level modules it imports: course's as course.NAME)."""
     inside, outside = set(), set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.ImportFrom) and node.level:
             inside.update([node.module] if node.module else [alias.name for alias in node.names])
+        elif isinstance(node, ast.ImportFrom) and node.module == "course":  # from course import steps
+            outside.update(f"course.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module.startswith("course."):  # from course.steps import x
+            outside.add(node.module)
         elif isinstance(node, ast.ImportFrom):
             outside.add(node.module.split(".")[0])
         elif isinstance(node, ast.Import):
@@ -55,7 +57,7 @@ class Package(unittest.TestCase):
             for name in imports(path)[1] - OUTSIDE:
                 with self.subTest(module=path.name, imports=name):
                     self.assertIn(name, sys.stdlib_module_names)
-                    self.assertFalse((ROOT / "tools" / f"{name}.py").exists() or (ROOT / "bench" / f"{name}.py").exists())
+                    self.assertFalse((ROOT / name).exists() or (ROOT / f"{name}.py").exists())  # no package of ours
 
 
 class Schema(unittest.TestCase):
@@ -67,7 +69,7 @@ class Schema(unittest.TestCase):
                 self.assertEqual([c for c in tables.COMPARE_NEEDS if c not in stamped_csv.read(path).columns], [])
 
     def test_a_missing_column_is_named(self):
-        results = tables.Results(ROOT / "tests" / "data" / "bench")
+        results = tables.Results(ROOT / "tests" / "data" / "render")
         results._tables["headline.csv"] = stamped_csv.parse("type,n\nint32,1\n", "headline.csv")
         with self.assertRaisesRegex(tables.ResultsError, "headline.csv: expected the header .* that compare writes; "
                                                          "missing op,block,step"):

@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
-"""Tests of the renderer's pages (bench/render/: pages, blocks, lessons, tables) on the fixture in
-tests/data/bench (made-up numbers).
+"""Tests of the renderer's pages (render/: pages, blocks, lessons, tables) on the fixture in
+tests/data/render (made-up numbers).
 
-    python3 tests/bench/test_render_results.py
+    python3 -m tests.render.test_render_results
 
 The fixture holds every kind of results file (compare's headline, headline_cold and sweep CSVs,
 ncu.csv, an ablation CSV, the idle and the loaded latency CSVs, the run-to-run spread, a quoted text
@@ -17,12 +16,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "bench"))
-from render import blocks, lessons, pages, tables  # noqa: E402
-import stamped_csv  # noqa: E402  (course/, on the path the package set)
+from course import stamped_csv
+from render import blocks, lessons, pages, tables
 
-FIXTURE = ROOT / "tests" / "data" / "bench"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURE = ROOT / "tests" / "data" / "render"
 RESULT_FILES = ["headline.csv", "headline_cold.csv", "sweep.csv", "ncu.csv", "step07_loads.csv", "dram_latency.csv",
                 "loaded_latency.csv", "spread.csv", "race_demo.txt"]
 LESSON = Path("step02_fixture") / "README.md"
