@@ -20,16 +20,16 @@ fail() { echo "exercises: FAIL: $*" >&2; exit 1; }
 
 # The tools must refuse bad requests with exit 2 and one line saying why.
 for bad in "step99 $work/x" "banana $work/x"; do
-  set +e; "$tree/tools/make_exercise" $bad 2>"$work/err"; code=$?; set -e
+  set +e; (cd "$tree" && python3 -m tools.make_exercise $bad) 2>"$work/err"; code=$?; set -e
   [ "$code" -eq 2 ] || fail "make_exercise $bad exited $code, expected 2"
 done
 mkdir -p "$work/not-empty" && touch "$work/not-empty/file"
-set +e; "$tree/tools/make_exercise" step04 "$work/not-empty" 2>"$work/err"; code=$?; set -e
+set +e; (cd "$tree" && python3 -m tools.make_exercise step04 "$work/not-empty") 2>"$work/err"; code=$?; set -e
 [ "$code" -eq 2 ] || fail "make_exercise into a non-empty folder exited $code, expected 2"
 
 for step in "${steps[@]}"; do
   out="$work/$step"
-  "$tree/tools/make_exercise" "$step" "$out"
+  (cd "$tree" && python3 -m tools.make_exercise "$step" "$out")
   folder="$(sed -n 's/^step=//p' "$out/assignment.cfg")"  # the step's folder, from its row of course/steps.csv
   stub="$out/$folder/reduce.cuh"
   solution="$tree/$folder/reduce.cuh"
@@ -37,13 +37,12 @@ for step in "${steps[@]}"; do
   # The stub: TODO lines, no markers, and no line that only the solution has.
   grep -q "// TODO: " "$stub" || fail "$stub has no TODO"
   ! grep -q "solution-begin\|solution-end\|solution-stub" "$stub" || fail "$stub still has markers"
-  python3 - "$tree/tools" "$solution" "$stub" <<'EOF' || fail "$stub still holds solution code"
+  (cd "$tree" && python3 - "$solution" "$stub") <<'EOF' || fail "$stub still holds solution code"
 import sys
 from pathlib import Path
-sys.path.insert(0, sys.argv[1])
-import exercise_markers
-solution, stub = (Path(path).read_text() for path in sys.argv[2:4])
-stubs = exercise_markers.stub_text(Path(sys.argv[2]).parent.name)
+from tools import exercise_markers
+solution, stub = (Path(path).read_text() for path in sys.argv[1:3])
+stubs = exercise_markers.stub_text(Path(sys.argv[1]).parent.name)
 stub_lines = {line.strip() for line in stub.splitlines()}
 left = [line for line in exercise_markers.distinctive_solution_lines(solution, stubs) if line in stub_lines]
 for line in left:
@@ -105,7 +104,7 @@ EOF
   fi
 
   # The solution: the host part full; without a GPU the whole grade is NOT GRADED, never a pass.
-  "$tree/tools/make_exercise" --solution "$step" "$work/$step-solution" >/dev/null
+  (cd "$tree" && python3 -m tools.make_exercise --solution "$step" "$work/$step-solution") >/dev/null
   (cd "$work/$step-solution" && ./grade --host-only) >"$work/$step.solution.log" 2>&1 ||
     { cat "$work/$step.solution.log"; fail "grade --host-only did not pass the solution of $step"; }
   if [ "$gpu" = no ]; then

@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 """What you would use instead: torch.sum, cupy.sum and jax.numpy.sum on the sweep's sizes and types.
-usage: python3 bench/peers.py [--max-log2 26 --libraries torch,cupy] > results/h100/peers.csv (bench/README.md)"""
+usage: python3 -m bench.peers [--max-log2 26 --libraries torch,cupy] > results/h100/peers.csv (bench/README.md)"""
 
 import argparse
 import csv
@@ -190,7 +189,7 @@ def stamp_lines(libraries, args, argv):
     stamp += [("numpy", np.__version__), ("python", sys.version.split()[0]),
               ("date_utc", datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")),
               ("commit", os.environ.get("REDUCTION_COMMIT", "unknown")),
-              ("command", " ".join(shlex.quote(a) for a in ["bench/peers.py"] + argv)), ("l2", "warm"),
+              ("command", " ".join(shlex.quote(a) for a in ["python3", "-m", "bench.peers"] + argv)), ("l2", "warm"),
               ("timing", f"batch: {args.iters} calls in chunks of at most {CHUNK} between one event pair, total "
                          f"time / count, after {args.warmup} warm-up calls; per library in the timing column"),
               ("pattern", "random (int32 in [-1000, 1000], float32 in [-1, 1))"), ("seed", str(args.seed))]

@@ -6,16 +6,16 @@
 #   --only         a subset of these NAMEs; each writes RESULTS_DIR/NAME.csv, in this order, from
 #     headline, headline_cold       compare --type all --csv, and the same with --flush-l2
 #     sweep                         compare --sweep
-#     peers                         bench/peers.py: torch, CuPy, JAX (skipped without python3 and torch)
+#     peers                         python3 -m bench.peers: torch, CuPy, JAX (skipped without python3 and torch)
 #     dram_latency, loaded_latency  the executables: the latency alone, and while the GPU streams
 #     read_patterns                 the executable: every reading pattern, and the combines (steps 12 and 13's notes)
 #     spread                        the headline in SPREAD_RUNS (default 5) processes: run-to-run spread
 #     ncu                           tools/profile_steps.sh: the steps of course/steps.csv (skipped without ncu)
 #     race_demo                     race_demo.txt: tests/race_demo.sh (skipped without compute-sanitizer)
-#     <csv>                         each [[csv]] of bench/variants.toml (bench/variants.py list): its run
-#     mutants                       only when named in --only: tests/mutants/run_mutants.py builds every mistake
+#     <csv>                         each [[csv]] of bench/variants.toml (python3 -m bench.variants list): its run
+#     mutants                       only when named in --only: python3 -m tests.mutants.run_mutants builds each mistake
 #                                   in MUTANTS_BUILD_DIR (default build-mutants), runs its tests (an hour or more)
-#   then python3 bench/render_results.py RESULTS_DIR.
+#   then python3 -m render RESULTS_DIR.
 # A failed or interrupted measurement leaves the committed file as it was; without a GPU nothing is touched.
 # Exit: 0 all done, 1 something failed (named at the end), 2 bad usage or missing build, 3 no GPU.
 set -uo pipefail
@@ -40,8 +40,8 @@ results_arg=${positional[1]:+$(relative "${positional[1]}")}
 cd "$root" || exit 2
 [[ -d $bin ]] || fail_usage "'$bin' is not a directory; build first: cmake --preset default && cmake --build build"
 
-names=$(python3 bench/variants.py list) ||
-  echo "reproduce.sh: bench/variants.py list failed (it needs Python 3.11): the variants' CSVs are left out" >&2
+names=$(python3 -m bench.variants list) ||
+  echo "reproduce.sh: python3 -m bench.variants list failed (it needs Python 3.11): the variants' CSVs are left out" >&2
 read -r -d '' -a variants <<<"$names"
 all_names=(headline headline_cold sweep peers dram_latency loaded_latency read_patterns spread ncu race_demo "${variants[@]}")
 selected=("${all_names[@]}")
@@ -54,9 +54,9 @@ wanted() { [[ " ${selected[*]} " == *" $1 "* ]]; }
 need() { local exe; for exe; do [[ -x $bin/$exe ]] || fail_usage "$bin/$exe not found; build it: cmake --build build --target $exe"; done; }
 need compare  # also the GPU probe below
 for exe in dram_latency loaded_latency read_patterns; do wanted $exe && need $exe; done
-wanted ncu && command -v ncu >/dev/null 2>&1 && { read -r -d '' -a steps < <(python3 course/steps.py single); need "${steps[@]}"; }
+wanted ncu && command -v ncu >/dev/null 2>&1 && { read -r -d '' -a steps < <(python3 -m course.steps single); need "${steps[@]}"; }
 for name in "${variants[@]}"; do
-  wanted "$name" && { python3 bench/variants.py run "$name" "$bin" --dry-run >/dev/null || exit 2; }  # it says which is missing
+  wanted "$name" && { python3 -m bench.variants run "$name" "$bin" --dry-run >/dev/null || exit 2; }  # it says which is missing
 done
 spread_runs=${SPREAD_RUNS:-5}
 [[ $spread_runs =~ ^[0-9]+$ ]] && (( spread_runs >= 5 )) || fail_usage "SPREAD_RUNS='$spread_runs': a whole number of at least 5"
@@ -111,7 +111,7 @@ for name in "${all_names[@]}"; do
     headline_cold)  produce $name $name.csv "$bin/compare" --type all --csv --flush-l2 ;;
     sweep)          produce $name $name.csv "$bin/compare" --sweep ;;
     # right after the sweep, on the same GPU: the ratios in the README's "What you would use instead"
-    peers)          if python3 -c "import torch" >/dev/null 2>&1; then produce $name $name.csv python3 bench/peers.py
+    peers)          if python3 -c "import torch" >/dev/null 2>&1; then produce $name $name.csv python3 -m bench.peers
                     else skipped+=("peers.csv (python3 with torch not found)"); fi ;;
     dram_latency|loaded_latency|read_patterns) produce $name $name.csv "$bin/$name" ;;
     spread)         produce $name $name.csv spread_runs_csv "$spread_runs" ;;
@@ -119,20 +119,20 @@ for name in "${all_names[@]}"; do
                     else skipped+=("ncu.csv (ncu not found)"); fi ;;
     race_demo)      produce $name $name.txt tests/race_demo.sh compute-sanitizer \
                       "$bin/step05_volatile_race_demo" "$bin/step05_warp_unroll" --save - ;;
-    mutants)        produce $name $name.csv python3 tests/mutants/run_mutants.py \
+    mutants)        produce $name $name.csv python3 -m tests.mutants.run_mutants \
                       --build-dir "${MUTANTS_BUILD_DIR:-build-mutants}" --csv - ;;
-    *)              produce $name $name.csv python3 bench/variants.py run "$name" "$bin" ;;  # bench/variants.toml
+    *)              produce $name $name.csv python3 -m bench.variants run "$name" "$bin" ;;  # bench/variants.toml
   esac
 done
 # The READMEs show results/h100 (and the grader's thresholds), the H200's beside it: either renders them.
-render_step() { echo "== $1: ${*:2}"; "${@:2}" || failed+=("${3##*/} (exit $?)"); }  # LABEL python3 SCRIPT ARG
+render_step() { echo "== $1: ${*:2}"; "${@:2}" || failed+=("$1 (exit $?)"); }  # LABEL COMMAND...
 if (( ${#updated[@]} )) && [[ $results == results/h100 || $results == results/h200 ]]; then
-  render_step render python3 bench/render_results.py "$results"
+  render_step render python3 -m render "$results"
   [[ $results == results/h100 && " ${updated[*]} " == *" "@(headline|sweep)".csv "* ]] &&  # the thresholds read both
-    render_step thresholds python3 tools/grade_thresholds.py "$results/headline.csv"
+    render_step thresholds python3 -m tools.grade_thresholds "$results/headline.csv"
 elif (( ${#updated[@]} )); then
   echo "results in $results/; the READMEs show results/h100. To see these instead:"
-  echo "  python3 bench/render_results.py $results    (rewrites the READMEs' generated blocks)"
+  echo "  python3 -m render $results    (rewrites the READMEs' generated blocks)"
 fi
 echo
 (( ${#updated[@]} )) && echo "updated: ${updated[*]}"

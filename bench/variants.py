@@ -1,11 +1,10 @@
-#!/usr/bin/env python3
 """The variants and ablations of bench/variants.toml, and the results CSVs they feed (bench/README.md).
 
-    bench/variants.py list                          the results CSVs, one name a line
-    bench/variants.py run NAME [BUILD_BIN_DIR]      that CSV on stdout (default build/bin)
-    bench/variants.py run NAME [BUILD_BIN_DIR] --dry-run   its commands; exit 2 if a program is missing
-    bench/variants.py cmake OUTDIR                  (CMake) OUTDIR/variants.cmake: each variant's inputs
-    bench/variants.py generate OUTDIR NAME          (the build) OUTDIR/NAME/reduce.cuh and main.cu
+    python3 -m bench.variants list                       the results CSVs, one name a line
+    python3 -m bench.variants run NAME [BUILD_BIN_DIR]   that CSV on stdout (default build/bin)
+    python3 -m bench.variants run NAME [BUILD_BIN_DIR] --dry-run   its commands; exit 2 if a program is missing
+    python3 -m bench.variants cmake OUTDIR               (CMake) OUTDIR/variants.cmake: each variant's inputs
+    python3 -m bench.variants generate OUTDIR NAME       (the build) OUTDIR/NAME/reduce.cuh and main.cu
 
 run: every command of the CSV, one process each; the first one's stamp lines and header, then every
 command's rows (with `columns`: those columns, the program's own values added, and a `note` line).
@@ -21,10 +20,10 @@ import sys
 import tomllib
 from pathlib import Path
 
+from course import stamped_csv
+
 HERE = Path(__file__).resolve().parent
 ROOT, CATALOGUE = HERE.parent, HERE / "variants.toml"
-sys.path.insert(0, str(ROOT / "course"))
-import stamped_csv  # noqa: E402
 
 
 class Refused(Exception):
@@ -125,7 +124,7 @@ def main(args):
         for file, text in sources(variants[args[2]]).items():
             (Path(args[1]) / args[2] / file).write_text(text)
     elif args[0] != "run" or len(args) not in (2, 3):
-        raise Refused(f"bad usage: {' '.join(args)}; see bench/variants.py --help")
+        raise Refused(f"bad usage: {' '.join(args)}; see python3 -m bench.variants --help")
     elif args[1] not in tables:
         raise Refused(f"no results CSV '{args[1]}'; known: {', '.join(tables)}")
     else:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 
 class ResultsError(Exception):
-    """A stamped CSV that is missing or malformed (or, from bench/render, a marker that cannot be rendered)."""
+    """A stamped CSV that is missing or malformed (or, from render/, a marker that cannot be rendered)."""
 
 
 class Table:  # one stamped CSV: name, stamp ({key: value}), stamp_lines (every '#' line), columns, rows

@@ -57,6 +57,6 @@ def previous(step, course=None):  # the Step that `step` builds on, or None
     return next((s for s in (course if course is not None else load()) if s.folder == step.previous), None)
 
 
-if __name__ == "__main__":  # python3 course/steps.py [single|multi_gpu]: the folders, one per line
+if __name__ == "__main__":  # python3 -m course.steps [single|multi_gpu]: the folders, one per line
     kinds = sys.argv[1:] or ["single", "multi_gpu"]
     print("\n".join(step.folder for step in load() if step.kind in kinds))

@@ -1,11 +1,9 @@
 """What make_exercise and grade share: the steps of a course tree or an assignment, one-line errors, points."""
 
 import argparse
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "course"))
-import steps  # noqa: E402
+from course import steps
 
 
 def find_step(parser, argument, tree):  # the Step of `tree` named like step04_first_add, 04 or 4; else exit 2

@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 """The compiled-code check: the machine instructions a step's idea compiles to (tools/sass_checks.csv),
-in the step's own kernels' SASS. usage: tools/compiled_code.py STEP EXECUTABLE [--cuobjdump PATH]"""
+in the step's own kernels' SASS. usage: python3 -m tools.compiled_code STEP EXECUTABLE [--cuobjdump PATH]"""
 
 import argparse
 import collections
@@ -11,9 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from course import stamped_csv
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "course"))
-import stamped_csv  # noqa: E402
 
 SASS_ARCH, TABLE, NOT_CHECKED = "sm_90", HERE / "sass_checks.csv", 77
 

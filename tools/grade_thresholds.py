@@ -1,15 +1,13 @@
-#!/usr/bin/env python3
 """Writes tools/grade_thresholds.csv, the gain over its previous step each step needs to pass tools/grade.
-usage: tools/grade_thresholds.py [HEADLINE_CSV] [OUT_CSV]      (defaults: results/h100/headline.csv, tools/)
-       tools/grade_thresholds.py --check                        (exit 1 when the CSV is out of date)"""
+usage: python3 -m tools.grade_thresholds [HEADLINE_CSV] [OUT_CSV]   (defaults: results/h100/headline.csv, tools/)
+       python3 -m tools.grade_thresholds --check                     (exit 1 when the CSV is out of date)"""
 
 import sys
 from pathlib import Path
 
+from course import stamped_csv, steps
+
 TOOLS = Path(__file__).resolve().parent
-sys.path.insert(0, str(TOOLS.parent / "course"))
-import stamped_csv  # noqa: E402
-import steps  # noqa: E402
 
 DEFAULT_HEADLINE, DEFAULT_OUT = TOOLS.parent / "results" / "h100" / "headline.csv", TOOLS / "grade_thresholds.csv"
 SMALL_GAIN, FLOOR = 1.15, 0.97
@@ -28,7 +26,7 @@ def render(headline_path):
     headline, sweep = stamped_csv.read(headline_path), stamped_csv.read(headline_path.parent / "sweep.csv")
     times = int32_sum_times(sweep) | int32_sum_times(headline)  # at 2^24: headline's
     stamp = headline.stamp
-    text = ("# Speed thresholds of tools/grade: a step passes when previous time / its time >= threshold.\n"
+    text = ("# Speed thresholds of tools/grade.py: a step passes when previous time / its time >= threshold.\n"
             f"# Written by tools/grade_thresholds.py from results/h100/headline.csv (int32, n = 2^24, L2 "
             f"{stamp.get('l2', '?')}; {stamp.get('gpu', '?')}, commit {stamp.get('commit', '?')}),\n"
             f"# and at another n from sweep.csv (commit {sweep.stamp.get('commit', '?')}).\n"
@@ -47,7 +45,7 @@ def main(argv):
     if argv[:1] == ["--check"]:
         if DEFAULT_OUT.read_text() == render(DEFAULT_HEADLINE):
             return 0
-        print(f"{DEFAULT_OUT} is out of date with {DEFAULT_HEADLINE}: run tools/grade_thresholds.py", file=sys.stderr)
+        print(f"{DEFAULT_OUT} is out of date with {DEFAULT_HEADLINE}: run python3 -m tools.grade_thresholds", file=sys.stderr)
         return 1
     headline, out_path = Path(argv[0]) if argv else DEFAULT_HEADLINE, Path(argv[1]) if len(argv) > 1 else DEFAULT_OUT
     try:

@@ -1,16 +1,15 @@
-#!/usr/bin/env python3
 """Counts the prose words of each core lesson (the README.md of each step of course/steps.csv) and
 prints a table: step, words.
-usage: python3 tools/lesson_words.py [--max 1000]   (exit 1 naming each lesson above it; a word: tools/README.md)"""
+usage: python3 -m tools.lesson_words [--max 1000]   (exit 1 naming each lesson above it; a word: tools/README.md)"""
 
 import argparse
 import re
 import sys
 from pathlib import Path
 
+from course import steps
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "course"))
-import steps  # noqa: E402
 
 BLOCK = re.compile(r"<!-- results:(?!end -->).*?<!-- results:end -->", re.S)
 COMMENT = re.compile(r"<!--.*?-->", re.S)

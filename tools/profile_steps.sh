@@ -13,7 +13,7 @@ list=$(grep -v "^#" "$root/tools/ncu_metrics.csv" | tail -n +2 | cut -d, -f1 | p
 status=0 found=0
 log=$(mktemp) || { echo "profile_steps.sh: cannot create a temporary file" >&2; exit 1; }
 trap 'rm -f "$log"' EXIT
-steps=$(python3 "$root/course/steps.py" single) || exit 2
+steps=$(cd "$root" && python3 -m course.steps single) || exit 2
 for step in $steps; do
   exe=$bin/$step
   [[ -x $exe ]] || continue

@@ -1,6 +1,5 @@
-#!/usr/bin/env python3
 """The speed check of one step, run by ctest as speed_stepNN (tools/README.md says how it times).
-usage: speed_test.py THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]"""
+usage: python3 -m tools.speed_test THRESHOLDS_CSV STEP_EXE [PREVIOUS_EXE]"""
 
 import os
 import statistics
@@ -8,9 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "course"))
-import stamped_csv  # noqa: E402
-import steps  # noqa: E402
+from course import stamped_csv, steps
 
 SKIPPED = 77
 
@@ -60,7 +57,7 @@ def main(argv):
             verdict(1, f"speed: FAIL: cannot read the thresholds: {error}")
         if threshold is None:
             verdict(SKIPPED, f"SKIPPED: not checked: no threshold for {step} in {Path(argv[0]).name} "
-                    "(run tools/grade_thresholds.py on measured results)")
+                    "(run python3 -m tools.grade_thresholds on measured results)")
         n = f"2^{row.speed_at}"
     args = ["--n", n, "--type", "int32"]
     runs = [(label, median_time(exe, args)) for _ in range(rounds) for label, exe in contestants.items()]  # alternating

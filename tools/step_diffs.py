@@ -1,14 +1,12 @@
-#!/usr/bin/env python3
 """Lines of reduce.cuh added and removed (as `diff -u` counts them) from each step's previous to the step: the
-size of each step's one idea, as a Markdown table.      usage: python3 tools/step_diffs.py"""
+size of each step's one idea, as a Markdown table.      usage: python3 -m tools.step_diffs"""
 
 import difflib
-import sys
 from pathlib import Path
 
+from course import steps
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO_ROOT / "course"))
-import steps  # noqa: E402
 
 if __name__ == "__main__":
     print("| diff | lines added | lines removed | lines in the new reduce.cuh |\n| :--- | ---: | ---: | ---: |")

@@ -46,7 +46,7 @@ if(NOT REDUCTION_COMPUTE_SANITIZER)
 endif()
 
 # The support library of the GPU tests and the GPU probe (does this machine have a usable GPU?
-# exit 77 if not), which the sanitizer tests and tools/grade ask: built once.
+# exit 77 if not), which the sanitizer tests and grade ask: built once.
 function(reduction_add_gpu_probe)
   if(NOT TARGET reduction_gpu_test_support)
     add_library(reduction_gpu_test_support STATIC ${REDUCTION_STEP_TESTS_DIR}/gpu_test_support.cpp
@@ -162,7 +162,8 @@ endfunction()
 # the time. Runs alone on the machine (RUN_SERIAL): another test on the GPU would move the times.
 # REDUCTION_SPEED_ROUNDS sets the runs of each (default 3).
 find_package(Python3 COMPONENTS Interpreter QUIET)
-get_filename_component(REDUCTION_CLASSROOM_DIR ${REDUCTION_STEP_TESTS_DIR}/../../tools ABSOLUTE)
+get_filename_component(REDUCTION_PYTHON_ROOT ${REDUCTION_STEP_TESTS_DIR}/../.. ABSOLUTE)  # holds tools/, course/
+set(REDUCTION_CLASSROOM_DIR ${REDUCTION_PYTHON_ROOT}/tools)
 
 function(reduction_add_speed_test step_dir_name)
   set(script ${REDUCTION_CLASSROOM_DIR}/speed_test.py)
@@ -175,6 +176,8 @@ function(reduction_add_speed_test step_dir_name)
   if(ARGC GREATER 1 AND ARGV1)
     list(APPEND exes $<TARGET_FILE:${ARGV1}>)
   endif()
-  add_test(NAME speed_${tag} COMMAND ${Python3_EXECUTABLE} ${script} ${REDUCTION_CLASSROOM_DIR}/grade_thresholds.csv ${exes})
+  add_test(NAME speed_${tag}
+           COMMAND ${Python3_EXECUTABLE} -m tools.speed_test ${REDUCTION_CLASSROOM_DIR}/grade_thresholds.csv ${exes}
+           WORKING_DIRECTORY ${REDUCTION_PYTHON_ROOT})
   set_tests_properties(speed_${tag} PROPERTIES LABELS "${tag};speed" SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
 endfunction()

@@ -1,17 +1,16 @@
-#!/usr/bin/env python3
 """Mutation testing of the course: each mistake in tests/mutants/<step>.toml is applied alone to a
-copy of the step's folder, built, and put through the step's tests as tools/grade runs them; a
+copy of the step's folder, built, and put through the step's tests as tools/grade.py runs them; a
 mutant is killed when a test fails (the first one is named) and survives when every test passes.
 
-usage: run_mutants.py --build-dir DIR --csv OUT [--steps step04,...] [--only ID,...] [--jobs N]
-                      [--gpu-jobs N] [--timeout-scale F] [--cmake-arg ARG] [--update] [--no-run]
-       run_mutants.py --list [--steps ...] [--only ...]
-       run_mutants.py --check-catalogue
+usage: python3 -m tests.mutants.run_mutants --build-dir DIR --csv OUT [--steps step04,...] [--only ID,...]
+           [--jobs N] [--gpu-jobs N] [--timeout-scale F] [--cmake-arg ARG] [--update] [--no-run]
+       python3 -m tests.mutants.run_mutants --list [--steps ...] [--only ...]
+       python3 -m tests.mutants.run_mutants --check-catalogue
 
 One build tree holds the course and every mutant (CMake option REDUCTION_MUTANTS_DIR, read by
 tests/mutants/CMakeLists.txt), built at once by Ninja. The tests are the current tree's
 (tests/gpu/ and tools/speed_test.py), so running this in two checkouts compares two test suites.
-Per mutant, in this order, stopping at the first failure: compiled_code (tools/grade's host-part
+Per mutant, in this order, stopping at the first failure: compiled_code (tools/grade.py's host-part
 check of the step's instructions, tools/compiled_code.py, where tools/sass_checks.csv has a row for
 the step), gpu_stepNN (correctness), speed_stepNN, gpu_stepNN_large, sanitize_stepNN; step 14:
 step14_usage, _shards, _one, _single, _mpi. The
@@ -45,9 +44,8 @@ import tomllib
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-sys.path[:0] = [str(Path(__file__).resolve().parents[2] / d) for d in ("tools", "course")]
-import compiled_code  # noqa: E402  (tools/grade's compiled-code check)
-import steps as course_steps  # noqa: E402  (course/steps.csv, the list of steps)
+from course import steps as course_steps  # course/steps.csv, the list of steps
+from tools import compiled_code  # tools/grade.py's compiled-code check
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -91,7 +89,7 @@ class Mutant:
         return self.step[:6]
 
     def tests(self):
-        """The tests in the order run: cheap ones first, as tools/grade's report groups them."""
+        """The tests in the order run: cheap ones first, as tools/grade.py's report groups them."""
         if self.multi_gpu:
             return [(f"{self.prefix}{self.tag}_{mode}", mode) for mode in ("usage", "shards", "one", "single", "mpi")]
         code = [(f"{self.prefix}compiled_code", "code")] if compiled_code.rows_of(self.step) else []
@@ -341,7 +339,7 @@ def test_phase(records, build_dir, kind, parallel, scale):
     def one(job):
         record, name = job
         start = time.monotonic()
-        if kind == "code":  # tools/grade's compiled-code check (host part), on the mutant's executable
+        if kind == "code":  # tools/grade.py's compiled-code check (host part), on the mutant's executable
             exe = build_dir / "mutants" / record.mutant.prefix / record.mutant.step
             code, text = compiled_code.run_check(record.mutant.step, exe, compiled_code.find_cuobjdump())
             outcome = {0: "pass", compiled_code.NOT_CHECKED: "skip"}.get(code, "fail")
@@ -485,7 +483,7 @@ def main(argv):
     start = time.monotonic()
     run_tests(records, build_dir, args.gpu_jobs, args.timeout_scale)
     log(f"tested in {time.monotonic() - start:.0f} s")
-    command = "python3 tests/mutants/run_mutants.py " + shlex.join(argv)
+    command = "python3 -m tests.mutants.run_mutants " + shlex.join(argv)
     earlier = kept_rows(args.csv, records, {m.id for m in load_catalogue()}) if args.update else []
     write_csv(records, stamp_lines(build_dir, command), args.csv, earlier)
 

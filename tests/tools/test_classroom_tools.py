@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Host tests of the classroom tools (tools/): markers and stubs, the steps from course/steps.csv,
 the speed-threshold rule, make_exercise's refusals and its GitHub Classroom workflow, grade's
 Gradescope results.json and its compiled-code table. No GPU, no build: ctest runs them
@@ -6,8 +5,6 @@ Gradescope results.json and its compiled-code table. No GPU, no build: ctest run
 
 import argparse
 import contextlib
-import importlib.machinery
-import importlib.util
 import io
 import json
 import re
@@ -18,15 +15,11 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+from course import stamped_csv, steps as manifest
+from tools import classroom, compiled_code, exercise_markers, grade, grade_thresholds
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ROOT / "tools"
-sys.path[:0] = [str(TOOLS), str(ROOT / "course")]
-import classroom  # noqa: E402
-import compiled_code  # noqa: E402
-import exercise_markers  # noqa: E402
-import grade_thresholds  # noqa: E402
-import stamped_csv  # noqa: E402
-import steps as manifest  # noqa: E402
 
 FOLDERS = [step.folder for step in manifest.load()]
 
@@ -182,7 +175,7 @@ class SpeedTest(unittest.TestCase):
 
     def run_speed(self, *exes):
         thresholds = TOOLS / "grade_thresholds.csv"
-        return subprocess.run([sys.executable, str(TOOLS / "speed_test.py"), str(thresholds), *exes],
+        return subprocess.run([sys.executable, "-m", "tools.speed_test", str(thresholds), *exes], cwd=ROOT,
                               capture_output=True, text=True, env={"REDUCTION_SPEED_ROUNDS": "1", "PATH": "/bin:/usr/bin"})
 
     def test_verdicts(self):
@@ -219,7 +212,8 @@ class SpeedTest(unittest.TestCase):
 
 class MakeExercise(unittest.TestCase):
     def run_tool(self, *args):
-        return subprocess.run([sys.executable, str(TOOLS / "make_exercise"), *args], capture_output=True, text=True)
+        return subprocess.run([sys.executable, "-m", "tools.make_exercise", *args], cwd=ROOT, capture_output=True,
+                              text=True)
 
     def test_refusals_exit_2_with_one_line(self):
         with tempfile.TemporaryDirectory() as work:
@@ -233,17 +227,6 @@ class MakeExercise(unittest.TestCase):
                     self.assertEqual(result.returncode, 2)
                     self.assertEqual(len(result.stderr.strip().splitlines()), 1)
 
-
-def load_grade():
-    """tools/grade (a script without .py) as a module."""
-    loader = importlib.machinery.SourceFileLoader("grade", str(TOOLS / "grade"))
-    spec = importlib.util.spec_from_loader("grade", loader)
-    module = importlib.util.module_from_spec(spec)
-    loader.exec_module(module)
-    return module
-
-
-grade = load_grade()
 
 # CTest's JUnit for one step: one test passed, one skipped, one failed, the speed test passed.
 JUNIT = """<?xml version="1.0" encoding="UTF-8"?>
@@ -562,7 +545,7 @@ class Workflow(unittest.TestCase):
             for step in FOLDERS:
                 with self.subTest(step=step):
                     out = Path(work) / step
-                    result = subprocess.run([sys.executable, str(TOOLS / "make_exercise"), step, str(out)],
+                    result = subprocess.run([sys.executable, "-m", "tools.make_exercise", step, str(out)], cwd=ROOT,
                                             capture_output=True, text=True)
                     self.assertEqual(result.returncode, 0, result.stderr)
                     self.check_workflow(step, parse_yaml((out / ".github" / "workflows" / "classroom.yml").read_text()))
