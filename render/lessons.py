@@ -147,10 +147,9 @@ def render_bulk_result(results, step, from_log2, context):
             cells.append([gpu_label(gpu), size_text(n), f"{times[step] * 1000:.1f}"]
                          + [f"{times[s] / times[step]:.3f}" for s in (previous, CUB_STEP, "read_probe")])
         stamps.append(f"{gpu_label(gpu)}: {short_stamp(sweep.table.stamp)}")
-    return gpu_rows(cells, stamps, ["× previous step", "× CUB", "× read probe"], "\nint32, L2 warm (these inputs "
-                    "are far larger than the L2), per-call median. × previous step, × CUB, × read probe: their time "
-                    "over this step's (above 1: this step is faster; the probe, its faster pattern at each size, reads "
-                    "and adds nothing).\n")
+    return gpu_rows(cells, stamps, ["× previous step", "× CUB", "× read probe"], "\nint32, L2 warm (far larger "
+                    "than the L2), per-call median. × previous step, × CUB, × read probe: their time over this step's "
+                    "(above 1: this step is faster; the probe reads and adds nothing).\n")
 
 
 def read_patterns(results, type_name, low, high, columns, align, cells, note, context):
@@ -202,14 +201,13 @@ def render_cub_pattern(results, type_name, from_log2, context):
         n = sizes[-1]
         def percent(a, b):
             return f"{100 * (times[(n, a)] / times[(n, b)] - 1):+.1f} %"
-        facts.append(f"{gpu_label(gpu)} at {size_text(n)}: strip_x5 against loop {percent('strip_x5', 'loop')}, "
-                     f"run_x5 against strip_x5 {percent('run_x5', 'strip_x5')}, bulk against strip_x5 "
-                     f"{percent('bulk', 'strip_x5')}")
+        facts.append(f"{gpu_label(gpu)} at {size_text(n)}: strip_x5 {percent('strip_x5', 'loop')} against loop, "
+                     f"run_x5 {percent('run_x5', 'strip_x5')} and bulk {percent('bulk', 'strip_x5')} against strip_x5")
         stamps.append(f"{gpu_label(gpu)}: {short_stamp(table.stamp)}")
     require(cells, f"{context}: no read_patterns.csv has {type_name} strip_x5 rows from 2^{from_log2}")
     return (markdown_table(["GPU", "n"] + [f"{label}, µs" for label in shown.values()], "ll" + "r" * len(shown), cells)
-            + f"\n{type_name}, L2 warm, per-call median (bench/ablation/read_patterns.cu). Time against time (below 0: "
-            "faster): " + "; ".join(facts) + ".\n" + "".join(f"\n{stamp}\n" for stamp in stamps))
+            + f"\n{type_name}, L2 warm, per-call median. " + "; ".join(facts) + " (below 0: faster).\n"
+            + "".join(f"\n{stamp}\n" for stamp in stamps))
 
 
 def render_combine_cost(results, type_name, from_log2, to_log2, context):
