@@ -1,5 +1,6 @@
 """The compiled-code check: the machine instructions a step's idea compiles to (tools/sass_checks.csv),
-in the step's own kernels' SASS. usage: python3 -m tools.compiled_code STEP EXECUTABLE [--cuobjdump PATH]"""
+in the step's own kernels' SASS, and the library calls its host code makes (tools/host_calls.csv), among
+the functions its executable imports. usage: python3 -m tools.compiled_code STEP EXECUTABLE [--cuobjdump PATH]"""
 
 import argparse
 import collections
@@ -14,11 +15,30 @@ from course import stamped_csv
 
 HERE = Path(__file__).resolve().parent
 
-SASS_ARCH, TABLE, NOT_CHECKED = "sm_90", HERE / "sass_checks.csv", 77
+SASS_ARCH, TABLE, HOST_TABLE, NOT_CHECKED = "sm_90", HERE / "sass_checks.csv", HERE / "host_calls.csv", 77
 
 
-def rows_of(step):
+def sass_rows_of(step):
     return [row for row in stamped_csv.read(TABLE).rows if row["step"] == step]
+
+
+def host_rows_of(step):
+    return [row for row in stamped_csv.read(HOST_TABLE).rows if row["step"] == step]
+
+
+def rows_of(step):  # every row of the step, in either table: whether the step has a compiled-code check
+    return sass_rows_of(step) + host_rows_of(step)
+
+
+def check_host_calls(rows, exe):  # (rows missing, a line per row), or None without nm
+    nm = shutil.which("nm")
+    if not nm:
+        return None
+    result = subprocess.run([nm, "-D", "--undefined-only", str(exe)], capture_output=True, text=True)
+    imported = {line.split()[-1].split("@")[0] for line in result.stdout.splitlines() if line.strip()}
+    found = [row["symbol"] in imported for row in rows]
+    return found.count(False), [f"{'found' if ok else 'MISSING'}: a call of {row['symbol']}: {row['reason']}"
+                                for row, ok in zip(rows, found)]
 
 
 def find_cuobjdump(compiler=None):  # cuobjdump on PATH, or beside the CUDA compiler (a path); None if neither
@@ -63,9 +83,19 @@ def check_rows(rows, sass, tag):  # (rows missing, a line per row); with a `coun
 
 
 def run_check(step, exe, tool):
-    rows = rows_of(step)
+    rows, host_rows = sass_rows_of(step), host_rows_of(step)
+    if not rows and not host_rows:
+        return 2, f"neither {TABLE.name} nor {HOST_TABLE.name} has a row for {step}"
+    if not Path(exe).is_file():
+        return 2, f"no such file: {exe}"
+    missing, lines = 0, []
+    if host_rows:
+        checked = check_host_calls(host_rows, exe)
+        if checked is None:
+            return NOT_CHECKED, "not checked: nm (GNU binutils) not found"
+        missing, lines = checked
     if not rows:
-        return 2, f"{TABLE.name} has no row for {step}"
+        return (1 if missing else 0), "\n".join(lines)
     if not tool:
         return NOT_CHECKED, "not checked: cuobjdump (part of the CUDA toolkit) not found"
     tool = shutil.which(tool) or tool
@@ -75,8 +105,8 @@ def run_check(step, exe, tool):
     result = subprocess.run([tool, "-sass", "-arch", SASS_ARCH, str(exe)], capture_output=True, text=True, env=env)
     if result.returncode != 0:  # cuobjdump also needs nvdisasm
         return NOT_CHECKED, "not checked: cuobjdump failed: " + result.stderr.strip()[-300:]
-    missing, lines = check_rows(rows, result.stdout, step[:6])
-    return (1 if missing else 0), "\n".join(lines)
+    sass_missing, sass_lines = check_rows(rows, result.stdout, step[:6])
+    return (1 if missing + sass_missing else 0), "\n".join(lines + sass_lines)
 
 
 if __name__ == "__main__":

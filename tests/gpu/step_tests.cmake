@@ -91,6 +91,7 @@ function(reduction_add_multi_gpu_tests step_dir_name)
   target_link_libraries(${name}_shards PRIVATE reduction::team)
   target_compile_definitions(${name}_shards PRIVATE STEP13_HEADER="${arg_SOURCE_DIR}/reduce.cuh")
   add_test(NAME ${name}_shards COMMAND ${name}_shards)
+  add_dependencies(${arg_EXECUTABLE} ${name}_shards)  # a host test: built with the step (grade builds only the step)
   set_tests_properties(${name}_usage ${name}_shards PROPERTIES LABELS "host;${label}")
   if(NOT arg_PREFIX)  # the script itself, with a fake GPU list: every mode reaches every case it owns
     add_test(NAME ${name}_script

@@ -8,6 +8,7 @@ import contextlib
 import io
 import json
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -451,16 +452,26 @@ class CompiledCode(unittest.TestCase):
         # step's kernel; tests/tools/wrong_kernels.sh proves each row's stub_passes and previous_passes
         # (each row's stub_passes and previous_passes, on the real SASS). A step whose previous step has
         # another api (sum before op) needs no such row: the previous step's file does not build as it.
-        # A multi-GPU step's idea is host code: none (docs/teaching.md warns).
-        rows = stamped_csv.read(TOOLS / "sass_checks.csv").rows
+        # A multi-GPU step's idea is host code: its rows are the calls it imports (tools/host_calls.csv).
+        rows = stamped_csv.read(TOOLS / "sass_checks.csv").rows + stamped_csv.read(TOOLS / "host_calls.csv").rows
         for step in manifest.load():
-            if not exercise_markers.stub_text(step.folder) or step.kind == "multi_gpu":
+            if not exercise_markers.stub_text(step.folder):
                 continue
             with self.subTest(step=step.folder):
                 mine = [row for row in rows if row["step"] == step.folder]
                 self.assertIn("no", [row["stub_passes"] for row in mine], "no row fails the empty stub")
                 if step.previous and manifest.previous(step).api == step.api:
                     self.assertIn("no", [row["previous_passes"] for row in mine], "no row fails the previous step's kernels")
+
+    def test_a_host_call_row_holds_only_where_the_executable_imports_it(self):
+        exe = shutil.which("ls")  # any dynamically linked program: it imports malloc, not ncclAllReduce
+        if not exe or not shutil.which("nm"):
+            self.skipTest("needs ls and nm")
+        rows = [{"symbol": "malloc", "reason": "r"}, {"symbol": "ncclAllReduce", "reason": "r"}]
+        missing, lines = compiled_code.check_host_calls(rows, exe)
+        self.assertEqual(missing, 1)
+        self.assertTrue(lines[0].startswith("found: a call of malloc"))
+        self.assertTrue(lines[1].startswith("MISSING: a call of ncclAllReduce"))
 
     def test_a_count_with_a_plus_is_a_least_count(self):
         sass = ("Function : _ZN6step0125reduce_interleaved_kernelIjEEvPKT_mPS1_\n"

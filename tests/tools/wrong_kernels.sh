@@ -5,8 +5,9 @@
 #   (a) the stub with its `// TODO:` lines deleted and no code written, and
 #   (b) the previous step's reduce.cuh (previous/ in the assignment) under this step's namespace,
 # each of which ./grade --host-only must FAIL (exit 1): the compiled-code check
-# (tools/sass_checks.csv) tells them from the solution, the build where they do not compile.
-# A multi-GPU step (step 14: NCCL calls, no kernel of its own) is reported NOT CHECKED.
+# (tools/sass_checks.csv, tools/host_calls.csv) tells them from the solution, the build where they do not compile.
+# A multi-GPU step (step 14: NCCL calls, no kernel of its own) is told apart by the calls its host code
+# imports (tools/host_calls.csv).
 # usage: tests/tools/wrong_kernels.sh [STEP ... | all]
 #        default: step01 step04 step07 step12, a quick sample; all: every step of course/steps.csv (CI, .ci/run)
 set -euo pipefail
@@ -36,11 +37,6 @@ for step in "${steps[@]}"; do
   folder="$(sed -n 's/^step=//p' "$out/assignment.cfg")"
   previous="$(sed -n 's/^previous=//p' "$out/assignment.cfg")"
   file="$out/$folder/reduce.cuh"
-  if [ "$(awk -F, -v f="$folder" '$1 == f { print $2 }' "$tree/course/steps.csv")" = multi_gpu ]; then
-    echo "wrong_kernels: $step: NOT CHECKED: its idea is host code (NCCL calls), which the compiled-code" \
-         "check does not read; only the GPU part grades it (docs/teaching.md, Grading)"
-    continue
-  fi
 
   code="$(grade "$out" "$work/$step.solution.log")"
   [ "$code" -eq 0 ] || { cat "$work/$step.solution.log"; fail "grade --host-only exited $code on the solution of $step, expected 0"; }
