@@ -359,7 +359,7 @@ class AssignmentConfig(unittest.TestCase):
     def test_an_assignment_holds_no_path_of_the_instructors_machine(self):
         with tempfile.TemporaryDirectory() as work:
             out = Path(work) / "assignment"
-            subprocess.run([sys.executable, str(TOOLS / "make_exercise"), "step04", str(out)], check=True,
+            subprocess.run([str(TOOLS / "make_exercise"), "step04", str(out)], check=True,  # the command as documented
                            capture_output=True)
             config = (out / "assignment.cfg").read_text()
             self.assertNotIn("source_tree", config)
@@ -572,8 +572,9 @@ class Workflow(unittest.TestCase):
         steps = job["steps"]
         graders = [s for s in steps if s.get("uses") == "classroom-resources/autograding-command-grader@v1"]
         parts = [g["id"] for g in graders]
-        has_sass = any(row["step"] == step for row in stamped_csv.read(TOOLS / "sass_checks.csv").rows)
-        self.assertEqual(parts, [p for p in classroom.HOST_POINTS if has_sass or p != "compiled-code"])
+        has_rows = any(row["step"] == step for table in ("sass_checks.csv", "host_calls.csv")
+                       for row in stamped_csv.read(TOOLS / table).rows)
+        self.assertEqual(parts, [p for p in classroom.HOST_POINTS if has_rows or p != "compiled-code"])
         for grader in graders:
             self.assertEqual(grader["with"]["command"], f"./grade --check {grader['id']}")
             self.assertEqual(int(grader["with"]["max-score"]), classroom.HOST_POINTS[grader["id"]])
