@@ -274,8 +274,8 @@ def render_multigpu_bend(results, folder, type_name, to_log2, context):
     table, allreduce = where.table("step14.csv"), where.table("allreduce.csv")
     k = max(int(row["gpus"]) for row in table.rows)
     times = {(int(row["n"]), int(row["gpus"])): table.number(row, "time_median_ms") * 1000
-             for row in rows_where(table, type=type_name, from_one_gpu="0") if row["launch"] != "mpi" or row["gpus"] == "1"}
-    latency = [table_row for table_row in rows_where(allreduce, method="nccl", bytes="4")]
+             for row in rows_where(table, type=type_name, from_one_gpu="0", launch="process")}
+    latency = rows_where(allreduce, method="nccl", bytes="4")
     require(len(latency) == 1, f"{context}: {allreduce.name} needs one nccl row of 4 bytes")
     combine = allreduce.number(latency[0], "time_median_us")
     cells = []
