@@ -2,6 +2,7 @@
 #include "course_steps.h"
 #include "course_step_list.h"  // generated from course/steps.csv: the steps' headers and the two lists below
 #include "step13_bulk_copies/reduce.cuh"  // the read probe's bulk pattern: its ring, copies and waits
+#include "read_probe.cuh"
 #include "block_sizes.h"
 #include "cuda_check.h"
 #include "exit_codes.h"
@@ -71,32 +72,21 @@ StepApi cub_api(const char* change) {
 constexpr unsigned int probe_loads_per_iteration = 4;
 using step13::vector_bytes;  // 16: the widest load one thread can issue
 
-// The read ceiling in step 12's loop: one byte written only if the XOR of the words read matches `sentinel`, which
-// the compiler cannot know it never does: no load can be removed, and almost no store happens.
+// The read ceiling in step 12's loop (read_probe.cuh): one byte written only if the XOR of the words read matches
+// the sentinel, which the compiler cannot know it never does.
 template <unsigned int Block>
 __global__ void read_probe_kernel(const unsigned char* bytes, std::size_t count, unsigned int sentinel, unsigned char* out) {
     const std::size_t head = step13::head_elements(bytes, count);  // the bytes before the first 16-byte boundary
     const std::size_t vectors = (count - head) / vector_bytes;
     const std::size_t tail_begin = head + vectors * vector_bytes;
     const uint4* body = reinterpret_cast<const uint4*>(bytes + head);
-    const auto mix = [](uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; };
     const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + threadIdx.x;
     unsigned int mixed = 0;
     if (thread < head) mixed ^= bytes[thread];
     if (thread < count - tail_begin) mixed ^= bytes[tail_begin + thread];
     const std::size_t tile = probe_loads_per_iteration * Block;
-    const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
-    std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + threadIdx.x;
-    for (; i + (probe_loads_per_iteration - 1) * Block < vectors; i += grid_stride) {
-        uint4 loaded[probe_loads_per_iteration];
-#pragma unroll
-        for (unsigned int k = 0; k < probe_loads_per_iteration; ++k) loaded[k] = __ldg(body + i + k * Block);
-#pragma unroll
-        for (unsigned int k = 0; k < probe_loads_per_iteration; ++k) mixed ^= mix(loaded[k]);
-    }
-#pragma unroll
-    for (unsigned int k = 0; k < probe_loads_per_iteration; ++k)
-        if (i + k * Block < vectors) mixed ^= mix(__ldg(body + i + k * Block));
+    mixed ^= probe::mix_run<probe_loads_per_iteration, Block>(body, static_cast<std::size_t>(blockIdx.x) * tile + threadIdx.x,
+                                                               vectors, static_cast<std::size_t>(gridDim.x) * tile);
     if (mixed == sentinel) *out = 1;
 }
 
@@ -149,8 +139,7 @@ void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t 
     static const std::array<unsigned int, 11> resident =  // SM count x resident blocks per SM, as the steps' grids
         per_block_size([](int b) { return resident_blocks(probe_kernel<Bulk>(b), b); });
     const auto grid = static_cast<unsigned int>(std::min<std::size_t>(resident[log2_exact(block)], wanted));
-    constexpr unsigned int sentinel = 0x9E3779B9u;  // any value: the kernel only needs one it cannot predict
-    probe_kernel<Bulk>(block)<<<grid, block, 0, stream>>>(reinterpret_cast<const unsigned char*>(in), count, sentinel,
+    probe_kernel<Bulk>(block)<<<grid, block, 0, stream>>>(reinterpret_cast<const unsigned char*>(in), count, probe::sentinel,
                                                           reinterpret_cast<unsigned char*>(out));
     CUDA_CHECK_LAUNCH();
 }

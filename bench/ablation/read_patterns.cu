@@ -4,6 +4,7 @@
 #include "bench/ablation/lab.h"
 #include "block_sizes.h"
 #include "course_steps.h"
+#include "read_probe.cuh"
 #include "device_buffer.h"
 #include "device_info.h"
 #include "input.h"
@@ -16,25 +17,11 @@
 
 namespace {
 constexpr unsigned int B = 256;  // every kernel here: the course's default block
-constexpr unsigned int sentinel = 0x9E3779B9u;
+using reduction::probe::sentinel;
 
-__device__ __forceinline__ unsigned int mix(uint4 v) { return v.x ^ v.y ^ v.z ^ v.w; }
-
-// The bits of body[i + k B], k < L, mixed: from i on by `step` while all L are before `end`, then those that are.
-template <unsigned int L>
+template <unsigned int L>  // the course's read-probe loop (course/read_probe.cuh) at this file's block
 __device__ __forceinline__ unsigned int mix_run(const uint4* body, std::size_t i, std::size_t end, std::size_t step) {
-    unsigned int mixed = 0;
-    for (; i + (L - 1) * B < end; i += step) {
-        uint4 v[L];
-#pragma unroll
-        for (unsigned int k = 0; k < L; ++k) v[k] = __ldg(body + i + k * B);
-#pragma unroll
-        for (unsigned int k = 0; k < L; ++k) mixed ^= mix(v[k]);
-    }
-#pragma unroll
-    for (unsigned int k = 0; k < L; ++k)
-        if (i + k * B < end) mixed ^= mix(__ldg(body + i + k * B));
-    return mixed;
+    return reduction::probe::mix_run<L, B>(body, i, end, step);
 }
 
 // Grid-stride over the 16-byte vectors, L loads per thread per iteration: block b reads tiles b, b + G,
