@@ -34,8 +34,9 @@ void draw_seed(InputSpec& input) {
     if (input.path.empty() && !input.seed) input.seed = fresh_seed();
 }
 
-std::size_t input_count(const InputSpec& input, ElementType type) {
-    return input.path.empty() ? input.n : input_file_count(input.path, type);
+InputSpec counted_input(InputSpec spec, ElementType type) {
+    if (!spec.path.empty()) spec.n = input_file_count(spec.path, type);
+    return spec;
 }
 
 std::string input_description(const InputSpec& input) {
@@ -121,7 +122,7 @@ Reference stream_input_file(const std::string& path, OpKind op, T* const buffers
 
 template <class T>
 DeviceInput<T> upload_input(const InputSpec& spec, OpKind op) {
-    const std::size_t n = input_count(spec, element_type_of<T>());
+    const std::size_t n = spec.n;
     DeviceInput<T> input{n, {}, DeviceBuffer<T>(n)};
     if (spec.path.empty()) {
         fill_input(input.values.get(), 0, n, spec.pattern, spec.seed.value(), cudaStream_t{});
@@ -136,11 +137,15 @@ DeviceInput<T> upload_input(const InputSpec& spec, OpKind op) {
     int device = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     T* const destination = input.values.get();
-    input.reference = stream_input_file<T>(spec.path, op, buffers, chunk, [=](const T* values, std::size_t first,
-                                                                              std::size_t count) {
+    const std::string path = spec.path;
+    input.reference = stream_input_file<T>(path, op, buffers, chunk, [=](const T* values, std::size_t first,
+                                                                         std::size_t count) {
+        if (count > n - std::min(first, n))  // the file grew since counted_input: never past the buffer
+            throw UsageError("--input: '" + path + "' changed while it was read");
         CUDA_CHECK(cudaSetDevice(device));  // a new thread starts on device 0
         CUDA_CHECK(cudaMemcpy(destination + first, values, count * sizeof(T), cudaMemcpyHostToDevice));
     });
+    if (input.reference.n != n) throw UsageError("--input: '" + path + "' changed while it was read");  // it shrank
     return input;
 }
 

@@ -2,23 +2,10 @@
 #pragma once
 #include "device_buffer.h"
 #include "reference.h"
+#include "settings.h"
 #include <optional>
 
 namespace reduction {
-enum class Pattern {
-    random,       // signed uniform values: int32 in [-1000, 1000], floats in [-1, 1)
-    ones,         // 1 everywhere: the sum is n (hides indexing bugs; for reading, not for testing)
-    index,        // x[i] = i mod 1000: position-dependent, so a dropped or doubled element shows
-    alternating,  // +1, -1, +1, ...: the sum is n mod 2, large cancellations
-};
-
-inline constexpr Pattern all_patterns[] = {Pattern::random, Pattern::ones, Pattern::index, Pattern::alternating};
-inline constexpr const char* accepted_patterns = "random, ones, index, alternating";
-inline const char* pattern_name(Pattern pattern) {
-    constexpr const char* names[] = {"random", "ones", "index", "alternating"};
-    return names[static_cast<int>(pattern)];
-}
-
 // Element i of the generated input, exact and alike on host and device (common/README.md).
 namespace formula {
 // splitmix64's finaliser: a strong 64-bit mix, so mix(seed ^ mix(i)) is a counter-based generator.
@@ -53,16 +40,11 @@ REDUCTION_HOST_DEVICE T pattern_value(Pattern pattern, std::uint64_t seed, std::
 }
 }  // namespace formula
 
-struct InputSpec {  // what to reduce: n generated values (pattern, seed), or the values of a raw file
-    std::size_t n = std::size_t{1} << 24;
-    Pattern pattern = Pattern::random;
-    std::optional<std::uint64_t> seed;  // unset: draw_seed() picks a fresh one, printed for replay
-    std::string path;                   // set: read values from this file, whose size gives n
-};
-
 std::uint64_t fresh_seed();  // from std::random_device: a new input every run, printed for replay
 void draw_seed(InputSpec& input);  // generated input without --seed gets a fresh_seed()
-std::size_t input_count(const InputSpec& input, ElementType type);  // n, or the file's (input_file_count)
+// The spec of one run of `type`: for an --input file, n set from its size (input_file_count: a UsageError naming
+// any problem with it); a generated input as it is. Called once per run: what follows reads spec.n.
+InputSpec counted_input(InputSpec spec, ElementType type);
 std::string input_description(const InputSpec& input);  // "pattern random, seed 42" or "file 'data.bin'"
 std::string size_text(std::size_t n);  // "2^24" for a power of two, else the decimal number
 template <class T>  // the whole generated input in a host vector, generated in parallel chunks (tests, small inputs)
@@ -89,6 +71,6 @@ struct DeviceInput {
     DeviceBuffer<T> values;
 };
 
-template <class T>  // the input on the current device, with its reference for `op`; check device memory first
+template <class T>  // the input (counted_input) on the current device, with its reference for `op`; memory checked first
 DeviceInput<T> upload_input(const InputSpec& input, OpKind op);
 }  // namespace reduction

@@ -2,6 +2,7 @@
 #pragma once
 #include "device_info.h"
 #include "input.h"
+#include "settings.h"
 #include "step_api.h"
 #include "timer.h"
 #include <limits>
@@ -9,24 +10,17 @@
 #include <optional>
 
 namespace reduction {
-struct MeasureSettings {  // how every step of a run is measured
-    int block = 256;        // threads per block
-    int warmup = 5;         // untimed calls first
-    int iters = 100;        // timed calls, for each of the three timings
-    bool flush_l2 = false;  // write twice the L2 before every timed call (cold L2)
-};
-
 // A step bound to one input and block size, owning scratch (zeroed once) and output; default stream.
 template <class T>
 class StepRun {
 public:
     StepRun(const StepApi& step, const T* device_input, std::size_t n, int block)
         : step_(step), input_(device_input), n_(n), block_(block),
-          scratch_(step.scratch_bytes(element_type_of<T>(), n, block)), output_(1) {
+          scratch_(typed<T>(step).scratch_bytes(n, block)), output_(1) {
         if (scratch_.bytes() > 0) CUDA_CHECK(cudaMemset(scratch_.get(), 0, scratch_.bytes()));
     }
     // The whole reduction, every launch; what the timer measures.
-    void launch() { reduce_fn<T>(step_)(input_, n_, output_.get(), reinterpret_cast<T*>(scratch_.get()), block_, {}); }
+    void launch() { typed<T>(step_).reduce(input_, n_, output_.get(), reinterpret_cast<T*>(scratch_.get()), block_, {}); }
     // Output poisoned with 0xFF bytes first: a step that never writes it cannot pass on an old right answer.
     T run_once() {
         CUDA_CHECK(cudaMemset(output_.get(), 0xFF, sizeof(T)));
@@ -47,10 +41,6 @@ private:
     DeviceBuffer<T> output_;
 };
 
-struct Ratios {  // speed-ups: other's per-call median / this row's (>1: faster); unset where none
-    std::optional<double> previous, step01, cub;
-};
-
 struct Measurement {  // one measured row: what ran, on what, how fast, and whether it was right
     std::string op = "sum";
     std::string step, change;
@@ -66,18 +56,17 @@ struct Measurement {  // one measured row: what ran, on what, how fast, and whet
     bool l2_flushed = false;
     bool verified = true;           // false: timed only, never checked (status "-")
     Verdict verdict{};              // the first run's, or the timed runs' if only those failed
-    Ratios ratios{};
 };
 
-// Device bytes for the input, the largest scratch, an output and the flush buffer; saturated (--n near 2^62 fails).
-inline std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
-                                       const MeasureSettings& settings, const DeviceInfo& device) {
+// Device bytes for n elements of T, the largest scratch, an output and the flush buffer; saturated (--n near 2^62 fails).
+template <class T>
+std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, std::size_t n, const MeasureSettings& settings,
+                                const DeviceInfo& device) {
     std::size_t working = 0;
-    for (const StepApi* step : steps)
-        working = std::max(working, step->scratch_bytes(type, n, settings.block) + type_size(type));
+    for (const StepApi* step : steps) working = std::max(working, typed<T>(*step).scratch_bytes(n, settings.block) + sizeof(T));
     if (settings.flush_l2) working += L2Flusher::bytes_for(device.l2_bytes);
     const std::size_t limit = std::numeric_limits<std::size_t>::max();
-    return n > (limit - working) / type_size(type) ? limit : n * type_size(type) + working;
+    return n > (limit - working) / sizeof(T) ? limit : n * sizeof(T) + working;
 }
 
 // The first run's verdict if it failed, else the last timed run's (a race can hide in the first run).
@@ -108,14 +97,13 @@ struct RunInput {  // the input every step of a run is measured on, and the L2 f
     std::unique_ptr<L2Flusher> flusher;
 };
 
-// Checks the device memory (EnvironmentError naming `what`), then uploads the input with its reference for `op`.
+// Checks the device memory (EnvironmentError naming `what`), then uploads the input (counted_input) with its
+// reference for `op`.
 template <class T>
 RunInput<T> prepare_run(const std::vector<const StepApi*>& steps, const InputSpec& spec, OpKind op,
                         const MeasureSettings& settings, const DeviceInfo& device, const std::string& what) {
-    const ElementType type = element_type_of<T>();
-    const std::size_t n = input_count(spec, type);
-    require_device_memory(device_bytes_needed(steps, type, n, settings, device),
-                          what + " on " + std::to_string(n) + " " + type_name(type));
+    require_device_memory(device_bytes_needed<T>(steps, spec.n, settings, device),
+                          what + " on " + std::to_string(spec.n) + " " + type_name(element_type_of<T>()));
     return {upload_input<T>(spec, op), settings.flush_l2 ? std::make_unique<L2Flusher>(device.l2_bytes) : nullptr};
 }
 

@@ -1,4 +1,7 @@
 #include "options.h"
+#include "exit_codes.h"
+#include "input.h"  // size_text, for the default of --n
+#include <functional>
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>

@@ -1,6 +1,8 @@
 // The command line of every step and the comparison: one table of flags, one parser; UsageError names what is accepted.
 #pragma once
-#include "measure.h"
+#include "settings.h"
+#include <string>
+#include <vector>
 
 namespace reduction {
 enum class OutputFormat { text, csv, json };

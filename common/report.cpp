@@ -134,7 +134,6 @@ struct Cell {
 Cell text(const std::string& value) { return {Cell::text, value}; }
 template <class I> Cell integer(I value) { return {Cell::integer, std::to_string(value)}; }
 Cell number(double value, const char* fmt) { return {Cell::number, "", value, fmt}; }
-Cell ratio(const std::optional<double>& value) { return number(value.value_or(NAN), "%.4f"); }
 // The one schema of a result row: CSV has the `csv` fields, JSON all, in this order (common/README.md lists them).
 struct Field {
     const char* name;  // CSV column and JSON key
@@ -157,9 +156,6 @@ const Field result_fields[] = {
     {"batch_gbps", true, [](const Measurement& m) { return number(m.batch_gbps, "%.2f"); }},
     {"idle_ms", true, [](const Measurement& m) { return number(m.time.idle.median_ms, "%.6f"); }},
     {"peak_gbps", true, [](const Measurement& m) { return number(m.peak_gbps, "%.1f"); }},
-    {"x_previous", true, [](const Measurement& m) { return ratio(m.ratios.previous); }},
-    {"x_step01", true, [](const Measurement& m) { return ratio(m.ratios.step01); }},
-    {"x_cub", true, [](const Measurement& m) { return ratio(m.ratios.cub); }},
     {"l2", true, [](const Measurement& m) { return text(l2_word(m.l2_flushed)); }},
     {"status", true, [](const Measurement& m) { return text(status_text(m)); }},
     {"iters", false, [](const Measurement& m) { return integer(m.time.per_call.count); }},
@@ -179,37 +175,48 @@ std::string cell_text(const Cell& cell, bool json) {
     return json ? json_string(cell.string) : csv_field(cell.string);
 }
 
-// write(field) for every field (only the CSV ones if csv_only), joined by `separator`.
+// write(name, cell) for every field (only the CSV ones if csv_only), then for each extra cell, joined by `separator`.
 template <class Write>
-std::string joined(bool csv_only, const char* separator, Write write) {
+std::string joined(const Measurement& m, const ExtraCells& extra, bool csv_only, const char* separator, Write write) {
     std::string out;
     bool first = true;  // not out.empty(): a blank first cell still needs its separator
+    const auto add = [&](const std::string& name, const Cell& cell) {
+        out += (first ? "" : separator) + write(name, cell);
+        first = false;
+    };
     for (const Field& field : result_fields)
-        if (field.csv || !csv_only) {
-            out += (first ? "" : separator) + write(field);
-            first = false;
-        }
+        if (field.csv || !csv_only) add(field.name, field.value(m));
+    for (const ExtraCell& cell : extra) add(cell.name, number(cell.value, cell.fmt));
     return out;
 }
 }  // namespace
 
-std::string csv_header() { return joined(true, ",", [](const Field& f) { return std::string(f.name); }); }
-std::string csv_row(const Measurement& m) {
-    return joined(true, ",", [&](const Field& f) { return cell_text(f.value(m), false); });
+std::string csv_header(const ExtraCells& extra) {
+    return joined(Measurement{}, extra, true, ",", [](const std::string& name, const Cell&) { return name; });
+}
+std::string csv_row(const Measurement& m, const ExtraCells& extra) {
+    return joined(m, extra, true, ",", [](const std::string&, const Cell& cell) { return cell_text(cell, false); });
 }
 
-std::string json_record(const Measurement& m) {
-    const auto pair = [&](const Field& f) { return json_string(f.name) + ": " + cell_text(f.value(m), true); };
-    return "{" + joined(false, ", ", pair) + "}";
+std::string json_record(const Measurement& m, const ExtraCells& extra) {
+    return "{" + joined(m, extra, false, ", ", [](const std::string& name, const Cell& cell) {
+        return json_string(name) + ": " + cell_text(cell, true);
+    }) + "}";
 }
 
-std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows) {
+std::string json_document(const Stamp& stamp, const std::vector<std::string>& records) {
     std::string out = "{\"stamp\": {";
     for (std::size_t i = 0; i < stamp.size(); ++i)
         out += (i ? ", " : "") + json_string(stamp[i].first) + ": " + json_string(stamp[i].second);
     out += "},\n \"results\": [";
-    for (std::size_t i = 0; i < rows.size(); ++i) out += (i == 0 ? "\n  " : ",\n  ") + json_record(rows[i]);
-    return out + (rows.empty() ? "]}" : "\n ]}");
+    for (std::size_t i = 0; i < records.size(); ++i) out += (i == 0 ? "\n  " : ",\n  ") + records[i];
+    return out + (records.empty() ? "]}" : "\n ]}");
+}
+
+std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows) {
+    std::vector<std::string> records;
+    for (const Measurement& m : rows) records.push_back(json_record(m));
+    return json_document(stamp, records);
 }
 
 void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& device, const std::string& input_description) {

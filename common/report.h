@@ -20,9 +20,19 @@ Stamp make_stamp(const DeviceInfo& device, const InputSpec& input, const Measure
 std::string stamp_lines(const Stamp& stamp);  // newlines inside a value become spaces
 std::string& stamp_value(Stamp& stamp, const std::string& key);  // the value of `key`, added empty if missing
 
-std::string csv_header();
-std::string csv_row(const Measurement& m);
-std::string json_record(const Measurement& m);
+// A tool's own numbers after a row's fields (compare: its speed-ups), each a name, a value (NaN: none, written as a
+// blank CSV cell or JSON null) and its printf format.
+struct ExtraCell {
+    std::string name;
+    double value;
+    const char* fmt;
+};
+using ExtraCells = std::vector<ExtraCell>;
+
+std::string csv_header(const ExtraCells& extra = {});  // only the names of `extra` are read
+std::string csv_row(const Measurement& m, const ExtraCells& extra = {});
+std::string json_record(const Measurement& m, const ExtraCells& extra = {});
 std::string json_document(const Stamp& stamp, const std::vector<Measurement>& rows);  // {"stamp": .., "results": ..}
+std::string json_document(const Stamp& stamp, const std::vector<std::string>& records);  // records from json_record
 void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& device, const std::string& input_description);
 }  // namespace reduction

@@ -7,13 +7,13 @@ namespace reduction {
 namespace detail {
 template <class T>
 int run_typed(const StepApi& step, const Options& options, int argc, const char* const* argv) {
-    input_count(options.input, element_type_of<T>());  // a bad --input file is exit 2, whatever the machine
+    const InputSpec spec = counted_input(options.input, element_type_of<T>());  // a bad --input: exit 2, on any machine
     const DeviceInfo device = open_device(options.device);
-    const RunInput<T> input = prepare_run<T>({&step}, options.input, options.op, options.measure, device, step.name);
+    const RunInput<T> input = prepare_run<T>({&step}, spec, options.op, options.measure, device, step.name);
     const Measurement m = measure_step(step, input, options.measure, device);
-    const Stamp stamp = make_stamp(device, options.input, options.measure, argc, argv);
+    const Stamp stamp = make_stamp(device, spec, options.measure, argc, argv);
     switch (options.format) {
-        case OutputFormat::text: print_text(std::cout, m, device, input_description(options.input)); break;
+        case OutputFormat::text: print_text(std::cout, m, device, input_description(spec)); break;
         case OutputFormat::csv: std::cout << stamp_lines(stamp) << csv_header() << "\n" << csv_row(m) << "\n"; break;
         case OutputFormat::json: std::cout << json_document(stamp, {m}) << "\n"; break;
     }

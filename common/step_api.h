@@ -7,31 +7,49 @@
 namespace reduction {
 template <class T>
 using ReduceFn = void (*)(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream);
-// The type a kernel adds for elements of type T: the same type, except int32 -> uint32 (wraps, defined).
-template <class T> using kernel_type_t = std::conditional_t<std::is_same_v<T, std::int32_t>, std::uint32_t, T>;
-// ReduceFn<T> that runs `reduce` (a step's reduce<kernel_type_t<T>>) on the same bytes.
-template <class T, ReduceFn<kernel_type_t<T>> reduce>
-void reduce_as_kernel_type(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
-    using K = kernel_type_t<T>;
+using ScratchFn = std::size_t (*)(std::size_t n, int block);
+
+// The type a kernel computes in for elements of type T under operator Op: T itself, except an int32 sum, which runs
+// on uint32 (its wrap-around is defined; int32's is not). The one place this choice is written.
+template <class T, class Op = Sum>
+using kernel_type_t = std::conditional_t<std::is_same_v<T, std::int32_t> && Op::kind == OpKind::sum, std::uint32_t, T>;
+
+// ReduceFn<T> that runs `reduce` (a step's function on K, a type of T's layout) on the same bytes.
+template <class T, class K, ReduceFn<K> reduce>
+void reduce_as(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
     static_assert(sizeof(K) == sizeof(T) && alignof(K) == alignof(T), "the kernel type must share T's layout");
     reduce(reinterpret_cast<const K*>(in), n, reinterpret_cast<K*>(out), reinterpret_cast<K*>(scratch), block, stream);
+}
+
+// One element type's functions of a step, built once where the step is named: a run turns --type into a template
+// type once (dispatch_type) and then only asks typed<T>(step), never the run-time type again.
+template <class T>
+struct TypedFns {
+    ReduceFn<T> reduce;
+    ScratchFn scratch_bytes;  // bytes of zero-filled scratch reduce needs for (n, block)
+};
+
+// TypedFns<T> from a step's functions on its kernel type K (kernel_type_t<T, Op>).
+template <class T, class K, ReduceFn<K> reduce, ScratchFn scratch_bytes>
+constexpr TypedFns<T> typed_fns() {
+    if constexpr (std::is_same_v<K, T>) return {reduce, scratch_bytes};
+    else return {&reduce_as<T, K, reduce>, scratch_bytes};
 }
 
 struct StepApi {
     const char* name;
     const char* change;
-    std::size_t (*scratch_bytes)(ElementType type, std::size_t n, int block);
     std::size_t (*addition_depth)(std::size_t n, int block);
-    ReduceFn<std::int32_t> reduce_int32;
-    ReduceFn<float> reduce_float32;
-    ReduceFn<double> reduce_float64;
+    TypedFns<std::int32_t> int32;
+    TypedFns<float> float32;
+    TypedFns<double> float64;
 };
 
-// The int32 entry of a step with a template operator: a sum runs on uint32, max and min compare int32 itself.
-template <class Op, ReduceFn<std::uint32_t> as_unsigned, ReduceFn<std::int32_t> as_signed>
-constexpr ReduceFn<std::int32_t> int32_entry() {
-    if constexpr (Op::kind == OpKind::sum) return &reduce_as_kernel_type<std::int32_t, as_unsigned>;
-    else return as_signed;
+template <class T>
+const TypedFns<T>& typed(const StepApi& step) {
+    if constexpr (std::is_same_v<T, std::int32_t>) return step.int32;
+    else if constexpr (std::is_same_v<T, float>) return step.float32;
+    else return step.float64;
 }
 
 // A step that takes the operator as a template parameter (reduce_op<Op, T>): one StepApi each.
@@ -39,42 +57,31 @@ struct StepOps {
     StepApi sum, max, min;
     const StepApi& for_op(OpKind op) const { return op == OpKind::max ? max : op == OpKind::min ? min : sum; }
 };
-
-template <class T>
-ReduceFn<T> reduce_fn(const StepApi& step) {
-    if constexpr (std::is_same_v<T, std::int32_t>) return step.reduce_int32;
-    else if constexpr (std::is_same_v<T, float>) return step.reduce_float32;
-    else return step.reduce_float64;
-}
 }  // namespace reduction
 
-// The name, change, scratch_bytes (scratch_bytes<K>, K the kernel type of the type asked) and addition_depth of `ns`.
-#define REDUCTION_STEP_HEAD(ns)                                                                                \
-    ns::name, ns::change, [](::reduction::ElementType type, std::size_t n, int block) {                        \
-        return ::reduction::dispatch_type(type, [&](auto zero) {                                               \
-            return ns::scratch_bytes<::reduction::kernel_type_t<decltype(zero)>>(n, block);                    \
-        });                                                                                                    \
-    }, &ns::addition_depth
+// The TypedFns<T> of step `ns` for operator Op; __VA_ARGS__ is its reduce for the kernel type, written with K.
+#define REDUCTION_TYPED_FNS(ns, T, Op, ...)                                                                     \
+    [] {                                                                                                        \
+        using K = ::reduction::kernel_type_t<T, Op>;                                                            \
+        return ::reduction::typed_fns<T, K, __VA_ARGS__, &ns::scratch_bytes<K>>();                              \
+    }()
 
-// The StepApi of the step in namespace `ns`, e.g. REDUCTION_STEP_API(step01).
-#define REDUCTION_STEP_API(ns)                                                                                 \
-    ::reduction::StepApi {                                                                                     \
-        REDUCTION_STEP_HEAD(ns),                                                                               \
-        &::reduction::reduce_as_kernel_type<std::int32_t, &ns::reduce<::reduction::kernel_type_t<std::int32_t>>>, \
-        &ns::reduce<float>, &ns::reduce<double>                                                                \
+// The StepApi of step `ns` for operator Op, its reduce for kernel type K given as __VA_ARGS__.
+#define REDUCTION_STEP_API_WITH(ns, Op, ...)                                                                    \
+    ::reduction::StepApi {                                                                                      \
+        ns::name, ns::change, &ns::addition_depth, REDUCTION_TYPED_FNS(ns, std::int32_t, Op, __VA_ARGS__),      \
+            REDUCTION_TYPED_FNS(ns, float, Op, __VA_ARGS__), REDUCTION_TYPED_FNS(ns, double, Op, __VA_ARGS__)   \
     }
 
-// The StepApi of step `ns` reducing with operator `Op` through its ns::reduce_op<Op, T>.
-#define REDUCTION_STEP_API_OP(ns, Op)                                                                          \
-    ::reduction::StepApi {                                                                                     \
-        REDUCTION_STEP_HEAD(ns),                                                                               \
-        ::reduction::int32_entry<Op, &ns::reduce_op<Op, std::uint32_t>, &ns::reduce_op<Op, std::int32_t>>(),   \
-        &ns::reduce_op<Op, float>, &ns::reduce_op<Op, double>                                                  \
-    }
+// The StepApi of the step in namespace `ns`, e.g. REDUCTION_STEP_API(step01): its sum, ns::reduce<K>.
+#define REDUCTION_STEP_API(ns) REDUCTION_STEP_API_WITH(ns, ::reduction::Sum, &ns::reduce<K>)
+
+// The StepApi of step `ns` reducing with operator `Op` through its ns::reduce_op<Op, K>.
+#define REDUCTION_STEP_API_OP(ns, Op) REDUCTION_STEP_API_WITH(ns, Op, &ns::reduce_op<Op, K>)
 
 // Sum, max and min of step `ns`, e.g. REDUCTION_STEP_OPS(step11).
-#define REDUCTION_STEP_OPS(ns)                                                                                 \
-    ::reduction::StepOps {                                                                                     \
-        REDUCTION_STEP_API_OP(ns, ::reduction::Sum), REDUCTION_STEP_API_OP(ns, ::reduction::Max),             \
-            REDUCTION_STEP_API_OP(ns, ::reduction::Min)                                                        \
+#define REDUCTION_STEP_OPS(ns)                                                                                  \
+    ::reduction::StepOps {                                                                                      \
+        REDUCTION_STEP_API_OP(ns, ::reduction::Sum), REDUCTION_STEP_API_OP(ns, ::reduction::Max),              \
+            REDUCTION_STEP_API_OP(ns, ::reduction::Min)                                                         \
     }

@@ -10,7 +10,7 @@
 
 namespace reduction::bench {
 namespace {
-void print_text(const std::vector<std::vector<Measurement>>& tables, const ComparePlan& plan, const Options& options,
+void print_text(const std::vector<std::vector<TableRow>>& tables, const ComparePlan& plan, const Options& options,
                 const DeviceInfo& device) {
     std::string type_list;
     std::size_t widest = 0;
@@ -20,9 +20,9 @@ void print_text(const std::vector<std::vector<Measurement>>& tables, const Compa
     }
     std::cout << "Course table: every step and CUB on the same device buffer, each verified\n"
               << "  device   " << describe(device) << "\n"
-              << "  input    " << count_text(plan.n) << " elements of " << type_list << "; "
-              << footprint_text(plan.n * widest, device.l2_bytes) << "\n"
-              << "  values   " << input_description(options.input) << "\n"
+              << "  input    " << count_text(plan.input.n) << " elements of " << type_list << "; "
+              << footprint_text(plan.input.n * widest, device.l2_bytes) << "\n"
+              << "  values   " << input_description(plan.input) << "\n"
               << "  block    " << options.measure.block << " threads (CUB picks its own)\n"
               << "  timing   " << timing_text(options.measure) << "\n";
     for (const auto& rows : tables)
@@ -41,38 +41,38 @@ int compare_main(int argc, const char* const* argv) {
         return static_cast<int>(exit_ok);
     }
     // Everything that is the user's mistake, --input included, is reported before the GPU is looked for.
-    const ComparePlan plan = plan_compare(options);
-    draw_seed(options.input);  // one seed for every type and size, so that the stamp can name it and a run can be replayed
+    ComparePlan plan = plan_compare(options);
+    draw_seed(plan.input);  // one seed for every type and size, so that the stamp can name it and a run can be replayed
     const DeviceInfo device = open_device(options.device);
     // --sweep: every size that fits, its CSV rows written as each finishes: an interrupted sweep keeps them.
-    std::vector<std::vector<std::size_t>> sizes(plan.types.size(), {plan.n});  // for each type
+    std::vector<std::vector<std::size_t>> sizes(plan.types.size(), {plan.input.n});  // for each type
     std::size_t free_bytes = 0, total_bytes = 0, total = 0, done = 0;
     if (options.sweep) CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
     for (std::size_t t = 0; t < plan.types.size() && options.sweep; ++t) {  // 2^4 .. 2^32, those that fit
         const ElementType type = plan.types[t];
-        const auto bytes_needed = [&](std::size_t n) { return device_bytes_needed(plan.steps, type, n, options.measure, device); };
-        const SweepPlan sweep = plan_sweep(free_bytes, bytes_needed);
+        const auto needed = [&](std::size_t n) { return bytes_needed(plan.steps, type, n, options.measure, device); };
+        const SweepPlan sweep = plan_sweep(free_bytes, needed);
         sizes[t] = sweep.sizes;
         total += sweep.sizes.size();
         for (std::size_t n : sweep.skipped)
             std::cerr << "sweep: skipping " << type_name(type) << " n=" << size_text(n) << ": needs "
-                      << format_number("%.2f", bytes_needed(n) / 1073741824.0) << " GiB plus a 10% margin, "
+                      << format_number("%.2f", needed(n) / 1073741824.0) << " GiB plus a 10% margin, "
                       << format_number("%.2f", free_bytes / 1073741824.0) << " GiB free\n";
     }
     if (options.sweep && total == 0)
         throw EnvironmentError("the sweep needs room for at least 2^" + std::to_string(sweep_first_log2) +
                                " elements; the GPU has too little free memory");
-    Stamp stamp = make_stamp(device, options.input, options.measure, argc, argv);
+    Stamp stamp = make_stamp(device, plan.input, options.measure, argc, argv);
     if (options.sweep) {
         stamp_value(stamp, "timing") += "; sizes from 2^" + std::to_string(sweep_long_log2) + " on: " +
                                         std::to_string(sweep_long_iters) + " calls each (a call takes milliseconds there)";
-        std::cout << stamp_lines(stamp) << csv_header() << "\n" << std::flush;
+        std::cout << stamp_lines(stamp) << csv_header(ratio_cells({})) << "\n" << std::flush;
     }
-    std::vector<std::vector<Measurement>> tables;
-    std::vector<Measurement> all;
+    std::vector<std::vector<TableRow>> tables;
+    std::vector<TableRow> all;
     for (std::size_t t = 0; t < plan.types.size(); ++t)
         for (std::size_t n : sizes[t]) {
-            InputSpec input = options.input;
+            InputSpec input = plan.input;
             MeasureSettings settings = options.measure;
             if (options.sweep) {
                 std::cerr << "[" << ++done << "/" << total << "] " << type_name(plan.types[t]) << " n=" << size_text(n)
@@ -83,16 +83,20 @@ int compare_main(int argc, const char* const* argv) {
             tables.push_back(measure_steps(plan.steps, plan.types[t], input, options.op, settings, device));
             all.insert(all.end(), tables.back().begin(), tables.back().end());
             if (options.sweep) {
-                for (const Measurement& row : tables.back()) std::cout << csv_row(row) << "\n";
+                for (const TableRow& row : tables.back()) std::cout << csv_row(row, ratio_cells(row.ratios)) << "\n";
                 std::cout << std::flush;
             }
         }
     if (options.format == OutputFormat::text && !options.sweep) print_text(tables, plan, options, device);
     if (options.format == OutputFormat::csv && !options.sweep) {
-        std::cout << stamp_lines(stamp) << csv_header() << "\n";
-        for (const Measurement& row : all) std::cout << csv_row(row) << "\n";
+        std::cout << stamp_lines(stamp) << csv_header(ratio_cells({})) << "\n";
+        for (const TableRow& row : all) std::cout << csv_row(row, ratio_cells(row.ratios)) << "\n";
     }
-    if (options.format == OutputFormat::json) std::cout << json_document(stamp, all) << "\n";  // never with --sweep
+    if (options.format == OutputFormat::json) {  // never with --sweep
+        std::vector<std::string> records;
+        for (const TableRow& row : all) records.push_back(json_record(row, ratio_cells(row.ratios)));
+        std::cout << json_document(stamp, records) << "\n";
+    }
     // a row that is only timed (status "-") neither passes nor fails the run
     const bool pass = std::all_of(all.begin(), all.end(), [](const Measurement& m) { return !m.verified || m.verdict.pass; });
     return pass ? exit_ok : exit_wrong_result;

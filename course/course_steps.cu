@@ -20,10 +20,7 @@
 namespace reduction {
 namespace {
 // CUB, timed exactly like the steps: its size query is host work, so scratch_bytes, called outside the timed
-// region, asks it and reduce recalls the answer. Its type: as the steps', uint32 for a sum of int32 (not for max/min).
-template <class Op, class T>
-using cub_type_t = std::conditional_t<Op::kind == OpKind::sum, kernel_type_t<T>, T>;
-
+// region, asks it and reduce recalls the answer. Its type: the steps' kernel_type_t (uint32 for a sum of int32).
 // What scratch_bytes reported for (Op, K, n): `bytes` given, remembered; absent, recalled for reduce.
 template <class Op, class K>
 std::size_t temp_capacity(std::size_t n, std::optional<std::size_t> bytes = std::nullopt) {
@@ -44,14 +41,11 @@ cudaError_t cub_device_reduce(void* temp, std::size_t& bytes, const K* in, K* ou
     else return cub::DeviceReduce::Reduce(temp, bytes, in, out, count, Op{}, Op::template identity<K>(), stream);
 }
 
-template <class Op>
-std::size_t cub_scratch_bytes(ElementType type, std::size_t n, int /*block: CUB picks its own*/) {
-    return dispatch_type(type, [&](auto zero) {
-        using K = cub_type_t<Op, decltype(zero)>;
-        std::size_t query = 0;
-        CUDA_CHECK((cub_device_reduce<Op, K>(nullptr, query, nullptr, nullptr, n, nullptr)));
-        return temp_capacity<Op, K>(n, std::max<std::size_t>(query, 1));  // a null temp would make reduce a query
-    });
+template <class Op, class K>
+std::size_t cub_scratch_bytes(std::size_t n, int /*block: CUB picks its own*/) {
+    std::size_t query = 0;
+    CUDA_CHECK((cub_device_reduce<Op, K>(nullptr, query, nullptr, nullptr, n, nullptr)));
+    return temp_capacity<Op, K>(n, std::max<std::size_t>(query, 1));  // a null temp would make reduce a query
 }
 
 template <class Op, class K>
@@ -62,11 +56,16 @@ void cub_reduce(const K* in, std::size_t n, K* out, K* scratch, int, cudaStream_
 
 // CUB's summation order is internal; any order of n terms has a chain of at most n - 1 additions, so
 // gamma_{n-1} bounds every order (compare also checks float sums against any_order_bound.h).
+template <class Op, class T>
+constexpr TypedFns<T> cub_fns() {
+    using K = kernel_type_t<T, Op>;
+    return typed_fns<T, K, &cub_reduce<Op, K>, &cub_scratch_bytes<Op, K>>();
+}
+
 template <class Op>
 StepApi cub_api(const char* change) {
-    return {"cub", change, &cub_scratch_bytes<Op>, [](std::size_t n, int) { return n - 1; },
-            int32_entry<Op, &cub_reduce<Op, std::uint32_t>, &cub_reduce<Op, std::int32_t>>(), &cub_reduce<Op, float>,
-            &cub_reduce<Op, double>};
+    return {"cub", change, [](std::size_t n, int) { return n - 1; }, cub_fns<Op, std::int32_t>(), cub_fns<Op, float>(),
+            cub_fns<Op, double>()};
 }
 
 constexpr unsigned int probe_loads_per_iteration = 4;
@@ -145,11 +144,12 @@ void read_probe(const T* in, std::size_t n, T* out, T*, int block, cudaStream_t 
 }
 
 // Not a reduction: no scratch, and no additions to bound.
+std::size_t none(std::size_t, int) { return 0; }
+
 template <bool Bulk>
 const StepApi& probe_api(const char* name, const char* change) {
-    static const StepApi api = {name, change, [](ElementType, std::size_t, int) -> std::size_t { return 0; },
-                                [](std::size_t, int) -> std::size_t { return 0; }, &read_probe<Bulk, std::int32_t>,
-                                &read_probe<Bulk, float>, &read_probe<Bulk, double>};
+    static const StepApi api = {name, change, &none, {&read_probe<Bulk, std::int32_t>, &none},
+                                {&read_probe<Bulk, float>, &none}, {&read_probe<Bulk, double>, &none}};
     return api;
 }
 }  // namespace

@@ -67,16 +67,22 @@ ComparePlan plan_compare(const Options& options) {
     const bool both = options.both_types || (options.sweep && !options.type_given);
     ComparePlan plan{selected_steps(options.steps, options.op),
                      both ? std::vector<ElementType>{ElementType::int32, ElementType::float32}
-                          : std::vector<ElementType>{options.type}};
+                          : std::vector<ElementType>{options.type},
+                     options.input};
     if (!options.input.path.empty() && plan.types.size() > 1)
         throw UsageError("--input holds values of one type; name it with --type int32, float32 or float64, not all");
     if (options.sweep && options.format == OutputFormat::json) throw UsageError("--sweep writes CSV; drop --json");
-    if (!options.sweep) plan.n = input_count(options.input, plan.types.front());  // reads the file's size, nothing more
+    if (!options.sweep) plan.input = counted_input(options.input, plan.types.front());  // the file's size, nothing more
     return plan;
 }
 
-std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps, ElementType type, const InputSpec& input,
-                                       OpKind op, const MeasureSettings& settings, const DeviceInfo& device) {
+std::size_t bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
+                         const MeasureSettings& settings, const DeviceInfo& device) {
+    return dispatch_type(type, [&](auto zero) { return device_bytes_needed<decltype(zero)>(steps, n, settings, device); });
+}
+
+std::vector<TableRow> measure_steps(const std::vector<const StepApi*>& steps, ElementType type, const InputSpec& input,
+                                    OpKind op, const MeasureSettings& settings, const DeviceInfo& device) {
     return dispatch_type(type, [&](auto zero) {
         using T = decltype(zero);
         const RunInput<T> run = prepare_run<T>(steps, input, op, settings, device, "the course table");
@@ -97,12 +103,13 @@ std::vector<Measurement> measure_steps(const std::vector<const StepApi*>& steps,
                           << m.verdict.note << " (result " << m.verdict.result << ", expected " << m.verdict.expected
                           << ")\n";
         }
-        rate_table(rows);
-        return rows;
+        return rate_table(rows);
     });
 }
 
-void rate_table(std::vector<Measurement>& rows) {
+std::vector<TableRow> rate_table(const std::vector<Measurement>& measured) {
+    std::vector<TableRow> rows;
+    for (const Measurement& m : measured) rows.push_back({m});
     const Measurement *first = nullptr, *cub = nullptr;
     for (const Measurement& row : rows) {
         if (!first && row.step.rfind("step01", 0) == 0) first = &row;  // "step01_interleaved"
@@ -113,14 +120,22 @@ void rate_table(std::vector<Measurement>& rows) {
         rows[i].ratios = {speedup(next_step ? &rows[i - 1] : nullptr, rows[i]), speedup(first, rows[i]),
                           speedup(cub, rows[i])};
     }
+    return rows;
+}
+
+ExtraCells ratio_cells(const Ratios& ratios) {
+    const auto cell = [](const char* name, const std::optional<double>& ratio) {
+        return ExtraCell{name, ratio.value_or(NAN), "%.4f"};
+    };
+    return {cell("x_previous", ratios.previous), cell("x_step01", ratios.step01), cell("x_cub", ratios.cub)};
 }
 
 std::string l2_text(bool flushed) { return std::string("L2 ") + l2_word(flushed); }
 
-std::string text_table(const std::vector<Measurement>& rows) {
+std::string text_table(const std::vector<TableRow>& rows) {
     std::vector<std::vector<std::string>> lines = {{"step", "what changed", "ms/call", "batch ms", "GB/s", "% of peak",
                                                     "x previous", "x step01", "x CUB", "check"}};
-    for (const Measurement& r : rows)
+    for (const TableRow& r : rows)
         lines.push_back({r.step, r.change, format_number("%.4f", r.time.per_call.median_ms),
                          std::isfinite(r.time.batch_ms) ? format_number("%.4f", r.time.batch_ms) : "-",
                          format_number("%.1f", r.gbps), format_number("%.1f", r.percent_of_peak),

@@ -110,7 +110,7 @@ def render_littles_law_need(results, per_thread, context):
 
 
 def render_alternatives_verdict(results, name, reference, context):
-    variants = Sweep(results.compare(name))
+    variants = Sweep(results.measured(name))
     ties, rule = tie_rule(results, {t: [reference, steps.find(reference).previous] for t in variants.types})
     return "\n".join([f"Each against {reference}, by per-call median ({rule}):\n"] + [
         f"- `{step}`: " + "; ".join(f"{t} " + versus_text(variants.ratios(t, reference, step), ties[t])

@@ -6,9 +6,11 @@ from pathlib import Path
 from course import steps
 from course.stamped_csv import ResultsError, describe, read as read_table  # noqa: F401 (the package's one reader)
 
-# The columns of compare's CSVs (its header: common/report.cpp) the renderer reads; one missing is an error.
-COMPARE_NEEDS = ("type", "op", "n", "block", "step", "change", "time_median_ms", "gbps", "percent_of_peak",
-                 "batch_gbps", "peak_gbps", "x_previous", "x_step01", "x_cub", "l2", "status")
+# The columns of a measured row that the renderer reads (common/report.cpp writes them: a step's --csv), and of
+# compare's CSVs, which add the speed-ups (course/course_table.cpp); one missing is an error.
+ROW_NEEDS = ("type", "op", "n", "block", "step", "change", "time_median_ms", "gbps", "percent_of_peak", "batch_gbps",
+             "peak_gbps", "l2", "status")
+COMPARE_NEEDS = ROW_NEEDS + ("x_previous", "x_step01", "x_cub")
 CUB_STEP, READ_PROBE = "cub", "read_probe"  # the read probe: one pass over the input, the ceiling
 READ_PROBE_BULK = "read_probe_bulk"  # its second pattern (step 13's); the probe of a size is the faster
 COLUMN_FORMATS = {"time_median_ms": ".4f", "time_min_ms": ".4f", "batch_ms": ".4f", "idle_ms": ".4f", "gbps": ".1f",
@@ -41,6 +43,9 @@ class Results:
         require(not missing, f"{table.name}: expected the header {','.join(needs)} that {writer} writes; "
                              f"missing {missing}")
         return table
+
+    def measured(self, name):  # rows a step or a variant printed with --csv
+        return self.table(name, ROW_NEEDS, "a step's --csv")
 
     def compare(self, name):
         table = self.table(name, COMPARE_NEEDS, "compare")

@@ -114,8 +114,8 @@ void reduce_and_combine(const reduction::StepApi& step, const Team& team, const 
     for (std::size_t i = 0; i < members.size(); ++i) {
         if (parts[i].count == 0) continue;  // an empty shard: the partial keeps the identity
         CUDA_CHECK(cudaSetDevice(members[i].device));
-        reduction::reduce_fn<T>(step)(parts[i].input, parts[i].count, parts[i].partial, parts[i].scratch, block,
-                                      members[i].stream);
+        reduction::typed<T>(step).reduce(parts[i].input, parts[i].count, parts[i].partial, parts[i].scratch, block,
+                                         members[i].stream);
     }
     // Queued behind each GPU's kernel on the same stream, so it reads the finished partial. One
     // thread may drive several communicators: a group makes the K calls one collective, not K

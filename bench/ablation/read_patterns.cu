@@ -195,7 +195,7 @@ std::vector<Row> rows_for(const T* in, std::size_t n, T* out, step12::Slot* slot
         {"strip_x5", [=](cudaStream_t s) { loop_kernel<4><<<grid(5 * r4, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
         {"run", [=](cudaStream_t s) { run_kernel<<<grid(rr, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
         {"run_x5", [=](cudaStream_t s) { run_kernel<<<grid(5 * rr, tile_bytes), B, 0, s>>>(body, vectors, word); }, false},
-        {"bulk", [=, &bulk](cudaStream_t s) { reduction::reduce_fn<T>(bulk)(in, n, out, nullptr, B, s); }, false},
+        {"bulk", [=, &bulk](cudaStream_t s) { reduction::typed<T>(bulk).reduce(in, n, out, nullptr, B, s); }, false},
         {"step12", [=](cudaStream_t s) { step12::reduce(in, n, out, reinterpret_cast<T*>(slots), B, s); }, true},
         {"step13", [=](cudaStream_t s) { step13::reduce(in, n, out, reinterpret_cast<T*>(slots), B, s); }, true},
         {"cub", [=](cudaStream_t s) { std::size_t t = temp_bytes; CUDA_CHECK(cub::DeviceReduce::Sum(temp, t, in, out, n, s)); }, true},

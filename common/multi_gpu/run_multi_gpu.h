@@ -45,10 +45,11 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
     const StepApi& step = multi.previous.for_op(options.op);
     const int gpus = team.size(), block = options.measure.block;
     auto& members = team.members();
-    std::size_t n = team.leads() ? input_count(options.input, type) : 0;  // a bad --input: exit 2 on rank 0
+    const InputSpec spec = team.leads() ? counted_input(options.input, type) : options.input;  // a bad --input: exit 2
+    std::size_t n = team.leads() ? spec.n : 0;
     team.broadcast_from_leader(&n, sizeof n);
     const auto count_of = [&](int rank) { return multi.shard_count(n, gpus, rank); };
-    const auto scratch_bytes = [&](std::size_t count) { return count ? step.scratch_bytes(type, count, block) : 0; };
+    const auto scratch_bytes = [&](std::size_t count) { return count ? typed<T>(step).scratch_bytes(count, block) : 0; };
     // Memory first, on every GPU: rank 0 holds the whole input, the others their shards.
     const DeviceInfo device = open_device(members[0].device);
     for (const Member& m : members) {
@@ -62,7 +63,7 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
     DeviceInput<T> whole;
     if (team.leads()) {
         CUDA_CHECK(cudaSetDevice(members[0].device));
-        whole = upload_input<T>(options.input, options.op);
+        whole = upload_input<T>(spec, options.op);
     }
     Reference reference = whole.reference;
     static_assert(std::is_trivially_copyable_v<Reference>, "the reference is sent to the other ranks as bytes");

@@ -7,6 +7,8 @@
 #include "report.h"
 
 #include <cmath>
+#include <fstream>
+#include <stdexcept>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -40,9 +42,16 @@ std::vector<Measurement> sample_table() {
             make_row("step07_multi_level", 0.5), make_row("cub", 0.25)};
 }
 
-std::vector<Measurement> rate(std::vector<Measurement> rows) {
-    rate_table(rows);
-    return rows;
+std::vector<TableRow> rate(const std::vector<Measurement>& rows) { return rate_table(rows); }
+
+// The header line the top-level README shows in backquotes: "`type,op,n,...`".
+std::string readme_csv_header() {
+    const std::string path = std::string(REDUCTION_SOURCE_DIR) + "/README.md";
+    std::ifstream file(path);
+    if (!file) throw std::runtime_error("cannot read " + path);
+    for (std::string line; std::getline(file, line);)
+        if (line.rfind("`type,", 0) == 0) return line.substr(1, line.find('`', 1) - 1);
+    return "<no header line in README.md>";
 }
 
 bool near(const std::optional<double>& value, double expected) {
@@ -58,7 +67,7 @@ Options compare_options(const std::vector<std::string>& args) {
 }  // namespace
 
 TEST_CASE("ratios compare each row's median time with the previous row, step01 and CUB", "[bench]") {
-    const std::vector<Measurement> rated = rate(sample_table());
+    const std::vector<TableRow> rated = rate(sample_table());
     REQUIRE(rated.size() == 4);
 
     SECTION("x previous: the row above's time over this one's; none for the first row and for CUB") {
@@ -83,20 +92,20 @@ TEST_CASE("ratio columns are blank when step01 or CUB was not measured", "[bench
     SECTION("no CUB") {
         std::vector<Measurement> rows = sample_table();
         rows.pop_back();
-        for (const Measurement& rated : rate(rows)) CHECK_FALSE(rated.ratios.cub.has_value());
+        for (const TableRow& rated : rate(rows)) CHECK_FALSE(rated.ratios.cub.has_value());
     }
     SECTION("no step01") {
         std::vector<Measurement> rows = sample_table();
         rows.erase(rows.begin());
-        const std::vector<Measurement> rated = rate(rows);
-        for (const Measurement& r : rated) CHECK_FALSE(r.ratios.step01.has_value());
+        const std::vector<TableRow> rated = rate(rows);
+        for (const TableRow& r : rated) CHECK_FALSE(r.ratios.step01.has_value());
         CHECK_FALSE(rated[0].ratios.previous.has_value());  // step02 is now the first row
         CHECK(near(rated[1].ratios.previous, 4.0));
     }
     SECTION("a zero time gives no ratio rather than infinity") {
         std::vector<Measurement> rows = sample_table();
         rows[0].time.per_call.median_ms = 0;
-        const std::vector<Measurement> rated = rate(rows);
+        const std::vector<TableRow> rated = rate(rows);
         CHECK_FALSE(rated[1].ratios.previous.has_value());
         CHECK_FALSE(rated[1].ratios.step01.has_value());
         CHECK_FALSE(rated[0].ratios.cub.has_value());
@@ -112,6 +121,17 @@ TEST_CASE("ratio columns are blank when step01 or CUB was not measured", "[bench
         CHECK(test::contains(first_line, "1.00"));    // x step01
         CHECK(test::contains(first_line, "3.2000"));  // the batch figure: 0.8 * 4 ms
     }
+}
+
+TEST_CASE("compare's CSV: the row's fields, then x_previous, x_step01 and x_cub, as the README shows", "[bench]") {
+    CHECK(csv_header(ratio_cells({})) == csv_header() + ",x_previous,x_step01,x_cub");
+    CHECK(readme_csv_header() == csv_header(ratio_cells({})));
+    const std::vector<TableRow> rated = rate(sample_table());
+    const std::string first = csv_row(rated[0], ratio_cells(rated[0].ratios));
+    const std::string ending = ",PASS,,1.0000,0.0625";  // no previous row; 4 ms / 4 ms; CUB's 0.25 ms / 4 ms
+    INFO(first);
+    CHECK(first.size() > ending.size());
+    CHECK(first.compare(first.size() - ending.size(), ending.size(), ending) == 0);
 }
 
 TEST_CASE("the text table aligns its columns and shows per-call and batch times", "[bench]") {
@@ -153,7 +173,7 @@ TEST_CASE("compare rejects every user mistake before looking for a GPU", "[bench
     SECTION("a good file gives n from its size; steps in course order, CUB last") {
         const auto path = dir.write_values("ok.bin", std::vector<float>(1000, 1.0f));
         const ComparePlan plan = plan_compare(compare_options({"--input", path, "--type", "float32", "--steps", "cub,03,01"}));
-        CHECK(plan.n == 1000);
+        CHECK(plan.input.n == 1000);
         REQUIRE(plan.steps.size() == 3);
         CHECK(std::string(plan.steps[0]->name).rfind("step01", 0) == 0);
         CHECK(std::string(plan.steps[2]->name) == "cub");

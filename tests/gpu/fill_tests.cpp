@@ -7,6 +7,7 @@
 // No step is involved: the program links only common/. Failures print the seed;
 // REDUCTION_TEST_SEED=<seed> replays them.
 #include "../catch.h"
+#include "../each_type.h"
 #include "gpu_test_support.h"
 
 #include "device_buffer.h"
@@ -107,19 +108,13 @@ void check_whole(std::uint64_t seed) {
 }  // namespace
 
 TEST_CASE("fill: windows anywhere in 2^33 + 17 elements equal the host formula bit for bit", "[gpu][fill]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_windows<std::int32_t>(seed);
-    check_windows<float>(seed);
-    check_windows<double>(seed);
+    REDUCTION_TEST_SEED(seed);
+    test::for_each_type([seed](auto zero) { check_windows<decltype(zero)>(seed); });
 }
 
 TEST_CASE("fill: whole inputs equal generate_input", "[gpu][fill]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_whole<std::int32_t>(seed);
-    check_whole<float>(seed);
-    check_whole<double>(seed);
+    REDUCTION_TEST_SEED(seed);
+    test::for_each_type([seed](auto zero) { check_whole<decltype(zero)>(seed); });
 }
 
 TEST_CASE("fill: a count of zero writes nothing", "[gpu][fill]") {

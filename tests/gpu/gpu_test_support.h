@@ -108,7 +108,13 @@ private:
 // Scratch bytes of the step for n elements of T and this block size.
 template <class T>
 std::size_t scratch_bytes(const StepApi& step, std::size_t n, int block) {
-    return step.scratch_bytes(element_type_of<T>(), n, block);
+    return typed<T>(step).scratch_bytes(n, block);
 }
 
 }  // namespace reduction::test
+
+// `const std::uint64_t name`: the test's seed (test_seed), and the line that replays it, shown with every failure
+// in the enclosing scope (Catch2's INFO: for the test files, which include catch.h).
+#define REDUCTION_TEST_SEED(name)                                                                              \
+    const std::uint64_t name = ::reduction::test::test_seed();                                                \
+    INFO("seed " << name << " (replay with REDUCTION_TEST_SEED=" << name << ")")

@@ -4,6 +4,7 @@
 // same on a second call that reuses the scratch (the slots must have been emptied).
 // Failures print the seed; REDUCTION_TEST_SEED=<seed> replays them.
 #include "../catch.h"
+#include "../each_type.h"
 #include "gpu_test_support.h"
 
 #include "step_under_test.h"
@@ -218,23 +219,18 @@ void check_nans(std::uint64_t seed) {
 }  // namespace
 
 TEST_CASE("max and min equal std::max_element and std::min_element", "[gpu][ops]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_ops_matrix<std::int32_t>(seed);
-    check_ops_matrix<float>(seed);
-    check_ops_matrix<double>(seed);
+    REDUCTION_TEST_SEED(seed);
+    test::for_each_type([seed](auto zero) { check_ops_matrix<decltype(zero)>(seed); });
 }
 
 TEST_CASE("max and min with +inf and -inf inputs", "[gpu][ops]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    REDUCTION_TEST_SEED(seed);
     check_infinities<float>(seed);
     check_infinities<double>(seed);
 }
 
 TEST_CASE("max and min skip NaN wherever it is; +0 and -0", "[gpu][ops]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    REDUCTION_TEST_SEED(seed);
     check_nans<float>(seed);
     check_nans<double>(seed);
 }

@@ -28,11 +28,11 @@ Launch captured_launch(std::size_t n, int block) {
     if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
     auto* scratch_t = reinterpret_cast<std::int32_t*>(scratch.get());
     const test::NonBlockingStream stream;
-    reduce_fn<std::int32_t>(step)(in.get(), n, out.get(), scratch_t, block, stream);  // first-call set-up, uncaptured
+    typed<std::int32_t>(step).reduce(in.get(), n, out.get(), scratch_t, block, stream);  // first-call set-up, uncaptured
     CUDA_CHECK(cudaStreamSynchronize(stream));
     cudaGraph_t graph = nullptr;
     CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
-    reduce_fn<std::int32_t>(step)(in.get(), n, out.get(), scratch_t, block, stream);
+    typed<std::int32_t>(step).reduce(in.get(), n, out.get(), scratch_t, block, stream);
     CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
     Launch launch;
     for (const cudaKernelNodeParams& params : test::kernel_nodes(graph)) {

@@ -6,6 +6,7 @@
 // A failure names the step, type, n, block size, input pattern and seed, what was expected and
 // what the GPU returned; REDUCTION_TEST_SEED=<seed> replays the same input.
 #include "../catch.h"
+#include "../each_type.h"
 #include "gpu_test_support.h"
 #include "step_under_test.h"
 
@@ -267,7 +268,7 @@ void check_back_to_back_calls(std::uint64_t seed) {
     DeviceBuffer<T> outputs(calls);
     CUDA_CHECK(cudaMemset(outputs.get(), 0xFF, outputs.bytes()));
     for (int k = 0; k < calls; ++k)
-        reduce_fn<T>(step)(device.get(), n, outputs.get() + k, reinterpret_cast<T*>(scratch.get()), block, cudaStream_t{});
+        typed<T>(step).reduce(device.get(), n, outputs.get() + k, reinterpret_cast<T*>(scratch.get()), block, cudaStream_t{});
     std::vector<T> results(calls);
     CUDA_CHECK(cudaMemcpy(results.data(), outputs.get(), outputs.bytes(), cudaMemcpyDeviceToHost));
 
@@ -341,7 +342,7 @@ void check_alternating_inputs(std::uint64_t seed) {
             gate.close();
             gate.hold(stream);
             for (int k = 0; k < calls; ++k)
-                reduce_fn<T>(step)(inputs[k % 2].get(), n, outputs.get() + k, reinterpret_cast<T*>(scratch.get()), block,
+                typed<T>(step).reduce(inputs[k % 2].get(), n, outputs.get() + k, reinterpret_cast<T*>(scratch.get()), block,
                                    stream);
             gate.open();
             CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -385,14 +386,14 @@ void check_given_stream(std::uint64_t seed) {
         if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
         T* const scratch_t = reinterpret_cast<T*>(scratch.get());
         // once outside the capture: whatever a step sets up on its first call (occupancy, attributes)
-        reduce_fn<T>(step)(device.get(), n, out.get(), scratch_t, block, stream);
+        typed<T>(step).reduce(device.get(), n, out.get(), scratch_t, block, stream);
         CUDA_CHECK(cudaStreamSynchronize(stream));
 
         cudaGraph_t graph = nullptr;
         std::string broken;
         CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
         try {
-            reduce_fn<T>(step)(device.get(), n, out.get(), scratch_t, block, stream);
+            typed<T>(step).reduce(device.get(), n, out.get(), scratch_t, block, stream);
         } catch (const std::exception& error) {
             broken = error.what();
         }
@@ -443,7 +444,7 @@ void check_dirty_shared_memory(std::uint64_t seed) {
             DeviceBuffer<unsigned char> scratch(test::scratch_bytes<T>(step, n, block));
             if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
             test::dirty_shared_memory(cudaStream_t{});
-            reduce_fn<T>(step)(device.get(), n, out.get(), reinterpret_cast<T*>(scratch.get()), block, cudaStream_t{});
+            typed<T>(step).reduce(device.get(), n, out.get(), reinterpret_cast<T*>(scratch.get()), block, cudaStream_t{});
             T result{};
             CUDA_CHECK(cudaMemcpy(&result, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
             const Verdict v = verify(result, reference, step.addition_depth(n, block));
@@ -464,66 +465,44 @@ void check_dirty_shared_memory(std::uint64_t seed) {
 
 TEST_CASE(STEP_CASE("every size, type, block size and pattern matches the reference, twice bit-identically"),
           "[gpu][" REDUCTION_STEP_TAG "]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_matrix<std::int32_t>(seed);
-    check_matrix<float>(seed);
-    check_matrix<double>(seed);
+    REDUCTION_TEST_SEED(seed);
+    test::for_each_type([seed](auto zero) { check_matrix<decltype(zero)>(seed); });
 }
 
 TEST_CASE(STEP_CASE("input pointers 1, 2 and 3 elements past an aligned allocation"), "[gpu][" REDUCTION_STEP_TAG "]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_offsets<std::int32_t>(seed);
-    check_offsets<float>(seed);
-    check_offsets<double>(seed);
+    REDUCTION_TEST_SEED(seed);
+    test::for_each_type([seed](auto zero) { check_offsets<decltype(zero)>(seed); });
 }
 
 TEST_CASE(STEP_CASE("1000 back-to-back calls on one input give bit-identical results"), "[gpu][" REDUCTION_STEP_TAG "]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_back_to_back_calls<std::int32_t>(seed);
-    check_back_to_back_calls<float>(seed);
-    check_back_to_back_calls<double>(seed);
+    REDUCTION_TEST_SEED(seed);
+    test::for_each_type([seed](auto zero) { check_back_to_back_calls<decltype(zero)>(seed); });
 }
 
 TEST_CASE(STEP_CASE("two inputs alternating on one scratch, queued with no synchronisation"),
           "[gpu][" REDUCTION_STEP_TAG "]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_alternating_inputs<std::int32_t>(seed);
-    check_alternating_inputs<float>(seed);
-    check_alternating_inputs<double>(seed);
+    REDUCTION_TEST_SEED(seed);
+    test::for_each_type([seed](auto zero) { check_alternating_inputs<decltype(zero)>(seed); });
 }
 
 TEST_CASE(STEP_CASE("shared memory left dirty by an earlier kernel changes nothing"), "[gpu][" REDUCTION_STEP_TAG "]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_dirty_shared_memory<std::int32_t>(seed);
-    check_dirty_shared_memory<float>(seed);
-    check_dirty_shared_memory<double>(seed);
+    REDUCTION_TEST_SEED(seed);
+    test::for_each_type([seed](auto zero) { check_dirty_shared_memory<decltype(zero)>(seed); });
 }
 
 TEST_CASE(STEP_CASE("every launch on the stream it is given (a graph captured on a non-blocking stream)"),
           "[gpu][" REDUCTION_STEP_TAG "]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_given_stream<std::int32_t>(seed);
-    check_given_stream<float>(seed);
-    check_given_stream<double>(seed);
+    REDUCTION_TEST_SEED(seed);
+    test::for_each_type([seed](auto zero) { check_given_stream<decltype(zero)>(seed); });
 }
 
 TEST_CASE(STEP_CASE("a second input on the same scratch gives the second input's result"), "[gpu][" REDUCTION_STEP_TAG "]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
-    check_scratch_reuse<std::int32_t>(seed);
-    check_scratch_reuse<float>(seed);
-    check_scratch_reuse<double>(seed);
+    REDUCTION_TEST_SEED(seed);
+    test::for_each_type([seed](auto zero) { check_scratch_reuse<decltype(zero)>(seed); });
 }
 
 TEST_CASE(STEP_CASE("one-byte elements sum modulo 256"), "[gpu][" REDUCTION_STEP_TAG "]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    REDUCTION_TEST_SEED(seed);
     check_uint8_small(seed, {1, 31, 257, 4097, 1000003, (std::size_t{1} << 24) + 1}, {32, 256, 1024});
 }
 
@@ -533,8 +512,7 @@ TEST_CASE(STEP_CASE("n = 2^32 + 17 one-byte elements: 64-bit indexing within 5 G
 }
 
 TEST_CASE(STEP_CASE("n = 2^31 + 17 int32 and float32 (8 GiB each)"), "[gpu][large][" REDUCTION_STEP_TAG "]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    REDUCTION_TEST_SEED(seed);
     check_past_2_31<std::int32_t>(seed);
     check_past_2_31<float>(seed);
 }
@@ -542,8 +520,7 @@ TEST_CASE(STEP_CASE("n = 2^31 + 17 int32 and float32 (8 GiB each)"), "[gpu][larg
 // Small odd sizes and the extreme block sizes, every type: what sanitize.sh runs under each
 // compute-sanitizer tool. Hidden ([.]): the other cases already cover these sizes.
 TEST_CASE(STEP_CASE("small cases for compute-sanitizer"), "[.][sanitize][" REDUCTION_STEP_TAG "]") {
-    const std::uint64_t seed = test::test_seed();
-    INFO("seed " << seed << " (replay with REDUCTION_TEST_SEED=" << seed << ")");
+    REDUCTION_TEST_SEED(seed);
     const auto run = [seed](auto zero, std::size_t n, int block) {
         using T = decltype(zero);
         DeviceBuffer<T> device(n + poisoned_tail);

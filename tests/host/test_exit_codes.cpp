@@ -36,9 +36,9 @@ TEST_CASE("device bytes needed saturate instead of wrapping", "[exit_codes]") {
     DeviceInfo device;
     device.l2_bytes = 32;
     MeasureSettings settings;
-    CHECK(device_bytes_needed({}, ElementType::int32, huge, settings, device) == std::numeric_limits<std::size_t>::max());
-    CHECK(device_bytes_needed({}, ElementType::int32, 1000, settings, device) == 4000);
+    CHECK(device_bytes_needed<std::int32_t>({}, huge, settings, device) == std::numeric_limits<std::size_t>::max());
+    CHECK(device_bytes_needed<std::int32_t>({}, 1000, settings, device) == 4000);
     settings.flush_l2 = true;  // the flush buffer: twice the L2
-    CHECK(device_bytes_needed({}, ElementType::int32, 1000, settings, device) == 4000 + 64);
-    CHECK(device_bytes_needed({}, ElementType::int32, huge, settings, device) == std::numeric_limits<std::size_t>::max());
+    CHECK(device_bytes_needed<std::int32_t>({}, 1000, settings, device) == 4000 + 64);
+    CHECK(device_bytes_needed<std::int32_t>({}, huge, settings, device) == std::numeric_limits<std::size_t>::max());
 }

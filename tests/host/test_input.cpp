@@ -1,6 +1,7 @@
 // The input: generated values are reproducible from (seed, i) alone and have the documented
 // range; raw files round-trip and every unusable file is a UsageError that names the problem.
 #include "../catch.h"
+#include "../each_type.h"
 #include "element_type.h"
 #include "host_test_support.h"
 #include "input.h"
@@ -51,13 +52,7 @@ T serial_value(Pattern pattern, std::uint64_t seed, std::size_t i) {
     }
 }
 
-// Runs check<T>() once per element type, each in its own section so a failure names the type.
-template <template <class> class Check>
-void for_each_type() {
-    SECTION("int32") { Check<std::int32_t>{}(); }
-    SECTION("float32") { Check<float>{}(); }
-    SECTION("float64") { Check<double>{}(); }
-}
+using test::for_each_type;
 
 template <class T>
 std::size_t count_differences(const std::vector<T>& a, const std::vector<T>& b) {

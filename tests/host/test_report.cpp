@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
@@ -208,16 +209,6 @@ std::vector<DocumentedField> documented_fields() {
     return fields;
 }
 
-// The header line the top-level README shows in backquotes: "`type,op,n,...`".
-std::string readme_csv_header() {
-    const std::string path = std::string(REDUCTION_TEST_DATA_DIR) + "/../../README.md";
-    std::ifstream file(path);
-    if (!file) throw std::runtime_error("cannot read " + path);
-    for (std::string line; std::getline(file, line);)
-        if (line.rfind("`type,", 0) == 0) return line.substr(1, line.find('`', 1) - 1);
-    return "<no header line in README.md>";
-}
-
 }  // namespace
 
 TEST_CASE("count_text names powers of two", "[report]") {
@@ -242,16 +233,15 @@ TEST_CASE("footprint_text says whether the input fits in L2", "[report]") {
     CHECK(footprint_text(std::size_t{3} << 19, l2).rfind("1.5 MiB", 0) == 0);
 }
 
-TEST_CASE("CSV: the header has the 19 documented columns and every row as many fields", "[report]") {
+TEST_CASE("CSV: the header has the 16 documented columns and every row as many fields", "[report]") {
     const std::vector<std::string> columns{"type", "op", "n", "block", "step", "change", "time_median_ms",
                                            "time_min_ms", "gbps", "percent_of_peak", "batch_ms", "batch_gbps",
-                                           "idle_ms", "peak_gbps", "x_previous", "x_step01", "x_cub", "l2", "status"};
+                                           "idle_ms", "peak_gbps", "l2", "status"};
     CHECK(split(csv_header(), ',') == columns);
 
-    Measurement rated = passing_int32();
-    rated.change = "plain words";  // a comma would be quoted and split() here is naive
-    rated.ratios.step01 = 2.5;
-    const auto pass = split(csv_row(rated), ',');
+    Measurement row = passing_int32();
+    row.change = "plain words";  // a comma would be quoted and split() here is naive
+    const auto pass = split(csv_row(row), ',');
     REQUIRE(pass.size() == columns.size());
     CHECK(pass[0] == "int32");
     CHECK(pass[1] == "sum");
@@ -263,11 +253,8 @@ TEST_CASE("CSV: the header has the 19 documented columns and every row as many f
     CHECK(std::strtod(pass[10].c_str(), nullptr) == 0.12);
     CHECK(std::strtod(pass[11].c_str(), nullptr) == 559.24);
     CHECK(std::strtod(pass[12].c_str(), nullptr) == 0.14);
-    CHECK(pass[14].empty());  // no ratio: blank, not 0 or nan
-    CHECK(std::strtod(pass[15].c_str(), nullptr) == 2.5);
-    CHECK(pass[16].empty());
-    CHECK(pass[17] == "warm");
-    CHECK(pass[18] == "PASS");
+    CHECK(pass[14] == "warm");
+    CHECK(pass[15] == "PASS");
 
     Measurement fail_row = failing_float();
     fail_row.change = "plain words";
@@ -276,12 +263,22 @@ TEST_CASE("CSV: the header has the 19 documented columns and every row as many f
     CHECK(fail[0] == "float32");
     CHECK(fail[10].empty());  // no batch with a flushed L2
     CHECK(fail[11].empty());
-    CHECK(fail[17] == "flushed");
-    CHECK(fail[18] == "FAIL");
+    CHECK(fail[14] == "flushed");
+    CHECK(fail[15] == "FAIL");
 
     Measurement unchecked = passing_int32();
     unchecked.verified = false;
     CHECK(status_text(unchecked) == std::string("-"));
+}
+
+TEST_CASE("a tool's extra cells come last: a blank CSV cell or JSON null where there is no value", "[report]") {
+    const ExtraCells extra = {{"x_one", 2.5, "%.4f"}, {"x_none", NAN, "%.4f"}};
+    CHECK(csv_header(extra) == csv_header() + ",x_one,x_none");
+    CHECK(csv_row(passing_int32(), extra) == csv_row(passing_int32()) + ",2.5000,");
+    const auto fields = parse_json(json_record(passing_int32(), extra));
+    CHECK(fields.at("x_one") == "2.5000");
+    CHECK(fields.at("x_none") == "null");
+    CHECK(json_keys(json_record(passing_int32(), extra)).back() == "x_none");
 }
 
 TEST_CASE("CSV: a change with a comma is quoted as one field", "[report]") {
@@ -317,8 +314,8 @@ TEST_CASE("stamp_value: a key's value, to change or extend; a missing key is add
 TEST_CASE("JSON: one well-formed record with every field", "[report]") {
     const auto fields = parse_json(json_record(passing_int32()));
     for (const char* key : {"type", "op", "n", "block", "step", "change", "time_median_ms", "time_min_ms", "gbps",
-                            "percent_of_peak", "batch_ms", "batch_gbps", "idle_ms", "peak_gbps", "x_previous",
-                            "x_step01", "x_cub", "l2", "status", "result", "expected", "error", "tolerance"}) {
+                            "percent_of_peak", "batch_ms", "batch_gbps", "idle_ms", "peak_gbps", "l2", "status",
+                            "result", "expected", "error", "tolerance"}) {
         INFO("key " << key);
         CHECK(fields.count(key) == 1);
     }
@@ -330,7 +327,6 @@ TEST_CASE("JSON: one well-formed record with every field", "[report]") {
     CHECK(std::strtod(fields.at("time_median_ms").c_str(), nullptr) == 0.125);
     CHECK(fields.at("result") == "\"-123456");
     CHECK(fields.at("status") == "\"PASS");
-    CHECK(fields.at("x_cub") == "null");
     CHECK(std::strtod(fields.at("idle_ms").c_str(), nullptr) == 0.14);
 }
 
@@ -410,7 +406,7 @@ TEST_CASE("the text block shows the verdict, the bandwidth and the share of the 
 
 TEST_CASE("CSV header and JSON keys are the fields documented in common/README.md, in order", "[report]") {
     const std::vector<DocumentedField> documented = documented_fields();
-    REQUIRE(documented.size() >= 19);
+    REQUIRE(documented.size() >= 16);
     std::string csv_columns;
     std::vector<std::string> all_keys;
     for (const DocumentedField& field : documented) {
@@ -418,7 +414,6 @@ TEST_CASE("CSV header and JSON keys are the fields documented in common/README.m
         all_keys.push_back(field.name);
     }
     CHECK(csv_header() == csv_columns);
-    CHECK(readme_csv_header() == csv_header());  // the top-level README shows the same header
     CHECK(json_keys(json_record(passing_int32())) == all_keys);
     CHECK(json_keys(json_record(failing_float())) == all_keys);
 }
