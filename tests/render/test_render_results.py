@@ -47,6 +47,12 @@ def render_fixture(text, name="README.md"):
     return pages.render_text(text, tables.Results(FIXTURE), name)
 
 
+def rendered_block(spec, results):
+    """What the results marker `spec` renders to between its two marker lines, and the number of changes."""
+    updated, changes = pages.render_text(f"<!-- results:{spec} -->\n<!-- results:end -->\n", results, "README.md")
+    return updated.split("\n", 1)[1].rsplit("<!-- results:end -->", 1)[0], changes
+
+
 class ReadResults(unittest.TestCase):
     def test_stamp_lines_become_the_stamp(self):
         table = tables.Results(FIXTURE).compare("headline.csv")
@@ -85,10 +91,9 @@ class ReadResults(unittest.TestCase):
 
 class Blocks(unittest.TestCase):
     def block(self, spec):
-        text = f"<!-- results:{spec} -->\n<!-- results:end -->\n"
-        updated, changes = render_fixture(text)
+        body, changes = rendered_block(spec, tables.Results(FIXTURE))
         self.assertEqual(len(changes), 1)
-        return updated.split("\n", 1)[1].rsplit("<!-- results:end -->", 1)[0]
+        return body
 
     def test_course_table_has_warm_and_cold_tables_with_every_row(self):
         body = self.block("course-table")
@@ -449,8 +454,7 @@ class Peers(unittest.TestCase):
     """The 'peers' block: torch and CuPy (peers.csv) beside the course's last step and CUB (sweep.csv)."""
 
     def block(self, results):
-        updated, _ = pages.render_text("<!-- results:peers -->\n<!-- results:end -->\n", results, "README.md")
-        return updated.split("\n", 1)[1].rsplit("<!-- results:end -->", 1)[0]
+        return rendered_block("peers", results)[0]
 
     def test_each_library_beside_the_last_step_and_cub_at_the_sizes_both_measured(self):
         body = self.block(tables.Results(FIXTURE))
@@ -584,8 +588,7 @@ class Charts(unittest.TestCase):
 
 class Mutants(unittest.TestCase):
     def block(self, results):
-        updated, _ = pages.render_text("<!-- results:mutants -->\n<!-- results:end -->\n", results, "README.md")
-        return updated.split("\n", 1)[1].rsplit("<!-- results:end -->", 1)[0]
+        return rendered_block("mutants", results)[0]
 
     def test_each_mistake_with_its_symptom_and_the_test_that_caught_it(self):
         body = self.block(tables.Results(FIXTURE))

@@ -410,11 +410,14 @@ class CompiledCode(unittest.TestCase):
         self.assertEqual({op for ops in found.values() for op in ops}, {"SHFL.DOWN", "LDG.E"})
         self.assertEqual(compiled_code.kernel_opcodes(self.SASS, "step09"), {})
 
+    @staticmethod
+    def barriers(function, count):  # cuobjdump's listing of a kernel holding `count` barriers
+        return f"Function : {function}\n" + "".join(
+            f"        /*{i:04x}*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n" for i in range(count))
+
     def test_a_row_can_ask_for_an_exact_count_in_each_kernel(self):
-        sass = ("Function : _ZN6step0622reduce_template_kernelILj1024EjEEvPKT0_mPS1_\n"
-                + "".join(f"        /*{i:04x}*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n" for i in range(5))
-                + "Function : _ZN6step0622reduce_template_kernelILj64EjEEvPKT0_mPS1_\n"
-                + "        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n")
+        sass = (self.barriers("_ZN6step0622reduce_template_kernelILj1024EjEEvPKT0_mPS1_", 5)
+                + self.barriers("_ZN6step0622reduce_template_kernelILj64EjEEvPKT0_mPS1_", 1))
         row = {"pattern": r"BAR\.SYNC", "function": "reduce_template_kernelILj1024E", "count": "5", "reason": "r"}
         self.assertEqual(compiled_code.check_rows([row], sass, "step06")[0], 0)
         self.assertEqual(compiled_code.check_rows([dict(row, count="4")], sass, "step06")[0], 1)  # exactly
@@ -474,10 +477,8 @@ class CompiledCode(unittest.TestCase):
         self.assertTrue(lines[1].startswith("MISSING: a call of ncclAllReduce"))
 
     def test_a_count_with_a_plus_is_a_least_count(self):
-        sass = ("Function : _ZN6step0125reduce_interleaved_kernelIjEEvPKT_mPS1_\n"
-                + "".join(f"        /*{i:04x}*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n" for i in range(2))
-                + "Function : _ZN6step0125reduce_interleaved_kernelIfEEvPKT_mPS1_\n"
-                + "        /*0000*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n")
+        sass = (self.barriers("_ZN6step0125reduce_interleaved_kernelIjEEvPKT_mPS1_", 2)
+                + self.barriers("_ZN6step0125reduce_interleaved_kernelIfEEvPKT_mPS1_", 1))
         row = {"pattern": r"BAR\.SYNC", "function": "kernelIj", "count": "2+", "reason": "r"}
         self.assertEqual(compiled_code.check_rows([row], sass, "step01")[0], 0)
         self.assertEqual(compiled_code.check_rows([dict(row, count="1+")], sass, "step01")[0], 0)
