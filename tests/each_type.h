@@ -15,6 +15,13 @@ void for_each_type(Check&& check) {
     SECTION("float64") { check(double{}); }
 }
 
+// check(T{}) for the floating-point types alone, float32 and float64.
+template <class Check>
+void for_each_float_type(Check&& check) {
+    SECTION("float32") { check(float{}); }
+    SECTION("float64") { check(double{}); }
+}
+
 // Check<T>{}() for every type: a check written as a class template.
 template <template <class> class Check>
 void for_each_type() {

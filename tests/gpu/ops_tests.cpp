@@ -225,12 +225,10 @@ TEST_CASE("max and min equal std::max_element and std::min_element", "[gpu][ops]
 
 TEST_CASE("max and min with +inf and -inf inputs", "[gpu][ops]") {
     REDUCTION_TEST_SEED(seed);
-    check_infinities<float>(seed);
-    check_infinities<double>(seed);
+    test::for_each_float_type([seed](auto zero) { check_infinities<decltype(zero)>(seed); });
 }
 
 TEST_CASE("max and min skip NaN wherever it is; +0 and -0", "[gpu][ops]") {
     REDUCTION_TEST_SEED(seed);
-    check_nans<float>(seed);
-    check_nans<double>(seed);
+    test::for_each_float_type([seed](auto zero) { check_nans<decltype(zero)>(seed); });
 }

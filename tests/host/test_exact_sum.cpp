@@ -3,6 +3,7 @@
 // the same bits in every order and every split; and, on inputs whose exact sum fits in 128 bits,
 // the same value as the compiler's own correctly rounded conversion of that integer.
 #include "../catch.h"
+#include "../each_type.h"
 #include "exact_sum.h"
 #include "reference.h"
 
@@ -173,21 +174,17 @@ void check_reference_agrees() {
 }  // namespace
 
 TEST_CASE("the compensated reference agrees with the exact sum within its bound", "[exact_sum]") {
-    SECTION("float32") { check_reference_agrees<float>(); }
-    SECTION("float64") { check_reference_agrees<double>(); }
+    reduction::test::for_each_float_type([](auto zero) { check_reference_agrees<decltype(zero)>(); });
 }
 
 TEST_CASE("the exact sum rounds once, to nearest even, with IEEE's special values", "[exact_sum]") {
-    SECTION("float32") { check_rounding_and_specials<float>(); }
-    SECTION("float64") { check_rounding_and_specials<double>(); }
+    reduction::test::for_each_float_type([](auto zero) { check_rounding_and_specials<decltype(zero)>(); });
 }
 
 TEST_CASE("the exact sum has the same bits in every order and every split", "[exact_sum]") {
-    SECTION("float32") { check_order_and_splits<float>(); }
-    SECTION("float64") { check_order_and_splits<double>(); }
+    reduction::test::for_each_float_type([](auto zero) { check_order_and_splits<decltype(zero)>(); });
 }
 
 TEST_CASE("the exact sum equals a 128-bit integer sum rounded by the compiler", "[exact_sum]") {
-    SECTION("float32") { check_against_integers<float>(); }
-    SECTION("float64") { check_against_integers<double>(); }
+    reduction::test::for_each_float_type([](auto zero) { check_against_integers<decltype(zero)>(); });
 }

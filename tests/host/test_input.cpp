@@ -291,8 +291,7 @@ struct FloatRange {
 };
 
 TEST_CASE("random float values lie in [-1, 1) with both signs", "[input]") {
-    SECTION("float32") { FloatRange<float>{}(); }
-    SECTION("float64") { FloatRange<double>{}(); }
+    test::for_each_float_type([](auto zero) { FloatRange<decltype(zero)>{}(); });
 }
 
 TEST_CASE("written values read back, their count known from the size alone", "[input]") { for_each_type<FileRoundTrip>(); }

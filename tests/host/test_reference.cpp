@@ -2,6 +2,7 @@
 // within gamma_d * sum|x| of a compensated sum; a NaN or an infinity only where the inputs make it
 // the right result (non-finite inputs, overflow); max and min exactly.
 #include "../catch.h"
+#include "../each_type.h"
 #include "host_test_support.h"
 #include "input.h"
 #include "reference.h"
@@ -290,18 +291,15 @@ TEST_CASE("the tolerance is gamma_d * sum|x| plus the reference's own tiny error
 }
 
 TEST_CASE("a float result inside the tolerance passes, twice the tolerance fails", "[reference]") {
-    SECTION("float32") { check_tolerance_edges<float>(4096, 12); }
-    SECTION("float64") { check_tolerance_edges<double>(4096, 12); }
+    test::for_each_float_type([](auto zero) { check_tolerance_edges<decltype(zero)>(4096, 12); });
 }
 
 TEST_CASE("serial and pairwise float sums pass, a dropped element fails", "[reference]") {
-    SECTION("float32") { check_real_orders<float>(100000); }
-    SECTION("float64") { check_real_orders<double>(100000); }
+    test::for_each_float_type([](auto zero) { check_real_orders<decltype(zero)>(100000); });
 }
 
 TEST_CASE("NaN and infinite results fail", "[reference]") {
-    SECTION("float32") { check_non_finite_results_fail<float>(); }
-    SECTION("float64") { check_non_finite_results_fail<double>(); }
+    test::for_each_float_type([](auto zero) { check_non_finite_results_fail<decltype(zero)>(); });
 }
 
 TEST_CASE("result and expected strings are exact", "[reference]") {
@@ -387,8 +385,7 @@ void check_non_finite_inputs() {
 }
 
 TEST_CASE("non-finite inputs and overflowing sums have a known right result", "[reference]") {
-    SECTION("float32") { check_non_finite_inputs<float>(); }
-    SECTION("float64") { check_non_finite_inputs<double>(); }
+    test::for_each_float_type([](auto zero) { check_non_finite_inputs<decltype(zero)>(); });
 }
 
 TEST_CASE("max and min: the extreme element, compared exactly", "[reference]") {
@@ -497,22 +494,14 @@ struct NonFiniteFoundByIndex {
     }
 };
 
-template <template <class> class Check>
-void for_each_reference_type() {
-    SECTION("int32") { Check<std::int32_t>{}(); }
-    SECTION("float32") { Check<float>{}(); }
-    SECTION("float64") { Check<double>{}(); }
-}
-
 }  // namespace
 
 TEST_CASE("the regenerated and the streamed reference equal the whole-array one", "[reference]") {
-    for_each_reference_type<RegeneratedMatchesWhole>();
+    test::for_each_type<RegeneratedMatchesWhole>();
 }
 
 TEST_CASE("non-finite inputs are found at their index by every reference", "[reference]") {
-    SECTION("float32") { NonFiniteFoundByIndex<float>{}(); }
-    SECTION("float64") { NonFiniteFoundByIndex<double>{}(); }
+    test::for_each_float_type([](auto zero) { NonFiniteFoundByIndex<decltype(zero)>{}(); });
 }
 
 TEST_CASE("int32 sums of the regenerated reference wrap like the whole-array one", "[reference]") {
