@@ -7,6 +7,7 @@
 #pragma once
 
 #include "device_buffer.h"
+#include "hang_guard.h"
 #include "input.h"
 #include "measure.h"
 #include "reference.h"
@@ -36,7 +37,8 @@ std::string skip_reason();
 std::size_t free_device_bytes();
 
 // Waits for everything queued on the default stream; false if it has not finished after `seconds`
-// (a kernel whose loop never reaches n, e.g. a 32-bit index that wraps before 2^32 + 17).
+// (a kernel whose loop never reaches n, e.g. a 32-bit index that wraps before 2^32 + 17): for a
+// case whose hang deserves its own explanation; every other wait is guarded by a HangGuard.
 bool finishes_within(double seconds);
 
 // Fills all the shared memory of every SM with 0x7F bytes, queued on `stream`: where the GPU keeps
@@ -82,9 +84,11 @@ struct TwoRuns {
     bool identical() const { return same_bytes(first, second); }
 };
 
+// `what` names the case if it hangs (hang_guard.h).
 template <class T>
-TwoRuns<T> run_twice(const StepApi& step, const T* device_input, std::size_t n, int block) {
+TwoRuns<T> run_twice(const StepApi& step, const T* device_input, std::size_t n, int block, const std::string& what) {
     StepRun<T> run(step, device_input, n, block);
+    const HangGuard guard(what, n * sizeof(T));
     const T first = run.run_once();
     const T second = run.run_once();
     return {first, second};

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The multi-GPU step's test script, tested without a GPU: a fake nvidia-smi that lists K GPUs, a fake
-# step executable that exits 0, and a fake mpirun that drops its own options. Each mode must reach
-# and list every case it owns (K = 1 in `one`, K = 2 and K = 4 in `single` and `mpi`): a case that
-# vanishes (a function called before it is defined, a mode that ends early) fails here. Whether the
-# real program passes those cases is the GPU tests' business, not this one's.
+# step executable that exits 0, a fake cases program that says which K and launch form it was run
+# with, and a fake mpirun that drops its own options and passes -np on. Each mode must run the
+# cases of every K it owns (K = 1 in `one`, K = 2 and K = 4 in `single` and `mpi`; `one` in one
+# process and under MPI): a K that vanishes (a function called before it is defined, a mode that
+# ends early) fails here. That the cases program runs every case is step14_case_list's business;
+# whether the real program passes them is the GPU tests'.
 #
 # usage: multi_gpu_script_test.sh STEP_SCRIPT
 set -uo pipefail
@@ -11,55 +13,57 @@ script=$1
 fakes=$(mktemp -d)
 trap 'rm -rf "$fakes"' EXIT
 
-cat >"$fakes/nvidia-smi" <<'EOF'
+cat >"$fakes/nvidia-smi" <<'FAKE'
 #!/usr/bin/env bash
 for ((i = 0; i < FAKE_GPUS; ++i)); do echo "GPU $i: fake GPU (UUID: GPU-$i)"; done
-EOF
-cat >"$fakes/step" <<'EOF'
+FAKE
+cat >"$fakes/step" <<'FAKE'
 #!/usr/bin/env bash
 exit 0
-EOF
-cat >"$fakes/mpirun" <<'EOF'
+FAKE
+cat >"$fakes/cases" <<'FAKE'
+#!/usr/bin/env bash
+if [ -n "${FAKE_NP:-}" ]; then echo "cases K=$FAKE_NP mpi"; exit 0; fi
+[ "${1:-}" = --gpus ] && for k in ${2//,/ }; do echo "cases K=$k process"; done
+exit 0
+FAKE
+cat >"$fakes/mpirun" <<'FAKE'
 #!/usr/bin/env bash
 while [ $# -gt 0 ]; do
   case $1 in
     --allow-run-as-root | --oversubscribe) shift ;;
-    -x | -np) shift 2 ;;
+    -x) shift 2 ;;
+    -np) export FAKE_NP=$2; shift 2 ;;
     *) break ;;
   esac
 done
 exec "$@"
-EOF
-chmod +x "$fakes/nvidia-smi" "$fakes/step" "$fakes/mpirun"
+FAKE
+chmod +x "$fakes/nvidia-smi" "$fakes/step" "$fakes/cases" "$fakes/mpirun"
 
 status=0
-# listed GPUS MODE K: with GPUS fake GPUs, MODE must report every case of K GPUs as run
+# listed GPUS MODE FORM K...: with GPUS fake GPUs, MODE must run the cases of each K in launch FORM
 listed() {
-  local gpus=$1 mode=$2 k=$3 out missing=0
-  out=$(FAKE_GPUS=$gpus PATH="$fakes:$PATH" bash "$script" "$mode" "$fakes/step" "$fakes/mpirun" 2>&1)
-  for type in int32 float32 float64; do
-    for op in sum max min; do
-      for n in "n=1 " "n=2^20+3"; do
-        grep -q "^ok    K=$k $type $op $n" <<<"$out" || { echo "FAIL  $mode with $gpus GPU(s): no case 'K=$k $type $op $n'"; missing=1; }
-      done
-    done
-  done
-  for what in "int32 --input" "float32 min, NaN last" "int32 --from-one-gpu"; do
-    grep -q "^ok    K=$k $what" <<<"$out" || { echo "FAIL  $mode with $gpus GPU(s): no case 'K=$k $what'"; missing=1; }
+  local gpus=$1 mode=$2 form=$3 out missing=0 k
+  shift 3
+  out=$(FAKE_GPUS=$gpus PATH="$fakes:$PATH" bash "$script" "$mode" "$fakes/step" "$fakes/mpirun" "$fakes/cases" 2>&1)
+  for k in "$@"; do
+    grep -q "^cases K=$k $form\$" <<<"$out" || { echo "FAIL  $mode with $gpus GPU(s): the cases of K=$k ($form) not run"; missing=1; }
   done
   if [ "$missing" = 0 ]; then
-    echo "ok    $mode with $gpus GPU(s) lists the K=$k cases"
+    echo "ok    $mode with $gpus GPU(s) runs the cases of K=$* ($form)"
   else
     echo "$out" | tail -n 15
     status=1
   fi
 }
 
-listed 1 one 1
-listed 2 single 2
-listed 4 single 4
-listed 2 mpi 2
-listed 4 mpi 4
+listed 1 one process 1
+listed 1 one mpi 1
+listed 2 single process 2
+listed 4 single process 2 4
+listed 2 mpi mpi 2
+listed 4 mpi mpi 2 4
 
 # and a mode that cannot run says Skipped (77), never passes
 FAKE_GPUS=0 PATH="$fakes:$PATH" bash "$script" one "$fakes/step" >/dev/null 2>&1

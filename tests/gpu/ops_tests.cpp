@@ -61,7 +61,10 @@ public:
     // Twice on one scratch, through the harness's StepRun: the second call finds the slots the first
     // left behind, which must be zero again.
     std::pair<T, T> run_twice(OpKind op, int block) {
-        const auto runs = test::run_twice(test::step_ops_under_test().for_op(op), input_.get() + offset_, n_, block);
+        const std::string what = std::string(test::step_ops_under_test().for_op(op).name) + " " + op_name(op) + " " +
+                                 type_name(element_type_of<T>()) + " n=" + std::to_string(n_) + " block=" +
+                                 std::to_string(block) + " input offset=" + std::to_string(offset_);
+        const auto runs = test::run_twice(test::step_ops_under_test().for_op(op), input_.get() + offset_, n_, block, what);
         return {runs.first, runs.second};
     }
 

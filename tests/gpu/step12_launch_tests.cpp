@@ -28,8 +28,13 @@ Launch captured_launch(std::size_t n, int block) {
     if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
     auto* scratch_t = reinterpret_cast<std::int32_t*>(scratch.get());
     const test::NonBlockingStream stream;
-    typed<std::int32_t>(step).reduce(in.get(), n, out.get(), scratch_t, block, stream);  // first-call set-up, uncaptured
-    CUDA_CHECK(cudaStreamSynchronize(stream));
+    {
+        const test::HangGuard guard(std::string(step.name) + " int32 n=" + std::to_string(n) + " block=" +
+                                        std::to_string(block) + ", the uncaptured first call",
+                                    n * sizeof(std::int32_t));
+        typed<std::int32_t>(step).reduce(in.get(), n, out.get(), scratch_t, block, stream);  // first-call set-up, uncaptured
+        CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
     cudaGraph_t graph = nullptr;
     CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
     typed<std::int32_t>(step).reduce(in.get(), n, out.get(), scratch_t, block, stream);

@@ -59,6 +59,11 @@ void check_bulk_kernel(const char* type_name) {
                 for (unsigned int grid : {1u, 3u, 7u, full_grid}) {
                     const T expected = host_reduce<Op>(values, offset, n);
                     for (int call = 0; call < 3; ++call) {
+                        const reduction::test::HangGuard guard(
+                            std::string(REDUCTION_STEP_TAG " bulk kernel ") + Op::name + " " + type_name + " n=" +
+                                std::to_string(n) + " offset=" + std::to_string(offset) + " block=" +
+                                std::to_string(block) + " grid=" + std::to_string(grid) + " call " + std::to_string(call),
+                            n * sizeof(T));
                         CUDA_CHECK(cudaMemset(out.get(), 0x7F, sizeof(T)));
                         step::kernel_for_block<Op, T, false, true>(block)<<<grid, block>>>(
                             in.get() + offset, n, out.get(), slots.get());
@@ -104,6 +109,10 @@ void check_uneven_warps() {
     DeviceBuffer<step::Slot> slots(4096 * step::slots_per_partial<double>);
     CUDA_CHECK(cudaMemset(slots.get(), 0, slots.bytes()));
     for (int block : {256, 1024}) {
+        const reduction::test::HangGuard guard(std::string(REDUCTION_STEP_TAG " bulk kernel, warps 1 and up slowed: "
+                                                           "float64 n=") + std::to_string(n) + " block=" +
+                                                   std::to_string(block) + " grid=2",
+                                               n * sizeof(double));
         step::kernel_for_block<SlowSum, double, false, true>(block)<<<2, block>>>(in.get(), n, out.get(), slots.get());
         CUDA_CHECK(cudaGetLastError());
         double got = 0;

@@ -1,32 +1,35 @@
 #!/usr/bin/env bash
-# The tests of step14_multi_gpu, run through the program itself: it verifies every GPU's total
-# against the harness's reference and exits 1 if one is wrong, so each case here checks an exit code.
+# The tests of step14_multi_gpu. The GPU cases run in one process per launch form: step14_cases
+# (tests/gpu/step14_cases.cu) makes the team once per K and runs every case on it with the step's
+# own harness, naming each case that fails. What only a fresh process shows runs here, one process
+# per case, each checked by its exit code.
 #
 #   usage    the command-line checks made before any GPU is touched (runs anywhere)
-#   single   one process driving K GPUs (--gpus K): unequal shards (n not divisible by K, n < K,
-#            n = 1), every type and operator, --from-one-gpu, --input, and --gpus past the GPUs present
-#   mpi      one MPI rank per GPU: the same reduction, --gpus under mpirun, more ranks than GPUs
-#   one      K = 1 on any machine with a GPU: --gpus 1 (every type and operator, NaN inputs), and
-#            one MPI rank where MPI is found
+#   one      K = 1 on any machine with a GPU: every case with --gpus 1, and under one MPI rank
+#            where MPI is found
+#   single   one process driving K GPUs: every case for K = 2 and for K = every GPU present, then
+#            --gpus past the GPUs present
+#   mpi      one MPI rank per GPU: every case for K = 2 and for K = every GPU, then --gpus under
+#            mpirun and more ranks than GPUs
 #
 # Exit 77 (ctest: Skipped), with the reason, when the machine cannot run the mode: no GPU (one),
 # fewer than two GPUs (single, mpi: the multi-GPU cases would prove nothing), or no MPI launcher. Never a pass for that.
 #
-# usage: step14_multi_gpu.sh MODE STEP13_EXECUTABLE [MPIEXEC]
+# usage: step14_multi_gpu.sh MODE STEP_EXECUTABLE [MPIEXEC [CASES_EXECUTABLE]]
 set -uo pipefail
 mode=$1
 exe=$2
 mpiexec=${3:-}
+cases_exe=${4:-}
 status=0
-ran=0  # cases run: a mode that reaches its end having run none fails (a case must never vanish silently)
-small="--iters 3 --warmup 1"
+ran=0  # checks run: a mode that reaches its end having run none fails (a case must never vanish silently)
 
-# expect CODE DESCRIPTION COMMAND...: the command must exit with CODE within 5 minutes.
+# expect CODE DESCRIPTION COMMAND...: the command must exit with CODE within 2 minutes.
 expect() {
   local want=$1 what=$2
   shift 2
   local out got
-  out=$(timeout 300 "$@" 2>&1)
+  out=$(timeout 120 "$@" 2>&1)
   got=$?
   ran=$((ran + 1))
   if [ "$got" = "$want" ]; then
@@ -38,40 +41,25 @@ expect() {
   fi
 }
 
-# The cases of one launch form: $@ is the command that starts the program on K GPUs.
-cases() {
-  local k=$1
+# every_case DESCRIPTION COMMAND...: step14_cases, whose every case prints its own ok or FAIL line
+# (a case that hangs ends it within seconds, named); it must exit 0.
+every_case() {
+  local what=$1 got
   shift
-  for type in int32 float32 float64; do
-    for op in sum max min; do
-      expect 0 "K=$k $type $op n=1 (one shard, $((k - 1)) empty)" "$@" --type "$type" --op "$op" --n 1 $small
-      expect 0 "K=$k $type $op n=2^20+3 (unequal shards)" "$@" --type "$type" --op "$op" --n 1048579 $small
-    done
-  done
-  expect 0 "K=$k int32 n=K-1 (the last shard empty)" "$@" --n $((k - 1 > 0 ? k - 1 : 1)) $small
-  expect 0 "K=$k int32 n=2^24+1, alternating" "$@" --n 16777217 --pattern alternating $small
-  expect 0 "K=$k int32 --from-one-gpu n=2^24+1" "$@" --from-one-gpu --n 16777217 $small
-  expect 0 "K=$k float32 --from-one-gpu n=1000003" "$@" --from-one-gpu --type float32 --n 1000003 $small
-  expect 0 "K=$k float64 --csv" "$@" --type float64 --n 1000003 --csv $small
-  expect 0 "K=$k float32 --json" "$@" --type float32 --n 1000003 --json $small
-  local file
-  file=$(mktemp)
-  # 1000003 int32 values: a raw file read once by rank 0 and split over the GPUs
-  head -c $((4 * 1000003)) /dev/urandom >"$file"
-  expect 0 "K=$k int32 --input (1000003 random values)" "$@" --input "$file" $small
-  # five float32 values with a NaN first, then last: max and min skip it (2 and -1), on every shard split
-  printf '\x00\x00\xc0\x7f\x00\x00\x00\x3f\x00\x00\x00\x40\x00\x00\x80\xbf\x00\x00\x80\x3e' >"$file"
-  expect 0 "K=$k float32 max, NaN first" "$@" --type float32 --op max --input "$file" $small
-  expect 0 "K=$k float32 min, NaN first" "$@" --type float32 --op min --input "$file" $small
-  printf '\x00\x00\x00\x3f\x00\x00\x00\x40\x00\x00\x80\xbf\x00\x00\x80\x3e\x00\x00\xc0\x7f' >"$file"
-  expect 0 "K=$k float32 max, NaN last" "$@" --type float32 --op max --input "$file" $small
-  expect 0 "K=$k float32 min, NaN last" "$@" --type float32 --op min --input "$file" $small
-  rm -f "$file"
+  timeout 600 "$@" 2>&1
+  got=$?
+  ran=$((ran + 1))
+  if [ "$got" = 0 ]; then
+    echo "ok    $what"
+  else
+    echo "FAIL  $what: exit $got, expected 0"
+    status=1
+  fi
 }
 
 # finish: the exit status, after a line that says how many cases ran; none at all is a failure.
 finish() {
-  echo "$ran case(s) run in mode $mode"
+  echo "$ran check(s) run in mode $mode"
   if [ "$ran" -eq 0 ]; then
     echo "FAIL  mode $mode ran no case"
     exit 1
@@ -97,18 +85,31 @@ if [ "$mode" = usage ]; then
 fi
 
 gpus=$(gpu_count)
+need_cases() {
+  if [ -z "$cases_exe" ] || [ ! -x "$cases_exe" ]; then
+    echo "FAIL  mode $mode needs the cases program (step14_cases), and '$cases_exe' is not one"
+    exit 1
+  fi
+}
+
+mpi_launch() {  # mpi_launch RANKS: the launcher line of RANKS ranks, NCCL's setting passed on
+  launch=("$mpiexec")
+  [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
+  [ -n "${NCCL_NVLS_ENABLE+set}" ] && launch+=(-x NCCL_NVLS_ENABLE)  # passed on, never unset
+  launch+=(-np "$1")
+}
+
 if [ "$mode" = one ]; then
   # K = 1 is a valid run (--gpus 1, or one MPI rank): the whole input is one shard
   if [ "$gpus" -lt 1 ]; then
     echo "SKIPPED: step14_multi_gpu's one-GPU tests need a GPU; this machine has none"
     exit 77
   fi
-  cases 1 "$exe" --gpus 1
+  need_cases
+  every_case "every case, K=1, one process (--gpus 1)" "$cases_exe" --gpus 1
   if [ -n "$mpiexec" ] && [ -x "$mpiexec" ]; then
-    launch=("$mpiexec")
-    [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
-    [ -n "${NCCL_NVLS_ENABLE+set}" ] && launch+=(-x NCCL_NVLS_ENABLE)
-    expect 0 "one MPI rank, float32 max n=1000003" "${launch[@]}" -np 1 "$exe" --type float32 --op max --n 1000003 $small
+    mpi_launch 1
+    every_case "every case, K=1, one MPI rank" "${launch[@]}" "$cases_exe"
   fi
   finish
 fi
@@ -118,10 +119,12 @@ if [ "$gpus" -lt 2 ]; then
   exit 77
 fi
 
+need_cases
 case $mode in
   single)
-    cases 2 "$exe" --gpus 2
-    [ "$gpus" -gt 2 ] && cases "$gpus" "$exe" --gpus "$gpus"
+    ks=2
+    [ "$gpus" -gt 2 ] && ks="2,$gpus"
+    every_case "every case, K=$ks, one process" "$cases_exe" --gpus "$ks"
     expect 2 "--gpus $((gpus + 1)), more than the GPUs present" "$exe" --gpus $((gpus + 1)) --n 1000
     ;;
   mpi)
@@ -129,13 +132,16 @@ case $mode in
       echo "SKIPPED: no MPI launcher (CMake found no MPI): step14_multi_gpu was built for one process only"
       exit 77
     fi
-    launch=("$mpiexec")
-    [ "$(id -u)" = 0 ] && launch+=(--allow-run-as-root)
-    [ -n "${NCCL_NVLS_ENABLE+set}" ] && launch+=(-x NCCL_NVLS_ENABLE)  # passed on, never unset
-    cases 2 "${launch[@]}" -np 2 "$exe"
-    [ "$gpus" -gt 2 ] && cases "$gpus" "${launch[@]}" -np "$gpus" "$exe"
-    expect 2 "--gpus under mpirun" "${launch[@]}" -np 2 "$exe" --gpus 2 --n 1000
-    expect 3 "$((gpus + 1)) ranks on a host with $gpus GPUs" "${launch[@]}" --oversubscribe -np $((gpus + 1)) "$exe" --n 1000
+    mpi_launch 2
+    every_case "every case, K=2, one MPI rank per GPU" "${launch[@]}" "$cases_exe"
+    if [ "$gpus" -gt 2 ]; then
+      mpi_launch "$gpus"
+      every_case "every case, K=$gpus, one MPI rank per GPU" "${launch[@]}" "$cases_exe"
+    fi
+    mpi_launch 2
+    expect 2 "--gpus under mpirun" "${launch[@]}" "$exe" --gpus 2 --n 1000
+    mpi_launch $((gpus + 1))
+    expect 3 "$((gpus + 1)) ranks on a host with $gpus GPUs" "${launch[@]}" --oversubscribe "$exe" --n 1000
     ;;
   *)
     echo "unknown mode '$mode' (usage, one, single or mpi)"

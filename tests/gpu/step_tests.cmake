@@ -50,7 +50,7 @@ endif()
 function(reduction_add_gpu_probe)
   if(NOT TARGET reduction_gpu_test_support)
     add_library(reduction_gpu_test_support STATIC ${REDUCTION_STEP_TESTS_DIR}/gpu_test_support.cpp
-                ${REDUCTION_STEP_TESTS_DIR}/dirty_shared_memory.cu)
+                ${REDUCTION_STEP_TESTS_DIR}/hang_guard.cpp ${REDUCTION_STEP_TESTS_DIR}/dirty_shared_memory.cu)
     target_link_libraries(reduction_gpu_test_support PUBLIC reduction::common)
     add_executable(reduction_gpu_probe ${REDUCTION_STEP_TESTS_DIR}/gpu_probe.cpp)
     target_link_libraries(reduction_gpu_probe PRIVATE reduction_gpu_test_support)
@@ -59,11 +59,13 @@ endfunction()
 
 # reduction_add_multi_gpu_tests(<step_dir_name> [PREFIX <p> SOURCE_DIR <dir> EXECUTABLE <target>]): the
 # tests of a multi-GPU step (its executable target has the folder's name), run through
-# tests/gpu/<step_dir_name>.sh: `script` (that script run on fakes: every mode lists its cases;
-# labels host and the tag), `usage` (labels host and the tag), `one` (K = 1; labels gpu and the
-# tag; Skipped without a GPU), `single` and `mpi` (labels gpu and the tag; Skipped with fewer than 2
-# GPUs or no MPI); and `shards` (labels host and the tag): tests/gpu/<tag>_shards.cu, the split of
-# n over K GPUs checked on the host. REDUCTION_MPIEXEC (common/multi_gpu) names mpirun, empty
+# tests/gpu/<step_dir_name>.sh: `script` (that script run on fakes: every mode runs the cases of each
+# K it owns; labels host and the tag), `usage` (labels host and the tag), `one` (K = 1; labels gpu
+# and the tag; Skipped without a GPU), `single` and `mpi` (labels gpu and the tag; Skipped with
+# fewer than 2 GPUs or no MPI), whose GPU cases run in one process per launch form in the program
+# <tag>_cases (tests/gpu/<tag>_cases.cu); `case_list` (labels host and the tag): that program's
+# cases against tests/gpu/<tag>_cases.txt; and `shards` (labels host and the tag):
+# tests/gpu/<tag>_shards.cu, the split of n over K GPUs checked on the host. REDUCTION_MPIEXEC (common/multi_gpu) names mpirun, empty
 # without MPI. PREFIX, SOURCE_DIR and EXECUTABLE test a changed copy of the step instead
 # (tests/mutants/): names start with the prefix, the label is `mutant` instead of the tag.
 function(reduction_add_multi_gpu_tests step_dir_name)
@@ -81,10 +83,16 @@ function(reduction_add_multi_gpu_tests step_dir_name)
     set(arg_EXECUTABLE ${step_dir_name})
   endif()
   set(name ${arg_PREFIX}${tag})
+  # Every GPU case in one process per launch form: the team made once per K (tests/gpu/<tag>_cases.cu).
+  add_executable(${name}_cases ${REDUCTION_STEP_TESTS_DIR}/${tag}_cases.cu ${REDUCTION_STEP_TESTS_DIR}/hang_guard.cpp)
+  target_include_directories(${name}_cases PRIVATE ${PROJECT_SOURCE_DIR} ${REDUCTION_STEP_TESTS_DIR})
+  target_link_libraries(${name}_cases PRIVATE reduction::team)
+  target_compile_definitions(${name}_cases PRIVATE STEP14_HEADER="${arg_SOURCE_DIR}/reduce.cuh")
+  add_dependencies(${arg_EXECUTABLE} ${name}_cases)  # grade builds only the step: its GPU tests need this too
   foreach(mode usage one single mpi)
     add_test(NAME ${name}_${mode}
              COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/${step_dir_name}.sh ${mode} $<TARGET_FILE:${arg_EXECUTABLE}>
-                     "${REDUCTION_MPIEXEC}")
+                     "${REDUCTION_MPIEXEC}" $<TARGET_FILE:${name}_cases>)
   endforeach()
   add_executable(${name}_shards ${REDUCTION_STEP_TESTS_DIR}/${tag}_shards.cu)
   target_include_directories(${name}_shards PRIVATE ${PROJECT_SOURCE_DIR})  # the previous step's reduce.cuh
@@ -97,9 +105,15 @@ function(reduction_add_multi_gpu_tests step_dir_name)
     add_test(NAME ${name}_script
              COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/multi_gpu_script_test.sh ${REDUCTION_STEP_TESTS_DIR}/${step_dir_name}.sh)
     set_tests_properties(${name}_script PROPERTIES LABELS "host;${label}")
+    # The cases program lists every case of today's catalogue (tests/gpu/<tag>_cases.txt): one that vanishes fails.
+    add_test(NAME ${name}_case_list
+             COMMAND bash -c "diff -u \"$1\" <(\"$0\" --list)" $<TARGET_FILE:${name}_cases>
+                     ${REDUCTION_STEP_TESTS_DIR}/${tag}_cases.txt)
+    set_tests_properties(${name}_case_list PROPERTIES LABELS "host;${label}")
   endif()
+  # One at a time: on a machine of several GPUs each uses every GPU.
   set_tests_properties(${name}_one ${name}_single ${name}_mpi PROPERTIES LABELS "gpu;${label}" SKIP_RETURN_CODE 77
-                       TIMEOUT 1200 RESOURCE_LOCK gpu_memory)
+                       TIMEOUT 900 RESOURCE_LOCK every_gpu)
 endfunction()
 
 function(reduction_add_step_tests step_dir_name step_source_dir)

@@ -98,7 +98,7 @@ private:
 template <class T>
 void check_case(const CaseInfo& c, const T* device_input, const Reference& reference, FailureLog& log) {
     const StepApi& step = step_under_test();
-    const test::TwoRuns<T> runs = test::run_twice(step, device_input, c.n, c.block);
+    const test::TwoRuns<T> runs = test::run_twice(step, device_input, c.n, c.block, describe<T>(c));
     const Verdict v = verify(runs.first, reference, step.addition_depth(c.n, c.block));
     log.count();
     if (!v.pass) log.fail(wrong_result(describe<T>(c), v));
@@ -144,14 +144,12 @@ std::vector<std::uint8_t> random_bytes(std::size_t n, std::uint64_t seed) {
     return bytes;
 }
 
-// A reduction of a few GiB takes milliseconds; one that has not finished after this long never will.
-constexpr double hang_seconds = 60;
-
 std::uint8_t run_uint8(const std::uint8_t* device_input, std::size_t n, int block, DeviceBuffer<std::uint8_t>& out) {
     DeviceBuffer<std::uint8_t> scratch(test::step_scratch_bytes_uint8(n, block));
     if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));  // step_api.h's contract
     CUDA_CHECK(cudaMemset(out.get(), 0xFF, 1));
     test::step_reduce_uint8()(device_input, n, out.get(), scratch.get(), block, cudaStream_t{});
+    const double hang_seconds = test::hang_bound_seconds(n);
     if (!test::finishes_within(hang_seconds)) {
         // the kernel still runs and cannot be stopped: report, and end the process, which frees the GPU
         std::cout << step_under_test().name << " uint8 n=" << n << " block=" << block << ": the reduction has not "
@@ -267,10 +265,15 @@ void check_back_to_back_calls(std::uint64_t seed) {
     if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));  // step_api.h's contract
     DeviceBuffer<T> outputs(calls);
     CUDA_CHECK(cudaMemset(outputs.get(), 0xFF, outputs.bytes()));
-    for (int k = 0; k < calls; ++k)
-        typed<T>(step).reduce(device.get(), n, outputs.get() + k, reinterpret_cast<T*>(scratch.get()), block, cudaStream_t{});
     std::vector<T> results(calls);
-    CUDA_CHECK(cudaMemcpy(results.data(), outputs.get(), outputs.bytes(), cudaMemcpyDeviceToHost));
+    {
+        const test::HangGuard guard(describe<T>(c) + ", " + std::to_string(calls) + " calls back to back",
+                                    calls * n * sizeof(T));
+        for (int k = 0; k < calls; ++k)
+            typed<T>(step).reduce(device.get(), n, outputs.get() + k, reinterpret_cast<T*>(scratch.get()), block,
+                                  cudaStream_t{});
+        CUDA_CHECK(cudaMemcpy(results.data(), outputs.get(), outputs.bytes(), cudaMemcpyDeviceToHost));
+    }
 
     const Verdict v = verify(results[0], reference, step.addition_depth(n, block));
     INFO(wrong_result(describe<T>(c) + ", first of " + std::to_string(calls) + " calls", v));
@@ -300,6 +303,8 @@ void check_scratch_reuse(std::uint64_t seed) {
             StepRun<T> run(step, device.get(), n, block);
             for (std::uint64_t input = 0; input < 2; ++input) {
                 const Reference reference = test::upload_generated(device, 0, n, Pattern::random, seed + input);
+                const test::HangGuard guard(describe<T>({n, block, "random", seed + input, 0}) + ", scratch reuse",
+                                            n * sizeof(T));
                 const T result = run.run_once();
                 const Verdict v = verify(result, reference, step.addition_depth(n, block));
                 log.count();
@@ -344,8 +349,13 @@ void check_alternating_inputs(std::uint64_t seed) {
             for (int k = 0; k < calls; ++k)
                 typed<T>(step).reduce(inputs[k % 2].get(), n, outputs.get() + k, reinterpret_cast<T*>(scratch.get()), block,
                                    stream);
-            gate.open();
-            CUDA_CHECK(cudaStreamSynchronize(stream));
+            {
+                const test::HangGuard guard(describe<T>({n, block, "random", seed, 0}) + ", " + std::to_string(calls) +
+                                                " calls alternating two inputs on one scratch",
+                                            calls * n * sizeof(T));
+                gate.open();
+                CUDA_CHECK(cudaStreamSynchronize(stream));
+            }
             gate.check_not_timed_out("queueing the alternating calls");
             std::vector<T> results(calls);
             CUDA_CHECK(cudaMemcpy(results.data(), outputs.get(), outputs.bytes(), cudaMemcpyDeviceToHost));
@@ -382,6 +392,7 @@ void check_given_stream(std::uint64_t seed) {
     for (std::size_t n : stream_sizes) {
         const CaseInfo c{n, block, "random", seed, 0};
         const Reference reference = test::upload_generated(device, 0, n, Pattern::random, seed);
+        const test::HangGuard guard(describe<T>(c) + ", on a non-blocking stream and from a graph", 3 * n * sizeof(T));
         DeviceBuffer<unsigned char> scratch(test::scratch_bytes<T>(step, n, block));
         if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
         T* const scratch_t = reinterpret_cast<T*>(scratch.get());
@@ -443,10 +454,15 @@ void check_dirty_shared_memory(std::uint64_t seed) {
         for (int block : blocks) {
             DeviceBuffer<unsigned char> scratch(test::scratch_bytes<T>(step, n, block));
             if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
-            test::dirty_shared_memory(cudaStream_t{});
-            typed<T>(step).reduce(device.get(), n, out.get(), reinterpret_cast<T*>(scratch.get()), block, cudaStream_t{});
             T result{};
-            CUDA_CHECK(cudaMemcpy(&result, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
+            {
+                const test::HangGuard guard(describe<T>({n, block, "random", seed, 0}) + ", after dirty shared memory",
+                                            n * sizeof(T));
+                test::dirty_shared_memory(cudaStream_t{});
+                typed<T>(step).reduce(device.get(), n, out.get(), reinterpret_cast<T*>(scratch.get()), block,
+                                      cudaStream_t{});
+                CUDA_CHECK(cudaMemcpy(&result, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
+            }
             const Verdict v = verify(result, reference, step.addition_depth(n, block));
             log.count();
             if (!v.pass)
