@@ -138,19 +138,31 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
 
   # Tests of one step only: tests/gpu/<tag>_*.cpp and <tag>_*.cu. A step whose operator is a
   # template parameter (api op in course/steps.csv: it defines reduce_op) also gets the max/min tests.
-  file(GLOB step_specific CONFIGURE_DEPENDS ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cpp ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cu)
+  # The host-side test sources (.cpp) see the step only through step_under_test.h: they are compiled
+  # once per tag, into an object library every copy of the step shares (tests/mutants/ builds many);
+  # what includes the step's reduce.cuh (.cu) is compiled for each copy.
+  file(GLOB step_specific CONFIGURE_DEPENDS ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cu)
   reduction_step_field(${step_dir_name} API api)
   if(api STREQUAL "op")
-    list(APPEND step_specific ${REDUCTION_STEP_TESTS_DIR}/ops_tests.cpp ${REDUCTION_STEP_TESTS_DIR}/ops_under_test.cu)
+    list(APPEND step_specific ${REDUCTION_STEP_TESTS_DIR}/ops_under_test.cu)
+  endif()
+  set(host_part gpu_tests_host_${tag})
+  if(NOT TARGET ${host_part})
+    file(GLOB host_specific CONFIGURE_DEPENDS ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cpp)
+    if(api STREQUAL "op")
+      list(APPEND host_specific ${REDUCTION_STEP_TESTS_DIR}/ops_tests.cpp)
+    endif()
+    add_library(${host_part} OBJECT ${REDUCTION_STEP_TESTS_DIR}/main.cpp ${REDUCTION_STEP_TESTS_DIR}/step_tests.cpp
+                ${host_specific})
+    target_link_libraries(${host_part} PRIVATE reduction_gpu_test_support reduction_catch2)
+    target_compile_definitions(${host_part} PRIVATE REDUCTION_STEP_TAG="${tag}")
   endif()
 
   set(exe ${prefix}gpu_tests_${tag})
   add_executable(${exe}
-    ${REDUCTION_STEP_TESTS_DIR}/main.cpp
-    ${REDUCTION_STEP_TESTS_DIR}/step_tests.cpp
     ${REDUCTION_STEP_TESTS_DIR}/step_under_test.cu
     ${step_specific})
-  target_link_libraries(${exe} PRIVATE reduction_gpu_test_support reduction_catch2)
+  target_link_libraries(${exe} PRIVATE ${host_part} reduction_gpu_test_support reduction_catch2)
   add_dependencies(${exe} reduction_gpu_probe)  # sanitize_<tag> asks it whether there is a GPU
   target_compile_definitions(${exe} PRIVATE
     REDUCTION_STEP_HEADER="${step_source_dir}/reduce.cuh"

@@ -3,22 +3,27 @@ copy of the step's folder, built, and put through the step's tests as tools/grad
 mutant is killed when a test fails (the first one is named) and survives when every test passes.
 
 usage: python3 -m tests.mutants.run_mutants --build-dir DIR --csv OUT [--steps step04,...] [--only ID,...]
-           [--jobs N] [--gpu-jobs N] [--timeout-scale F] [--cmake-arg ARG] [--update] [--no-run]
+           [--jobs N] [--gpu-jobs N] [--large-jobs N] [--timeout-scale F] [--cmake-arg ARG] [--update] [--no-run]
        python3 -m tests.mutants.run_mutants --list [--steps ...] [--only ...]
        python3 -m tests.mutants.run_mutants --check-catalogue
 
 One build tree holds the course and every mutant (CMake option REDUCTION_MUTANTS_DIR, read by
-tests/mutants/CMakeLists.txt), built at once by Ninja. The tests are the current tree's
-(tests/gpu/ and tools/speed_test.py), so running this in two checkouts compares two test suites.
-Per mutant, in this order, stopping at the first failure: compiled_code (tools/grade.py's host-part
-check of the step's instructions, tools/compiled_code.py, where tools/sass_checks.csv has a row for
-the step), gpu_stepNN (correctness), speed_stepNN, gpu_stepNN_large, sanitize_stepNN; step 14:
-step14_usage, _shards, _one, _single, _mpi. The
-correctness and sanitizer tests of different mutants run --gpu-jobs at a time; the speed and
-large tests one at a time. A test still running after its time limit is stopped: the mutant is
-killed by that test, "timeout" in the note.
+tests/mutants/CMakeLists.txt), built by Ninja in two rounds: every mutant's test program first, then
+the executables of the mutants the correctness tests left alive (most mistakes are caught there, and
+compiling is most of the run's time). The tests are the current tree's (tests/gpu/ and
+tools/speed_test.py), so running this in two checkouts compares two test suites. Per mutant, in this
+order, stopping at the first failure: gpu_stepNN (correctness), compiled_code (tools/grade.py's
+host-part check of the step's instructions, tools/compiled_code.py, where tools/sass_checks.csv has a
+row for the step), speed_stepNN, gpu_stepNN_large, sanitize_stepNN; step 14: step14_usage, _shards,
+_one, _single, _mpi. The correctness and sanitizer tests of different mutants run --gpu-jobs at a
+time, the large tests --large-jobs at a time, the speed tests one at a time. A GPU test whose kernel
+hangs ends itself within seconds, naming the case (tests/gpu/hang_guard.h); a test still running
+after its time limit is stopped: the mutant is killed by that test, "timeout" in the note. OUT is
+written after each kind of test: a run stopped early leaves its rows, those of mutants still alive
+"unfinished".
 
-Statuses: killed, survived, equivalent (survived, and the catalogue argues it cannot be killed),
+Statuses: killed, survived, equivalent (survived, and the catalogue argues it cannot be killed), unfinished (a run
+stopped before the mutant's last test),
 build-error (a catalogue bug: a mutant must compile, unless a static_assert of the step refuses
 it: then it is killed by the build, as grade's build check fails), untested (every test was skipped, e.g.
 step 14 with one GPU). A mutant marked needs_fix whose `find` text is not in the step is skipped
@@ -62,9 +67,10 @@ MIN_PER_STEP = 5
 ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 COLUMNS = ("step", "id", "kind", "mistake", "symptom", "status", "killed_by", "seconds", "note")
 # Each test's time limit in seconds (--timeout-scale multiplies them): a few times what the
-# solution needs, so that a hang costs minutes, not the 15-30 of the tests' own CTest limits.
-LIMITS = {"gpu": 300, "speed": 300, "large": 600, "sanitize": 1500, "usage": 120, "shards": 120, "one": 300,
-          "single": 900, "mpi": 900}
+# solution needs on an H200. A GPU test that waits on a hung kernel ends itself within seconds
+# (tests/gpu/hang_guard.h); these limits stop anything else that never ends.
+LIMITS = {"gpu": 120, "speed": 120, "large": 180, "sanitize": 300, "usage": 60, "shards": 60, "one": 120,
+          "single": 300, "mpi": 300}
 SKIPPED = 77
 
 
@@ -96,19 +102,21 @@ class Mutant:
         return code + [(f"{self.prefix}gpu_{self.tag}", "gpu"), (f"{self.prefix}speed_{self.tag}", "speed"),
                 (f"{self.prefix}gpu_{self.tag}_large", "large"), (f"{self.prefix}sanitize_{self.tag}", "sanitize")]
 
-    def targets(self):
+    def targets(self, stage):
+        """What to build: stage "tests", the test programs (step 14: its executable, which its tests
+        run, and the programs built with it); stage "exe", a single-GPU step's executable (its
+        compiled-code check and its speed test run it), built only for the mutants the correctness
+        tests left alive."""
         if self.multi_gpu:
-            return [self.prefix + self.step, f"{self.prefix}{self.tag}_shards"]
-        return [self.prefix + self.step, f"{self.prefix}gpu_tests_{self.tag}"]
+            return [self.prefix + self.step, f"{self.prefix}{self.tag}_shards"] if stage == "tests" else []
+        return [f"{self.prefix}gpu_tests_{self.tag}"] if stage == "tests" else [self.prefix + self.step]
 
-    def executables(self, build_dir):
-        """The files its targets make (tests/mutants/CMakeLists.txt says where)."""
-        files = [build_dir / "mutants" / self.prefix / self.step]
+    def executables(self, build_dir, stage):
+        """The files its targets of `stage` make (tests/mutants/CMakeLists.txt says where)."""
+        exe = build_dir / "mutants" / self.prefix / self.step
         if self.multi_gpu:
-            files.append(build_dir / "bin" / f"{self.prefix}{self.tag}_shards")
-        else:
-            files.append(build_dir / "bin" / f"{self.prefix}gpu_tests_{self.tag}")
-        return files
+            return [exe, build_dir / "bin" / f"{self.prefix}{self.tag}_shards"] if stage == "tests" else []
+        return [build_dir / "bin" / f"{self.prefix}gpu_tests_{self.tag}"] if stage == "tests" else [exe]
 
     def patched(self, root):
         """The mutated file's text; None if a needs_fix mutant's text is not there yet."""
@@ -244,35 +252,48 @@ def run_logged(command, log_file, **options):
     return subprocess.run(command, stdout=log_file, stderr=subprocess.STDOUT, **options).returncode
 
 
-def build(mutants, build_dir, jobs, cmake_args, log_path):
-    """Configures once and builds every mutant's targets with `ninja -k 0`; returns {id: error
-    lines} for the mutants whose targets did not build."""
+def build(mutants, build_dir, jobs, cmake_args, log_path, stage):
+    """Configures (stage "tests") and builds the mutants' targets of `stage` with `ninja -k 0`;
+    returns {id: error lines} for the mutants whose targets did not build."""
     previous = {step.folder: step.previous for step in steps_of(ROOT)}
-    targets = ["reduction_gpu_probe", "step01_interleaved"]  # step01: the CSV's stamp
+    targets = ["reduction_gpu_probe", "step01_interleaved"] if stage == "tests" else []  # step01: the CSV's stamp
     for m in mutants:
-        targets += m.targets()
-        if previous.get(m.step) and not m.multi_gpu:
+        targets += m.targets(stage)
+        if stage == "exe" and previous.get(m.step):
             targets.append(previous[m.step])  # the speed check's baseline
     targets = list(dict.fromkeys(targets))
     for m in mutants:  # so that a mutant that no longer builds cannot pass with an old executable
-        for exe in m.executables(build_dir):
+        for exe in m.executables(build_dir, stage):
             exe.unlink(missing_ok=True)
-    with open(log_path, "w") as log_file:
-        generator = [] if (build_dir / "CMakeCache.txt").is_file() else ["-G", "Ninja"]
-        code = run_logged(["cmake", "-S", ROOT, "-B", build_dir, *generator, "-DCMAKE_BUILD_TYPE=Release",
-                           f"-DREDUCTION_MUTANTS_DIR={build_dir / 'mutant-sources'}", *cmake_args], log_file)
-        if code != 0:
-            raise SystemExit(f"run_mutants.py: cmake could not configure {build_dir}; see {log_path}")
-        run_logged(["ninja", "-C", build_dir, "-k", "0", "-j", str(jobs), *targets], log_file)
+    with open(log_path, "a" if stage == "exe" else "w") as log_file:
+        if stage == "tests":
+            generator = [] if (build_dir / "CMakeCache.txt").is_file() else ["-G", "Ninja"]
+            code = run_logged(["cmake", "-S", ROOT, "-B", build_dir, *generator, "-DCMAKE_BUILD_TYPE=Release",
+                               f"-DREDUCTION_MUTANTS_DIR={build_dir / 'mutant-sources'}", *cmake_args], log_file)
+            if code != 0:
+                raise SystemExit(f"run_mutants.py: cmake could not configure {build_dir}; see {log_path}")
+        if targets:
+            run_logged(["ninja", "-C", build_dir, "-k", "0", "-j", str(jobs), *targets], log_file)
     lines = log_path.read_text().splitlines()
     failed_lines = [line for line in lines if line.startswith("FAILED:")]
     errors = {}
     for m in mutants:
-        if not all(exe.is_file() for exe in m.executables(build_dir)):
+        if not all(exe.is_file() for exe in m.executables(build_dir, stage)):
             # a static_assert of the step refusing the mistake: grade's build check fails, the mutant is killed
             refused = [line for line in lines if m.prefix.rstrip("_") in line and "static assertion failed" in line]
             errors[m.id] = refused[:1] or [line for line in failed_lines if m.prefix in line] or ["did not build"]
     return errors
+
+
+def mark_build_errors(records, errors):
+    for record in records:
+        if record.mutant.id in errors and not record.status:
+            note = errors[record.mutant.id][0]
+            if "static assertion failed" in note:
+                record.status, record.killed_by = "killed", "build"
+                record.notes = ["the step's static_assert refuses it: " + note.split("error:")[-1].strip()]
+            else:
+                record.status, record.notes = "build-error", [note]
 
 
 # --- tests -------------------------------------------------------------------------------------
@@ -312,6 +333,7 @@ class Record:
         self.skipped = []
 
     def row(self):
+        """Its CSV row; a mutant still alive while tests remain is "unfinished" (a run cut short)."""
         m = self.mutant
         notes = list(self.notes)
         if self.skipped:
@@ -320,7 +342,7 @@ class Record:
             notes.append(("argued equivalent, yet killed: " if self.status == "killed" else "equivalent: ")
                          + m.equivalent)
         return {"step": m.step, "id": m.id, "kind": m.kind, "mistake": m.mistake, "symptom": m.symptom,
-                "status": self.status, "killed_by": self.killed_by, "seconds": f"{self.seconds:.1f}",
+                "status": self.status or "unfinished", "killed_by": self.killed_by, "seconds": f"{self.seconds:.1f}",
                 "note": "; ".join(notes)}
 
 
@@ -361,11 +383,19 @@ def test_phase(records, build_dir, kind, parallel, scale):
             log(f"   {record.mutant.id:32} {shown:22} {outcome}")
 
 
-def run_tests(records, build_dir, gpu_jobs, scale):
-    # Grade's order per mutant; correctness and sanitizers share the GPU, timing and 8 GiB cases do not.
-    for kind, parallel in (("code", gpu_jobs), ("usage", gpu_jobs), ("shards", gpu_jobs), ("gpu", gpu_jobs), ("one", 1), ("single", 1), ("mpi", 1), ("speed", 1),
-                           ("large", 1), ("sanitize", gpu_jobs)):
+def run_tests(records, build_dir, gpu_jobs, large_jobs, scale, build_exes=lambda alive: None,
+              after_phase=lambda: None):
+    """The correctness tests first, then for the mutants they left alive build_exes(records) (their
+    executables), the compiled-code check and the rest in grade's order. Correctness and sanitizers
+    share the GPU, `large_jobs` 8 GiB cases at once, timing alone. after_phase() runs after each kind
+    of test (the CSV so far is written there)."""
+    for kind, parallel in (("usage", gpu_jobs), ("shards", gpu_jobs), ("gpu", gpu_jobs), ("one", 1), ("single", 1),
+                           ("mpi", 1), ("code", gpu_jobs), ("speed", 1), ("large", large_jobs),
+                           ("sanitize", gpu_jobs)):
+        if kind == "code":
+            build_exes([r for r in records if not r.status])
         test_phase(records, build_dir, kind, parallel, scale)
+        after_phase()
     for record in records:
         if record.status:
             continue
@@ -420,8 +450,10 @@ def main(argv):
     parser.add_argument("--steps", help="only these steps (stepNN or folder names, comma-separated)")
     parser.add_argument("--only", help="only these mutant ids (comma-separated)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="parallel compile jobs")
-    parser.add_argument("--gpu-jobs", type=int, default=4,
-                        help="correctness and sanitizer tests run at once on the GPU (default 4)")
+    parser.add_argument("--gpu-jobs", type=int, default=8,
+                        help="correctness and sanitizer tests run at once on the GPU (default 8)")
+    parser.add_argument("--large-jobs", type=int, default=1,
+                        help="tests of 8 GiB inputs run at once (default 1; 4 on a GPU of 80 GiB or more)")
     parser.add_argument("--timeout-scale", type=float, default=1.0, help="multiplies every test's time limit")
     parser.add_argument("--cmake-arg", action="append", default=[], help="passed to cmake when configuring")
     parser.add_argument("--update", action="store_true",
@@ -450,8 +482,8 @@ def main(argv):
         return 0
     if not args.build_dir or (not args.csv and not args.no_run):
         parser.error("--build-dir and --csv are needed (or --no-run, --list, --check-catalogue)")
-    if args.jobs < 1 or args.gpu_jobs < 1 or args.timeout_scale <= 0:
-        parser.error("--jobs and --gpu-jobs must be at least 1, --timeout-scale above 0")
+    if args.jobs < 1 or args.gpu_jobs < 1 or args.large_jobs < 1 or args.timeout_scale <= 0:
+        parser.error("--jobs, --gpu-jobs and --large-jobs must be at least 1, --timeout-scale above 0")
     if not shutil.which("ninja"):
         parser.error("ninja not found: the mutants are built with Ninja")
 
@@ -462,30 +494,39 @@ def main(argv):
         text=True).stdout.strip() or "unknown")
     mutants = write_sources(mutants, build_dir / "mutant-sources")
     log_path = build_dir / "mutants-build.log"
-    log(f"building {len(mutants)} mutants in {build_dir} (log: {log_path})")
+    log(f"building the test programs of {len(mutants)} mutants in {build_dir} (log: {log_path})")
     start = time.monotonic()
-    errors = build(mutants, build_dir, args.jobs, args.cmake_arg, log_path)
+    errors = build(mutants, build_dir, args.jobs, args.cmake_arg, log_path, "tests")
     log(f"built in {time.monotonic() - start:.0f} s; {len(errors)} build error(s)")
     for mutant_id, lines in errors.items():
         log(f"BUILD ERROR {mutant_id}: " + " | ".join(lines[:3]))
     if args.no_run:
-        return 1 if errors else 0
+        more = build(mutants, build_dir, args.jobs, args.cmake_arg, log_path, "exe")
+        return 1 if errors or more else 0
 
     records = [Record(m) for m in mutants]
-    for record in records:
-        if record.mutant.id in errors:
-            note = errors[record.mutant.id][0]
-            if "static assertion failed" in note:
-                record.status, record.killed_by = "killed", "build"
-                record.notes = ["the step's static_assert refuses it: " + note.split("error:")[-1].strip()]
-            else:
-                record.status, record.notes = "build-error", [note]
+    mark_build_errors(records, errors)
+
+    def build_exes(alive):
+        wanted = [r.mutant for r in alive if not r.mutant.multi_gpu]
+        if not wanted:
+            return
+        begun = time.monotonic()
+        log(f"== building the executables of the {len(wanted)} mutant(s) still alive")
+        more = build(wanted, build_dir, args.jobs, args.cmake_arg, log_path, "exe")
+        log(f"built in {time.monotonic() - begun:.0f} s; {len(more)} build error(s)")
+        errors.update(more)
+        mark_build_errors(records, more)
+
     start = time.monotonic()
-    run_tests(records, build_dir, args.gpu_jobs, args.timeout_scale)
-    log(f"tested in {time.monotonic() - start:.0f} s")
     command = "python3 -m tests.mutants.run_mutants " + shlex.join(argv)
     earlier = kept_rows(args.csv, records, {m.id for m in load_catalogue()}) if args.update else []
-    write_csv(records, stamp_lines(build_dir, command), args.csv, earlier)
+    stamp = stamp_lines(build_dir, command)
+    # written after every kind of test, so that a run stopped early still leaves what it found
+    written = lambda: args.csv != "-" and write_csv(records, stamp, args.csv, earlier)
+    run_tests(records, build_dir, args.gpu_jobs, args.large_jobs, args.timeout_scale, build_exes, written)
+    log(f"tested in {time.monotonic() - start:.0f} s")
+    write_csv(records, stamp, args.csv, earlier)
 
     totals = {}
     for record in records:
