@@ -40,6 +40,29 @@ if(NOT TARGET reduction_catch2 AND TARGET Catch2::Catch2)
   endif()
 endif()
 
+# The large tests (8 GiB inputs) that may run at once under `ctest -j`: one per 20 GiB of the first
+# GPU's memory, at most 4 (an H100 or H200: 4; a 24 GiB card: 1), so that none finds too little
+# free memory and reports Skipped; one where nvidia-smi cannot say (no GPU: they are Skipped anyway).
+# Each large test holds one of the locks gpu_memory_0 .. gpu_memory_<slots - 1>.
+if(NOT DEFINED REDUCTION_LARGE_TEST_SLOTS)
+  set(slots 1)
+  find_program(REDUCTION_NVIDIA_SMI nvidia-smi)
+  if(REDUCTION_NVIDIA_SMI)
+    execute_process(COMMAND ${REDUCTION_NVIDIA_SMI} --query-gpu=memory.total --format=csv,noheader,nounits -i 0
+                    OUTPUT_VARIABLE mib RESULT_VARIABLE failed OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET TIMEOUT 20)
+    if(NOT failed AND mib MATCHES "^[0-9]+$")
+      math(EXPR slots "${mib} / 20480")
+      if(slots LESS 1)
+        set(slots 1)
+      elseif(slots GREATER 4)
+        set(slots 4)
+      endif()
+    endif()
+  endif()
+  set(REDUCTION_LARGE_TEST_SLOTS ${slots} CACHE STRING "Large GPU tests (8 GiB inputs) run at once by ctest -j")
+endif()
+set_property(GLOBAL PROPERTY reduction_large_tests_added 0)
+
 find_program(REDUCTION_COMPUTE_SANITIZER compute-sanitizer HINTS ${CUDAToolkit_BIN_DIR} ${CMAKE_CUDA_COMPILER_TOOLKIT_ROOT}/bin)
 if(NOT REDUCTION_COMPUTE_SANITIZER)
   message(STATUS "compute-sanitizer not found: the sanitize_* tests will report Skipped")
@@ -172,8 +195,12 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
   add_test(NAME ${prefix}gpu_${tag} COMMAND ${exe} "~[large]~[sanitize]")
   set_tests_properties(${prefix}gpu_${tag} PROPERTIES LABELS "gpu;${label}" SKIP_RETURN_CODE 77 TIMEOUT 900)
   add_test(NAME ${prefix}gpu_${tag}_large COMMAND ${exe} "[large]")
+  get_property(added GLOBAL PROPERTY reduction_large_tests_added)  # the locks taken in turn
+  math(EXPR slot "${added} % ${REDUCTION_LARGE_TEST_SLOTS}")
+  math(EXPR added "${added} + 1")
+  set_property(GLOBAL PROPERTY reduction_large_tests_added ${added})
   set_tests_properties(${prefix}gpu_${tag}_large PROPERTIES LABELS "gpu;${label};large" SKIP_RETURN_CODE 77 TIMEOUT 900
-                       RESOURCE_LOCK gpu_memory)
+                       RESOURCE_LOCK gpu_memory_${slot})
   add_test(NAME ${prefix}sanitize_${tag}
            COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/sanitize.sh "${REDUCTION_COMPUTE_SANITIZER}"
                    $<TARGET_FILE:reduction_gpu_probe> $<TARGET_FILE:${exe}>)
