@@ -175,9 +175,16 @@ def render_read_patterns(results, type_name, from_log2, context):
         best = min(measured, key=measured.get)
         probe = min(measured[p] for p in ("loop", "bulk") if p in measured)
         return [best, f"{measured[best]:.1f}", f"{probe / measured[best]:.3f}"]
+    picked = []  # what each GPU's column picks from: the patterns its file measured
+    for gpu in results.gpus("read_patterns.csv"):
+        have = {r["pattern"] for r in rows_where(gpu.table("read_patterns.csv"), type=type_name)}
+        absent = [p for p in PROBE_PATTERNS if p not in have]
+        picked.append(f"{gpu_label(gpu)}: the fastest of " + (f"all {len(PROBE_PATTERNS)}" if not absent else
+                      f"{len(PROBE_PATTERNS) - len(absent)}, its file having no {' or '.join(absent)} rows"))
     return read_patterns(results, type_name, 1 << int(from_log2), float("inf"), ("fastest", "µs", "probe / fastest"),
                          "lrr", cells, f"\n{type_name}, L2 warm, per-call median of each pattern "
-                         f"({', '.join(PROBE_PATTERNS)}: bench/ablation/read_patterns.cu says what each is). probe / "
+                         f"({', '.join(PROBE_PATTERNS)}: bench/ablation/read_patterns.cu says what each is; "
+                         f"{'; '.join(picked)}). probe / "
                          "fastest: the time of the faster of the course probe's two patterns (loop, bulk) over the "
                          "fastest pattern's (1.000: one of them is it).\n", context)
 
@@ -347,3 +354,34 @@ def render_bundles(results, context=""):
             "change made it faster), int32, L2 warm.\n\n"
             + markdown_table(["step", "n", "change", *(gpu_label(gpu) for gpu in gpus)], "lll" + "r" * len(gpus), cells)
             + "".join(out))
+
+
+def render_multigpu_gap(results, folder, pair_folder, one_gpu_folder, type_name, log2, context):
+    # Four GPUs against two at one size: each GPU's shard as one GPU sums it alone (one_gpu_folder's sweep.csv, the
+    # step the GPUs run), beside one all-reduce of 4 bytes on two (pair_folder) and on four GPUs (folder).
+    parent, n = results.directory.parent, 1 << int(log2)
+    table = Results(parent / folder).table("step14.csv")
+    times = {int(r["gpus"]): table.number(r, "time_median_ms") * 1000 for r in rows_where(
+        table, type=type_name, n=str(n), from_one_gpu="0", launch="process")}
+    require(2 in times and 4 in times, f"{context}: {table.name} needs {type_name} runs at n = {n} on 2 and 4 GPUs")
+    previous = steps.previous(steps.find("step14_multi_gpu")).folder
+    one = Results(parent / one_gpu_folder)
+    sweep, l2 = Sweep(one.compare("sweep.csv")), one.compare("sweep.csv").stamp.get("l2_mib")
+    shard = {}
+    for k in (2, 4):
+        key = (type_name, previous, n // k)
+        require(key in sweep.times, f"{context}: {one_gpu_folder}/sweep.csv has no {previous} row at n = {n // k}")
+        shard[k] = sweep.times[key] * 1000
+    allreduce = {}
+    for k, where in ((2, pair_folder), (4, folder)):
+        rows = rows_where(Results(parent / where).table("allreduce.csv"), method="nccl", bytes="4", gpus=str(k))
+        require(len(rows) == 1, f"{context}: {where}/allreduce.csv needs one nccl row of 4 bytes on {k} GPUs")
+        allreduce[k] = float(rows[0]["time_median_us"])
+    size = 4 if type_name in ("int32", "float32") else 8
+    mib = {k: n // k * size >> 20 for k in (2, 4)}
+    return (f"At {size_text(n)}, {type_name}: two GPUs take {times[2]:.1f} µs, four {times[4]:.1f} µs. Both shards "
+            f"({mib[2]} and {mib[4]} MiB) fit in the {l2 or '?'} MiB L2; one GPU alone sums {size_text(n // 2)} "
+            f"elements in {shard[2]:.1f} µs and {size_text(n // 4)} in {shard[4]:.1f} µs ({shard[2] - shard[4]:.1f} µs "
+            f"saved by the smaller shard), while one all-reduce of 4 bytes alone takes {allreduce[2]:.1f} µs on two "
+            f"GPUs and {allreduce[4]:.1f} µs on four ({allreduce[4] - allreduce[2]:.1f} µs more): "
+            f"`{one_gpu_folder}/sweep.csv`, `{pair_folder}/allreduce.csv`, `{folder}/allreduce.csv`.\n")
