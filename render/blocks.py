@@ -314,3 +314,21 @@ def render_cub_grid(results, folder, log2, context):
     return (f"Measured with Nsight Compute (`bench/cub_grid.sh`, `{folder}/{CUB_GRID}`), CUB's launches at "
             f"{size_text(n)}: " + "; ".join(parts) + f". {stamp.get('gpu', 'GPU not recorded')}; measured "
             f"{stamp.get('date_utc', '?')}; commit `{stamp.get('commit', 'unknown')}`.\n")
+
+
+def render_source(results, relpath, region, context):
+    # The lines of a step's code between its REGION-th '// solution-begin' marker (from 1) and the next
+    # '// solution-end', quoted as they stand (less their common indent), so a lesson's excerpt cannot drift.
+    path = REPO_ROOT / relpath
+    require(path.is_file(), f"{context}: {relpath} not found")
+    require(region.isdigit() and int(region) >= 1, f"{context}: REGION is the number of a solution region, from 1")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    begins = [i for i, line in enumerate(lines) if line.strip().startswith("// solution-begin")]
+    require(int(region) <= len(begins), f"{context}: {relpath} has {len(begins)} solution regions, not {region}")
+    first = begins[int(region) - 1] + 1
+    last = next((i for i in range(first, len(lines)) if lines[i].strip() == "// solution-end"), None)
+    require(last is not None, f"{context}: {relpath}: solution region {region} has no '// solution-end'")
+    body = lines[first:last]
+    indent = min(len(line) - len(line.lstrip()) for line in body if line.strip() and not line.startswith("#"))
+    return (f"From `{relpath}` ({lines[begins[int(region) - 1]].strip()[len('// solution-begin: '):]}):\n\n```cpp\n"
+            + "\n".join(line[indent:] if line[:indent].isspace() else line for line in body) + "\n```\n")
