@@ -385,3 +385,22 @@ def render_multigpu_gap(results, folder, pair_folder, one_gpu_folder, type_name,
             f"saved by the smaller shard), while one all-reduce of 4 bytes alone takes {allreduce[2]:.1f} µs on two "
             f"GPUs and {allreduce[4]:.1f} µs on four ({allreduce[4] - allreduce[2]:.1f} µs more): "
             f"`{one_gpu_folder}/sweep.csv`, `{pair_folder}/allreduce.csv`, `{folder}/allreduce.csv`.\n")
+
+
+def render_occupancy(results, *shown, context):
+    # Per step: registers per thread, blocks per SM the registers allow, the grid and its waves (ncu.csv's launch of
+    # int32 at its size): the occupancy facts a lesson's grid rests on, one row per step.
+    require(shown, f"{context}: occupancy takes one step name or more")
+    values, table = ncu_values(results, shown, context)
+    metrics = ("launch__registers_per_thread", "launch__occupancy_limit_registers", "launch__grid_size",
+               "launch__waves_per_multiprocessor")
+    cells = []
+    for step in shown:
+        missing = [m for m in metrics if (step, m) not in values]
+        require(not missing, f"{context}: {table.name} has no {', '.join(missing)} for '{step}'")
+        registers, per_sm, grid, waves = (values[(step, m)] for m in metrics)
+        cells.append([f"`{step}`", f"{registers:.0f}", f"{per_sm:.0f}", f"{grid:,.0f}", f"{waves:.2f}"])
+    return stamped_table(table.stamp, ["step", "registers per thread", "blocks per SM (registers)", "grid",
+                                       "waves"], "lrrrr", cells) + (
+        "\nThe int32 kernel's launch as Nsight Compute saw it (`ncu.csv`): waves = the grid over the blocks that fit "
+        "on the whole GPU at once; above 1, the blocks that did not fit start as others finish.\n")
