@@ -15,6 +15,7 @@ PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "strip_x5", "run", "run_x5", "bulk
 GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # steps 07, 10, 12's changes, the rows measuring each
 BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
+STEP12_PARTS = read_table(Path(__file__).with_name("step12_parts.csv"))  # step 12's parts, each where it acts
 
 
 def render_issue_floor(results, step, context):
@@ -322,11 +323,11 @@ def render_multigpu_combine(results, folder, context):
                                                                         for row in table.rows])
 
 
-def bundle_shares(results, context):
+def bundle_shares(results, context, bundles=BUNDLES):
     shares = []
-    for row in BUNDLES.rows:
+    for row in bundles.rows:
         if not row["file"]:  # the step's first share over its second
-            first = next(i for i, r in enumerate(BUNDLES.rows) if r["step"] == row["step"])
+            first = next(i for i, r in enumerate(bundles.rows) if r["step"] == row["step"])
             shares.append(shares[first] / shares[first + 1])
             continue
         table = results.table(row["file"], ["time_median_ms"], "its script in bench/")
@@ -404,3 +405,16 @@ def render_occupancy(results, *shown, context):
                                        "waves"], "lrrrr", cells) + (
         "\nThe int32 kernel's launch as Nsight Compute saw it (`ncu.csv`): waves = the grid over the blocks that fit "
         "on the whole GPU at once; above 1, the blocks that did not fit start as others finish.\n")
+
+
+def render_step12_parts(results, context=""):
+    gpus = [results] + list(results.beside)
+    columns = [bundle_shares(gpu, context, STEP12_PARTS) for gpu in gpus]
+    cells = [[size_text(row["n"]), row["change"]] + [f"{column[i]:.2f}" for column in columns]
+             for i, row in enumerate(STEP12_PARTS.rows)]
+    files = list(dict.fromkeys(row["file"] for row in STEP12_PARTS.rows))
+    stamps = [f"{gpu_label(gpu)}: " + " ".join(f"{name}: {short_stamp(gpu.table(name).stamp)}" for name in files)
+              for gpu in gpus]
+    return (markdown_table(["n", "what is compared", *(gpu_label(gpu) for gpu in gpus)], "ll" + "r" * len(gpus), cells)
+            + "\nThe slower's median time per call over the faster's (above 1: the part makes it faster), L2 warm.\n"
+            + "".join(f"\n{s}\n" for s in stamps))
