@@ -65,7 +65,7 @@ int compare_main(int argc, const char* const* argv) {
     Stamp stamp = make_stamp(device, plan.input, options.measure, argc, argv);
     if (options.sweep) {
         stamp_value(stamp, "timing") += "; sizes from 2^" + std::to_string(sweep_long_log2) + " on: " +
-                                        std::to_string(sweep_long_iters) + " calls each (a call takes milliseconds there)";
+                                        std::to_string(sweep_long_iters) + " calls each (a call takes hundreds of microseconds or more there)";
         std::cout << stamp_lines(stamp) << csv_header(ratio_cells({})) << "\n" << std::flush;
     }
     std::vector<std::vector<TableRow>> tables;

@@ -16,11 +16,11 @@ const StepOps& cub_ops();
 const StepOps* step_ops(const StepApi& step);
 
 // Not reductions, never verified: every input byte read once by 16-byte loads (the read ceiling), or by
-// step 13's bulk copies (sm_90; it throws elsewhere). A size's probe: the faster.
+// step 13's bulk copies (sm_90 and later; it throws on older GPUs). A size's probe: the faster.
 const StepApi& read_probe_step();
 const StepApi& read_probe_bulk_step();
 
-bool bulk_copies_available();  // sm_90 code on an sm_90 GPU: step 13's test
+bool bulk_copies_available();  // sm_90 (or later) code on an sm_90 or later GPU: step 13's test
 
 // "step03_sequential", "step03", "03" or "3"; "cub", "read_probe" or "read_probe_bulk". nullptr if none.
 const StepApi* find_step(const std::string& key);

@@ -43,7 +43,7 @@ std::vector<const StepApi*> selected_steps(const std::vector<std::string>& keys,
     }
     candidates.insert(candidates.end(), {&cub_step(), &read_probe_step(), &read_probe_bulk_step()});
     std::vector<bool> wanted(candidates.size(), keys.empty());
-    wanted.back() = keys.empty() && bulk_copies_available();  // the bulk pattern: sm_90 builds and GPUs
+    wanted.back() = keys.empty() && bulk_copies_available();  // the bulk pattern: sm_90 and later builds and GPUs
     for (const std::string& key : keys) {
         const StepApi* step = find_step(key);
         if (!step)

@@ -53,7 +53,8 @@ std::string l2_text(bool flushed);  // "L2 warm" or "L2 flushed"
 std::string text_table(const std::vector<TableRow>& rows);
 
 // The sweep's sizes 2^4 .. 2^32 (16 GiB of int32: where 64-bit indices matter): kept while bytes_needed(n) plus
-// a 10% margin fits in budget_bytes, then skipped. From 2^28 on a call takes ms: 20 calls (or fewer with --iters).
+// a 10% margin fits in budget_bytes, then skipped. From 2^28 on a call takes hundreds of µs or
+// more: 20 calls (or fewer with --iters).
 struct SweepPlan {
     std::vector<std::size_t> sizes, skipped;
 };

@@ -10,6 +10,8 @@ from .tables import (CUB_STEP, READ_PROBE, Sweep, cells_of, distinct, format_val
                      markdown_table, parse_selector, read_table, require, rows_where, select_row, short_stamp,
                      size_text, stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text)
 
+CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16  # CUB's int32 tile on sm_90, CUDA 13.0 (Policy600: README.md here)
+CUB_GRID = "cub_grid.csv"  # bench/cub_grid.sh: the grid of each of CUB's launches, from Nsight Compute
 NCU_METRICS = REPO_ROOT / "bench" / "ncu_metrics.csv"  # the metrics the lessons quote: label, format, meaning
 PEERS_SIZES = [1 << e for e in (16, 20, 24, 28, 30, 32)]
 PEERS_NEEDS = ["library", "type", "n", "output_type", "batch_ms", "batch_gbps", "iters", "timing", "check"]
@@ -284,3 +286,49 @@ def render_step_diffs(results, context=""):
         lines.append(f"| `{step.previous}` → `{step.folder}` | {added} | {removed} | "
                      f"{len(after.read_text().splitlines())} |")
     return "\n".join(lines) + "\n"
+
+
+def render_cub_grid(results, folder, log2, context):
+    # The blocks of CUB's launches for one call at 2^LOG2, per type, as ncu measured them (FOLDER's cub_grid.csv).
+    # None, and the block stays as it is, while that file does not exist: nothing is claimed before it is measured.
+    where = results.directory.parent / folder
+    if not (where / CUB_GRID).is_file():
+        return None
+    table = read_table(where / CUB_GRID)
+    n, tiles, parts = 1 << int(log2), (1 << int(log2)) // (CUB_TILE_THREADS * CUB_TILE_ITEMS), []
+    for type_name in distinct(table.rows, "type"):
+        rows = rows_where(table, type=type_name, n=str(n))
+        first = [r for r in rows if r["kernel"] == "DeviceReduceKernel"]
+        require(len(first) == 1, f"{context}: {table.name} needs one {type_name} DeviceReduceKernel row at n = {n}")
+        grid, regs = int(first[0]["grid_size"]), first[0]["registers_per_thread"]
+        parts.append(f"{type_name}, {grid:,} blocks of {first[0]['block_size']} threads, its kernel compiled to "
+                     f"{regs} registers per thread (" + ("one tile each" if grid == tiles else
+                     f"fewer than the {tiles:,} tiles: the cap is the grid" if grid < tiles else
+                     f"more than the {tiles:,} tiles") + ")")
+        second = [r for r in rows if r["kernel"] == "DeviceReduceSingleTileKernel"]
+        if second:
+            count = int(second[0]["grid_size"])
+            parts[-1] += f", then {count:,} block{'s' if count != 1 else ''}"
+    require(parts, f"{context}: {table.name} has no row at n = {n}")
+    stamp = table.stamp
+    return (f"Measured with Nsight Compute (`bench/cub_grid.sh`, `{folder}/{CUB_GRID}`), CUB's launches at "
+            f"{size_text(n)}: " + "; ".join(parts) + f". {stamp.get('gpu', 'GPU not recorded')}; measured "
+            f"{stamp.get('date_utc', '?')}; commit `{stamp.get('commit', 'unknown')}`.\n")
+
+
+def render_source(results, relpath, region, context):
+    # The lines of a step's code between its REGION-th '// solution-begin' marker (from 1) and the next
+    # '// solution-end', quoted as they stand (less their common indent), so a lesson's excerpt cannot drift.
+    path = REPO_ROOT / relpath
+    require(path.is_file(), f"{context}: {relpath} not found")
+    require(region.isdigit() and int(region) >= 1, f"{context}: REGION is the number of a solution region, from 1")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    begins = [i for i, line in enumerate(lines) if line.strip().startswith("// solution-begin")]
+    require(int(region) <= len(begins), f"{context}: {relpath} has {len(begins)} solution regions, not {region}")
+    first = begins[int(region) - 1] + 1
+    last = next((i for i in range(first, len(lines)) if lines[i].strip() == "// solution-end"), None)
+    require(last is not None, f"{context}: {relpath}: solution region {region} has no '// solution-end'")
+    body = lines[first:last]
+    indent = min(len(line) - len(line.lstrip()) for line in body if line.strip() and not line.startswith("#"))
+    return (f"From `{relpath}` ({lines[begins[int(region) - 1]].strip()[len('// solution-begin: '):]}):\n\n```cpp\n"
+            + "\n".join(line[indent:] if line[:indent].isspace() else line for line in body) + "\n```\n")

@@ -11,6 +11,7 @@ from .charts import CUB_STYLE, PROBE_STYLE, SERIES_STYLE, csv_fingerprint, point
 from .charts import step_label
 from .source import Evidence, FigureError, ResultsError, bind, evaluate, loop_values
 from .tables import Results, require
+from .blocks import CUB_TILE_ITEMS, CUB_TILE_THREADS
 from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
 
 LOOP = "for (unsigned int $var = $init; $cond; $step)"
@@ -19,7 +20,6 @@ EXAMPLE = [3, 1, 7, 0, 4, 1, 6, 3, 2, 5, 1, 4, 0, 2, 8, 1]  # the values every t
 IDENTITY = re.compile(r"struct (?P<name>Sum|Max|Min) \{[^{}]*?identity\(\) \{(?P<body>[^{}]*)\}")
 IDENTITY_BODY = re.compile(r"using L = [^;]+; if constexpr \(L::has_infinity\) return (?P<float>-?)L::infinity\(\); "
                            r"else return L::(?P<int>\w+)\(\);")
-CUB_TILE_THREADS, CUB_TILE_ITEMS = 256, 16  # CUB's int32 tile on sm_90, CUDA 13.0 (Policy600: README.md here)
 
 
 def loop_of(m, names, context):

@@ -15,6 +15,7 @@ PROBE_PATTERNS = ("loop", "loop8", "loop_x2", "strip_x5", "run", "run_x5", "bulk
 GPU_COUNTS = {2: "two", 4: "four", 8: "eight"}  # K in words, in the scaling sentence
 BUNDLES = read_table(Path(__file__).with_name("bundles.csv"))  # steps 07, 10, 12's changes, the rows measuring each
 BUNDLE_FILES = list(dict.fromkeys(row["file"] for row in BUNDLES.rows if row["file"]))
+STEP12_PARTS = read_table(Path(__file__).with_name("step12_parts.csv"))  # step 12's parts, each where it acts
 
 
 def render_issue_floor(results, step, context):
@@ -175,9 +176,16 @@ def render_read_patterns(results, type_name, from_log2, context):
         best = min(measured, key=measured.get)
         probe = min(measured[p] for p in ("loop", "bulk") if p in measured)
         return [best, f"{measured[best]:.1f}", f"{probe / measured[best]:.3f}"]
+    picked = []  # what each GPU's column picks from: the patterns its file measured
+    for gpu in results.gpus("read_patterns.csv"):
+        have = {r["pattern"] for r in rows_where(gpu.table("read_patterns.csv"), type=type_name)}
+        absent = [p for p in PROBE_PATTERNS if p not in have]
+        picked.append(f"{gpu_label(gpu)}: the fastest of " + (f"all {len(PROBE_PATTERNS)}" if not absent else
+                      f"{len(PROBE_PATTERNS) - len(absent)}, its file having no {' or '.join(absent)} rows"))
     return read_patterns(results, type_name, 1 << int(from_log2), float("inf"), ("fastest", "µs", "probe / fastest"),
                          "lrr", cells, f"\n{type_name}, L2 warm, per-call median of each pattern "
-                         f"({', '.join(PROBE_PATTERNS)}: bench/ablation/read_patterns.cu says what each is). probe / "
+                         f"({', '.join(PROBE_PATTERNS)}: bench/ablation/read_patterns.cu says what each is; "
+                         f"{'; '.join(picked)}). probe / "
                          "fastest: the time of the faster of the course probe's two patterns (loop, bulk) over the "
                          "fastest pattern's (1.000: one of them is it).\n", context)
 
@@ -315,11 +323,11 @@ def render_multigpu_combine(results, folder, context):
                                                                         for row in table.rows])
 
 
-def bundle_shares(results, context):
+def bundle_shares(results, context, bundles=BUNDLES):
     shares = []
-    for row in BUNDLES.rows:
+    for row in bundles.rows:
         if not row["file"]:  # the step's first share over its second
-            first = next(i for i, r in enumerate(BUNDLES.rows) if r["step"] == row["step"])
+            first = next(i for i, r in enumerate(bundles.rows) if r["step"] == row["step"])
             shares.append(shares[first] / shares[first + 1])
             continue
         table = results.table(row["file"], ["time_median_ms"], "its script in bench/")
@@ -347,3 +355,66 @@ def render_bundles(results, context=""):
             "change made it faster), int32, L2 warm.\n\n"
             + markdown_table(["step", "n", "change", *(gpu_label(gpu) for gpu in gpus)], "lll" + "r" * len(gpus), cells)
             + "".join(out))
+
+
+def render_multigpu_gap(results, folder, pair_folder, one_gpu_folder, type_name, log2, context):
+    # Four GPUs against two at one size: each GPU's shard as one GPU sums it alone (one_gpu_folder's sweep.csv, the
+    # step the GPUs run), beside one all-reduce of 4 bytes on two (pair_folder) and on four GPUs (folder).
+    parent, n = results.directory.parent, 1 << int(log2)
+    table = Results(parent / folder).table("step14.csv")
+    times = {int(r["gpus"]): table.number(r, "time_median_ms") * 1000 for r in rows_where(
+        table, type=type_name, n=str(n), from_one_gpu="0", launch="process")}
+    require(2 in times and 4 in times, f"{context}: {table.name} needs {type_name} runs at n = {n} on 2 and 4 GPUs")
+    previous = steps.previous(steps.find("step14_multi_gpu")).folder
+    one = Results(parent / one_gpu_folder)
+    sweep, l2 = Sweep(one.compare("sweep.csv")), one.compare("sweep.csv").stamp.get("l2_mib")
+    shard = {}
+    for k in (2, 4):
+        key = (type_name, previous, n // k)
+        require(key in sweep.times, f"{context}: {one_gpu_folder}/sweep.csv has no {previous} row at n = {n // k}")
+        shard[k] = sweep.times[key] * 1000
+    allreduce = {}
+    for k, where in ((2, pair_folder), (4, folder)):
+        rows = rows_where(Results(parent / where).table("allreduce.csv"), method="nccl", bytes="4", gpus=str(k))
+        require(len(rows) == 1, f"{context}: {where}/allreduce.csv needs one nccl row of 4 bytes on {k} GPUs")
+        allreduce[k] = float(rows[0]["time_median_us"])
+    size = 4 if type_name in ("int32", "float32") else 8
+    mib = {k: n // k * size >> 20 for k in (2, 4)}
+    return (f"At {size_text(n)}, {type_name}: two GPUs take {times[2]:.1f} µs, four {times[4]:.1f} µs. Both shards "
+            f"({mib[2]} and {mib[4]} MiB) fit in the {l2 or '?'} MiB L2; one GPU alone sums {size_text(n // 2)} "
+            f"elements in {shard[2]:.1f} µs and {size_text(n // 4)} in {shard[4]:.1f} µs ({shard[2] - shard[4]:.1f} µs "
+            f"saved by the smaller shard), while one all-reduce of 4 bytes alone takes {allreduce[2]:.1f} µs on two "
+            f"GPUs and {allreduce[4]:.1f} µs on four ({allreduce[4] - allreduce[2]:.1f} µs more): "
+            f"`{one_gpu_folder}/sweep.csv`, `{pair_folder}/allreduce.csv`, `{folder}/allreduce.csv`.\n")
+
+
+def render_occupancy(results, *shown, context):
+    # Per step: registers per thread, blocks per SM the registers allow, the grid and its waves (ncu.csv's launch of
+    # int32 at its size): the occupancy facts a lesson's grid rests on, one row per step.
+    require(shown, f"{context}: occupancy takes one step name or more")
+    values, table = ncu_values(results, shown, context)
+    metrics = ("launch__registers_per_thread", "launch__occupancy_limit_registers", "launch__grid_size",
+               "launch__waves_per_multiprocessor")
+    cells = []
+    for step in shown:
+        missing = [m for m in metrics if (step, m) not in values]
+        require(not missing, f"{context}: {table.name} has no {', '.join(missing)} for '{step}'")
+        registers, per_sm, grid, waves = (values[(step, m)] for m in metrics)
+        cells.append([f"`{step}`", f"{registers:.0f}", f"{per_sm:.0f}", f"{grid:,.0f}", f"{waves:.2f}"])
+    return stamped_table(table.stamp, ["step", "registers per thread", "blocks per SM (registers)", "grid",
+                                       "waves"], "lrrrr", cells) + (
+        "\nThe int32 kernel's launch as Nsight Compute saw it (`ncu.csv`): waves = the grid over the blocks that fit "
+        "on the whole GPU at once; above 1, the blocks that did not fit start as others finish.\n")
+
+
+def render_step12_parts(results, context=""):
+    gpus = [results] + list(results.beside)
+    columns = [bundle_shares(gpu, context, STEP12_PARTS) for gpu in gpus]
+    cells = [[size_text(row["n"]), row["change"]] + [f"{column[i]:.2f}" for column in columns]
+             for i, row in enumerate(STEP12_PARTS.rows)]
+    files = list(dict.fromkeys(row["file"] for row in STEP12_PARTS.rows))
+    stamps = [f"{gpu_label(gpu)}: " + " ".join(f"{name}: {short_stamp(gpu.table(name).stamp)}" for name in files)
+              for gpu in gpus]
+    return (markdown_table(["n", "what is compared", *(gpu_label(gpu) for gpu in gpus)], "ll" + "r" * len(gpus), cells)
+            + "\nThe slower's median time per call over the faster's (above 1: the part makes it faster), L2 warm.\n"
+            + "".join(f"\n{s}\n" for s in stamps))

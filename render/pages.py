@@ -31,7 +31,7 @@ def render_block(results, words, context):
             p.name.upper()) for p in list(signature.parameters.values())[1:-1]]
         raise ResultsError(f"{context}: {words[0]} takes {' '.join(usage) or 'no arguments'}") from None
     body = function(results, *words[1:], context=context)
-    return body if body.endswith("\n") else body + "\n"
+    return body if body is None or body.endswith("\n") else body + "\n"  # None: the block stays as it is
 
 
 def render_inline(results, form, spec, context):
@@ -77,6 +77,7 @@ def render_text(text, results, name):
     def block(match):
         context = f"{name} line {line_of(valued, match.start())}, block '{match.group('spec')}'"
         body = with_context(context, render_block, results, match.group("spec").split(), context)
+        body = match.group("body") if body is None else body
         if body != match.group("body"):
             changes.append(f"{context} differs from what the results give")
         return f"<!-- results:{match.group('spec')} -->\n{body}<!-- results:end -->"

@@ -95,6 +95,23 @@ class Blocks(unittest.TestCase):
         self.assertEqual(len(changes), 1)
         return body
 
+    def test_cub_grid_leaves_its_block_alone_until_measured_then_says_the_grid(self):
+        with tempfile.TemporaryDirectory() as temp:
+            (Path(temp) / "here").mkdir()
+            (Path(temp) / "gpu").mkdir()
+            results, spec = tables.Results(Path(temp) / "here"), "<!-- results:cub-grid gpu 24 -->\nkept\n<!-- results:end -->\n"
+            self.assertEqual(pages.render_text(spec, results, "README.md"), (spec, []))  # no cub_grid.csv yet
+            (Path(temp) / "gpu" / "cub_grid.csv").write_text(
+                "# gpu: G\n# date_utc: D\n# commit: c\ntype,n,kernel,grid_size,block_size,registers_per_thread\n"
+                "int32,16777216,DeviceReduceKernel,3960,256,40\nint32,16777216,DeviceReduceSingleTileKernel,1,256,38\n"
+                "float32,16777216,DeviceReduceKernel,4096,256,32\n", encoding="utf-8")
+            body, changes = rendered_block("cub-grid gpu 24", results)
+            self.assertEqual(len(changes), 1)
+            self.assertIn("int32, 3,960 blocks of 256 threads, its kernel compiled to 40 registers per thread (fewer "
+                          "than the 4,096 tiles: the cap is the grid), then 1 block", body)
+            self.assertIn("float32, 4,096 blocks of 256 threads, its kernel compiled to 32 registers per thread (one "
+                          "tile each)", body)
+
     def test_course_table_has_warm_and_cold_tables_with_every_row(self):
         body = self.block("course-table")
         self.assertIn("**int32** sum, n = 1048576 (2^20), block 256, L2 warm:", body)
