@@ -12,8 +12,19 @@
 #
 # A line: answer, PASS or FAIL (PASS: the tests did what the answer predicts: pass, fail, or the
 # build stops), what happened, then the run's line(s) the answer's prediction is about.
+#   bash tests/answers/run.sh --check       # only: does every patch still apply? (CTest's answers_apply)
 set -u
 HERE=$(cd "$(dirname "$0")" && pwd)
+if [ "${1:-}" = --check ]; then  # no build, no GPU: the patches against the tree as it is
+  cd "$HERE/../.."
+  git rev-parse --git-dir >/dev/null 2>&1 || { echo "SKIPPED: not a git checkout: the patches are applied with git"; exit 77; }
+  status=0
+  for patch in "$HERE"/*.patch; do
+    if git apply --check "$patch" 2>/dev/null; then echo "ok    $(basename "$patch")"
+    else echo "FAIL  $(basename "$patch") no longer applies: write it again against the step as it is now"; status=1; fi
+  done
+  exit $status
+fi
 BUILD=${1:-build-gpu}
 EXCLUDE=${ANSWERS_CTEST_EXCLUDE-large|sanitizer|speed}
 LOG=${ANSWERS_LOG:-/tmp/answers-logs}
@@ -22,6 +33,12 @@ mkdir -p "$LOG"
 [ -d .git ] || [ -f .git ] || { echo "run from the repository root" >&2; exit 2; }
 [ -d "$BUILD" ] || { echo "no $BUILD/: configure and build it first (cmake --preset ...)" >&2; exit 2; }
 git diff --quiet HEAD -- || { echo "the tree has uncommitted changes: commit or stash them first" >&2; exit 2; }
+
+# what the lines below were measured on: kept with them (results/<gpu>/answers.txt)
+echo "# gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null || echo unknown)"
+echo "# date_utc: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+echo "# commit: ${REDUCTION_COMMIT:-$(git describe --always --exclude='*' --dirty=+uncommitted 2>/dev/null || echo unknown)}"
+echo "# command: bash tests/answers/run.sh $BUILD (ctest -LE '${EXCLUDE}')"
 
 current=""
 revert() { [ -n "$current" ] && git apply -R "$HERE/$current.patch" && current=""; }
