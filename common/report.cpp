@@ -220,11 +220,10 @@ std::string json_document(const Stamp& stamp, const std::vector<Measurement>& ro
 }
 
 void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& device, const std::string& input_description) {
-    const std::size_t bytes = m.n * type_size(m.type);
     out << m.step << ": " << m.change << "\n"
         << "  device     " << describe(device) << "\n"
         << "  input      " << count_text(m.n) << " " << type_name(m.type) << ", " << input_description << "; "
-        << footprint_text(bytes, device.l2_bytes) << "\n"
+        << footprint_text(m.bytes, device.l2_bytes) << "\n"
         << "  block      " << m.block << " threads\n"
         << "  result     " << m.verdict.result << ", expected " << m.verdict.expected;
     // integers, and max and min (which pick one input element), are compared exactly

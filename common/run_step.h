@@ -7,7 +7,7 @@ namespace reduction {
 namespace detail {
 template <class T>
 int run_typed(const StepApi& step, const Options& options, int argc, const char* const* argv) {
-    const InputSpec spec = counted_input(options.input, element_type_of<T>());  // a bad --input: exit 2, on any machine
+    const InputSpec spec = counted_input<T>(options.input);  // a bad --input: exit 2, on any machine
     const DeviceInfo device = open_device(options.device);
     const RunInput<T> input = prepare_run<T>({&step}, spec, options.op, options.measure, device, step.name);
     const Measurement m = measure_step(step, input, options.measure, device);

@@ -41,23 +41,26 @@ struct TypedCalls {
 template <class T, class Part>
 int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& options, const MultiFlags& flags, int argc,
               const char* const* argv) {
-    const ElementType type = element_type_of<T>();
     const StepApi& step = multi.previous.for_op(options.op);
     const int gpus = team.size(), block = options.measure.block;
     auto& members = team.members();
-    const InputSpec spec = team.leads() ? counted_input(options.input, type) : options.input;  // a bad --input: exit 2
+    const InputSpec spec = team.leads() ? counted_input<T>(options.input) : options.input;  // a bad --input: exit 2
     std::size_t n = team.leads() ? spec.n : 0;
     team.broadcast_from_leader(&n, sizeof n);
-    const auto count_of = [&](int rank) { return multi.shard_count(n, gpus, rank); };
-    const auto scratch_bytes = [&](std::size_t count) { return count ? typed<T>(step).scratch_bytes(count, block) : 0; };
+    // Each member's shard and the previous step's scratch for it, asked once.
+    std::vector<std::size_t> counts, scratch_bytes;
+    for (const Member& m : members) {
+        counts.push_back(multi.shard_count(n, gpus, m.rank));
+        scratch_bytes.push_back(counts.back() ? typed<T>(step).scratch_bytes(counts.back(), block) : 0);
+    }
     // Memory first, on every GPU: rank 0 holds the whole input, the others their shards.
     const DeviceInfo device = open_device(members[0].device);
-    for (const Member& m : members) {
-        const std::size_t count = count_of(m.rank);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        const Member& m = members[i];
         CUDA_CHECK(cudaSetDevice(m.device));
-        require_device_memory((m.rank == 0 ? n : count) * sizeof(T) + scratch_bytes(count) + 2 * sizeof(T),
+        require_device_memory((m.rank == 0 ? n : counts[i]) * sizeof(T) + scratch_bytes[i] + 2 * sizeof(T),
                               std::string(multi.name) + " GPU " + std::to_string(m.rank) + " (device " +
-                                  std::to_string(m.device) + "): " + std::to_string(count) + " " + type_name(type));
+                                  std::to_string(m.device) + "): " + std::to_string(counts[i]) + " " + type_name<T>());
     }
     // The input, once, on GPU 0 (members[0] of rank 0), with its reference; the reference goes to every rank.
     DeviceInput<T> whole;
@@ -75,10 +78,10 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
         const int rank = members[i].rank;
         auto& p = parts[i];
         CUDA_CHECK(cudaSetDevice(members[i].device));
-        p.count = count_of(rank);
+        p.count = counts[i];
         p.receive = rank == 0 ? nullptr : owned.emplace_back(p.count).get();  // where GPU 0 sends its shard
         p.input = rank == 0 ? whole.values.get() : p.receive;
-        p.scratch = reinterpret_cast<T*>(scratch.emplace_back(scratch_bytes(p.count)).get());
+        p.scratch = reinterpret_cast<T*>(scratch.emplace_back(scratch_bytes[i]).get());
         if (scratch.back().bytes() > 0) CUDA_CHECK(cudaMemset(p.scratch, 0, scratch.back().bytes()));
         p.partial = owned.emplace_back(1).get();
         p.total = owned.emplace_back(1).get();
@@ -100,21 +103,15 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
     };
     call();  // once to verify
     team.synchronize();
-    Measurement m;
-    m.op = op_name(options.op);
-    m.step = multi.name;
-    m.change = std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") + (flags.from_one_gpu ? " from GPU 0" : "") +
-               ": a shard each, one NCCL all-reduce";
-    m.type = type;
-    m.n = n;
-    m.block = block;
-    m.depth = static_cast<std::size_t>(depth[0]);
+    const std::string change = std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") +
+                               (flags.from_one_gpu ? " from GPU 0" : "") + ": a shard each, one NCCL all-reduce";
+    Measurement m = row_for<T>(options.op, multi.name, change, n, block, static_cast<std::size_t>(depth[0]));
     const Verdict first = verify_totals<T>(team, parts, reference, m.depth);
     m.time = team.time(call, options.measure.warmup, options.measure.iters);
-    set_verdict(m, first, verify_totals<T>(team, parts, reference, m.depth), reference);
-    add_bandwidth(m, n * sizeof(T), gpus * device.peak_gbps);  // the whole input, the slowest GPU's time, K peaks
+    set_verdict<T>(m, first, verify_totals<T>(team, parts, reference, m.depth), reference);
+    add_bandwidth(m, gpus * device.peak_gbps);  // the whole input, the slowest GPU's time, K peaks
     if (team.leads()) {
-        print_multi_gpu(m, device, options, flags, team, count_of(0), argc, argv);
+        print_multi_gpu(m, device, options, flags, team, counts[0], argc, argv);
         if (!m.verdict.pass) std::cerr << multi.name << ": verification FAILED: " << m.verdict.note << "\n";
     }
     return m.verdict.pass ? exit_ok : exit_wrong_result;

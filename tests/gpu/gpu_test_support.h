@@ -84,7 +84,7 @@ struct TwoRuns {
 
 template <class T>
 TwoRuns<T> run_twice(const StepApi& step, const T* device_input, std::size_t n, int block) {
-    StepRun<T> run(step, device_input, n, block);
+    StepRun<T> run(step, device_input, n, block, typed<T>(step).scratch_bytes(n, block));
     const T first = run.run_once();
     const T second = run.run_once();
     return {first, second};
