@@ -62,14 +62,21 @@ inline Shard shard_of(std::size_t n, int gpus, int rank) {
     return Shard{r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
 }
 
-// The partials' type as NCCL adds them. An int32 sum runs on uint32 on the GPU (common/step_api.h:
-// unsigned addition wraps modulo 2^32, by definition), so NCCL adds the partials as uint32 too;
-// max and min compare, so they need the signed type.
+// The partials' type as NCCL adds them: the type the kernels computed them in (common/step_api.h's
+// kernel_type_t: an int32 sum runs on uint32, whose addition wraps modulo 2^32 by definition; max
+// and min compare, so they keep the signed type).
+template <class K>
+constexpr ncclDataType_t nccl_type_of() {
+    if constexpr (std::is_same_v<K, std::uint32_t>) return ncclUint32;
+    else if constexpr (std::is_same_v<K, std::int32_t>) return ncclInt32;
+    else if constexpr (std::is_same_v<K, float>) return ncclFloat32;
+    else return ncclFloat64;
+}
 template <class T>
 ncclDataType_t nccl_type(reduction::OpKind op) {
-    if constexpr (std::is_same_v<T, std::int32_t>) return op == reduction::OpKind::sum ? ncclUint32 : ncclInt32;
-    else if constexpr (std::is_same_v<T, float>) return ncclFloat32;
-    else return ncclFloat64;
+    using reduction::kernel_type_t;  // max and min share one kernel type: T's
+    return op == reduction::OpKind::sum ? nccl_type_of<kernel_type_t<T, reduction::Sum>>()
+                                        : nccl_type_of<kernel_type_t<T, reduction::Max>>();
 }
 
 inline ncclRedOp_t nccl_op(reduction::OpKind op) {

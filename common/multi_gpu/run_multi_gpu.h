@@ -12,18 +12,15 @@
 
 namespace reduction::multi_gpu {
 
-struct MultiFlags {
-    int gpus = 0;               // --gpus K; 0: not given (every visible GPU, or one per MPI rank)
-    bool from_one_gpu = false;  // --from-one-gpu: the input starts on GPU 0, sending it out is timed
-};
-
-// Checks the command line (a bad one: exit 2 on every rank, before MPI starts), makes the Team, returns run's code.
-using MultiGpuRun = std::function<int(Team&, const Options&, const MultiFlags&, int argc, const char* const* argv)>;
+// Checks the command line (Tool::multi_gpu's flags; a bad one: exit 2 on every rank, before MPI starts), makes the
+// Team, returns run's code.
+using MultiGpuRun = std::function<int(Team&, const Options&, int argc, const char* const* argv)>;
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run);
 
-// Rank 0's report, the steps' with the GPUs added (CSV: gpus, launch, from_one_gpu). `device`: GPU 0's; `largest_shard`.
-void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Options& options, const MultiFlags& flags,
-                     const Team& team, std::size_t largest_shard, int argc, const char* const* argv);
+// Rank 0's report, the steps' with the GPUs added (CSV: gpus, launch, from_one_gpu). `device`: GPU 0's;
+// `shard_counts`: every rank's elements, from the step's shard_of.
+void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Options& options, const Team& team,
+                     const std::vector<std::size_t>& shard_counts, int argc, const char* const* argv);
 
 // A multi-GPU step for element type T, Part its Part<T>: what REDUCTION_MULTI_GPU_STEP(ns) gives for any T.
 template <class T, class Part>
@@ -39,8 +36,7 @@ struct TypedCalls {
 };
 
 template <class T, class Part>
-int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& options, const MultiFlags& flags, int argc,
-              const char* const* argv) {
+int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& options, int argc, const char* const* argv) {
     const StepApi& step = multi.previous.for_op(options.op);
     const int gpus = team.size(), block = options.measure.block;
     auto& members = team.members();
@@ -98,20 +94,22 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
     std::vector<double> depth{static_cast<double>(multi.addition_depth(step, n, gpus, block))};
     team.max_over_ranks(depth);
     const auto call = [&] {
-        if (flags.from_one_gpu) multi.send_shards_from_first(team, whole.values.get(), n, parts);
+        if (options.from_one_gpu) multi.send_shards_from_first(team, whole.values.get(), n, parts);
         multi.reduce_and_combine(step, team, parts, block, options.op);
     };
     call();  // once to verify
     team.synchronize();
     const std::string change = std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") +
-                               (flags.from_one_gpu ? " from GPU 0" : "") + ": a shard each, one NCCL all-reduce";
+                               (options.from_one_gpu ? " from GPU 0" : "") + ": a shard each, one NCCL all-reduce";
     Measurement m = row_for<T>(options.op, multi.name, change, n, block, static_cast<std::size_t>(depth[0]));
     const Verdict first = verify_totals<T>(team, parts, reference, m.depth);
     m.time = team.time(call, options.measure.warmup, options.measure.iters);
     set_verdict<T>(m, first, verify_totals<T>(team, parts, reference, m.depth), reference);
     add_bandwidth(m, gpus * device.peak_gbps);  // the whole input, the slowest GPU's time, K peaks
     if (team.leads()) {
-        print_multi_gpu(m, device, options, flags, team, counts[0], argc, argv);
+        std::vector<std::size_t> shard_counts;
+        for (int rank = 0; rank < gpus; ++rank) shard_counts.push_back(multi.shard_count(n, gpus, rank));
+        print_multi_gpu(m, device, options, team, shard_counts, argc, argv);
         if (!m.verdict.pass) std::cerr << multi.name << ": verification FAILED: " << m.verdict.note << "\n";
     }
     return m.verdict.pass ? exit_ok : exit_wrong_result;
@@ -120,8 +118,8 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
 template <class Step>
 int run_multi_gpu(int argc, char** argv, const Step& step) {
     const auto about = step(std::int32_t{});  // its name and change, the same for every T
-    const auto run = [&](Team& team, const Options& options, const MultiFlags& flags, int ac, const char* const* av) {
-        return dispatch_type(options.type, [&](auto zero) { return run_typed(step(zero), team, options, flags, ac, av); });
+    const auto run = [&](Team& team, const Options& options, int ac, const char* const* av) {
+        return dispatch_type(options.type, [&](auto zero) { return run_typed(step(zero), team, options, ac, av); });
     };
     return run_multi_gpu_main(argc, argv, about.name, about.change, run);
 }
