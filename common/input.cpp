@@ -126,6 +126,7 @@ DeviceInput<T> upload_input(const InputSpec& spec, OpKind op) {
     const std::size_t n = spec.n;
     DeviceInput<T> input{n, {}, DeviceBuffer<T>(n)};
     if (spec.path.empty()) {
+        // the GPU writes the values (fill.cu), from the formula the reference regenerates them with
         fill_input(input.values.get(), 0, n, spec.pattern, spec.seed.value(), cudaStream_t{});
         input.reference = generated_reference<T>(n, spec.pattern, spec.seed.value(), op);  // while the GPU fills
         CUDA_CHECK(cudaStreamSynchronize(cudaStream_t{}));  // a failed fill surfaces here
