@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <iostream>
 
-namespace reduction::bench {
+namespace reduction::course {
 namespace {
 void print_text(const std::vector<std::vector<TableRow>>& tables, const ComparePlan& plan, const Options& options,
                 const DeviceInfo& device) {
@@ -102,8 +102,8 @@ int compare_main(int argc, const char* const* argv) {
     return pass ? exit_ok : exit_wrong_result;
 }
 }  // namespace
-}  // namespace reduction::bench
+}  // namespace reduction::course
 
 int main(int argc, char** argv) {
-    return reduction::run_guarded([&] { return reduction::bench::compare_main(argc, argv); });
+    return reduction::run_guarded([&] { return reduction::course::compare_main(argc, argv); });
 }

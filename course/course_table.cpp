@@ -11,7 +11,7 @@
 #include <optional>
 #include <type_traits>
 
-namespace reduction::bench {
+namespace reduction::course {
 namespace {
 // other's per-call median / mine, only when both are real times: a zero or missing time gives no ratio.
 std::optional<double> speedup(const Measurement* other, const Measurement& mine) {
@@ -177,4 +177,4 @@ SweepPlan plan_sweep(std::size_t budget_bytes, const std::function<std::size_t(s
     }
     return plan;
 }
-}  // namespace reduction::bench
+}  // namespace reduction::course
