@@ -40,11 +40,6 @@ InputSpec counted_input(InputSpec spec) {
     return spec;
 }
 
-std::string input_description(const InputSpec& input) {
-    if (!input.path.empty()) return "file '" + input.path + "'";
-    return std::string("pattern ") + pattern_name(input.pattern) + ", seed " + std::to_string(input.seed.value_or(0));
-}
-
 std::string size_text(std::size_t n) {
     return n == 0 || (n & (n - 1)) != 0 ? std::to_string(n) : "2^" + std::to_string(log2_exact(n));
 }

@@ -46,7 +46,6 @@ void draw_seed(InputSpec& input);  // generated input without --seed gets a fres
 // naming any problem with it); a generated input as it is. Called once per run: what follows reads spec.n.
 template <class T>
 InputSpec counted_input(InputSpec spec);
-std::string input_description(const InputSpec& input);  // "pattern random, seed 42" or "file 'data.bin'"
 std::string size_text(std::size_t n);  // "2^24" for a power of two, else the decimal number
 template <class T>  // the whole generated input in a host vector, generated in parallel chunks (tests, small inputs)
 std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed);

@@ -143,12 +143,12 @@ Measurement measure_step(const StepApi& step, const RunInput<T>& run_input, cons
     const T first = run.run_once();
     m.time = time_on_device([&] { run.launch(); }, settings.warmup, settings.iters, {{device.index, cudaStream_t{}}},
                             run_input.flusher.get());
+    add_bandwidth(m, device.peak_gbps);
     if (check)
         set_verdict<T>(m, verify(first, input.reference, m.depth), verify(run.read_result(), input.reference, m.depth),
                        input.reference);
     else
         m.verdict = {true, "", "", 0, 0, "not a reduction: timed, not verified"};
-    add_bandwidth(m, device.peak_gbps);
     return m;
 }
 }  // namespace reduction

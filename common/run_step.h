@@ -11,12 +11,7 @@ int run_typed(const StepApi& step, const Options& options, int argc, const char*
     const DeviceInfo device = open_device(options.device);   // name, L2, peak GB/s; no usable GPU: exit 3
     const RunInput<T> input = prepare_run<T>({&step}, spec, options.op, options.measure, device, step.name);
     const Measurement m = measure_step(step, input, options.measure, device);
-    const Stamp stamp = make_stamp(device, spec, options.measure, argc, argv);
-    switch (options.format) {
-        case OutputFormat::text: print_text(std::cout, m, device, input_description(spec)); break;
-        case OutputFormat::csv: std::cout << stamp_lines(stamp) << csv_header() << "\n" << csv_row(m) << "\n"; break;
-        case OutputFormat::json: std::cout << json_document(stamp, {m}) << "\n"; break;
-    }
+    report_result(options.format, m, device, spec, options.measure, argc, argv);
     if (!m.verdict.pass) std::cerr << step.name << ": verification FAILED: " << m.verdict.note << "\n";
     return m.verdict.pass ? exit_ok : exit_wrong_result;
 }

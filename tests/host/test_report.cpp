@@ -206,6 +206,18 @@ std::vector<DocumentedField> documented_fields() {
 
 }  // namespace
 
+TEST_CASE("the input is described from the stamp: generated values or a file", "[report]") {
+    const DeviceInfo device;
+    const char* argv[] = {"step01_interleaved"};
+    InputSpec generated;
+    generated.pattern = Pattern::alternating;
+    generated.seed = 42;
+    CHECK(input_description(make_stamp(device, generated, MeasureSettings{}, 1, argv)) == "pattern alternating, seed 42");
+    InputSpec file;
+    file.path = "values.bin";
+    CHECK(input_description(make_stamp(device, file, MeasureSettings{}, 1, argv)) == "file 'values.bin'");
+}
+
 TEST_CASE("a row knows its element type and the input's bytes from T", "[report]") {
     const Measurement doubles = row_for<double>(OpKind::max, "step11_any_operator", "", 1000, 128, 0);
     CHECK(doubles.type == ElementType::float64);
