@@ -1,6 +1,6 @@
 # A step configured on its own, outside the course's top level:
 #   cmake -S step04_first_add -B b && cmake --build b && ./b/bin/step04_first_add
-# Included by every step's CMakeLists.txt right after its project(). Same settings as the whole
+# Included by reduction_add_step (course_step.cmake) after the step's project(). Same settings as the whole
 # course (Release by default, standard C++17, executables in bin/, the same warnings through
 # reduction::options), the harness in common/, and the step's GPU tests when Catch2 is available.
 include(${CMAKE_CURRENT_LIST_DIR}/project_settings.cmake)

@@ -80,14 +80,4 @@ inline void require_device_memory(std::size_t bytes_needed, const std::string& p
                   purpose.c_str(), bytes_needed, bytes_needed / 1073741824.0, free_bytes, free_bytes / 1073741824.0);
     throw EnvironmentError(text);
 }
-
-// One line: "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 50 MiB L2, 3352 GB/s peak), driver 13.0, runtime 13.0"
-inline std::string describe(const DeviceInfo& device) {
-    char text[512];
-    std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %zu MiB L2, %.0f GB/s peak), driver %s, runtime %s",
-                  device.name.c_str(), device.cc_major, device.cc_minor, device.sm_count, device.l2_bytes >> 20,
-                  device.peak_gbps, cuda_version_text(device.driver_version).c_str(),
-                  cuda_version_text(device.runtime_version).c_str());
-    return text;
-}
 }  // namespace reduction

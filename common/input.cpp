@@ -34,14 +34,10 @@ void draw_seed(InputSpec& input) {
     if (input.path.empty() && !input.seed) input.seed = fresh_seed();
 }
 
-InputSpec counted_input(InputSpec spec, ElementType type) {
-    if (!spec.path.empty()) spec.n = input_file_count(spec.path, type);
+template <class T>
+InputSpec counted_input(InputSpec spec) {
+    if (!spec.path.empty()) spec.n = input_file_count<T>(spec.path);
     return spec;
-}
-
-std::string input_description(const InputSpec& input) {
-    if (!input.path.empty()) return "file '" + input.path + "'";
-    return std::string("pattern ") + pattern_name(input.pattern) + ", seed " + std::to_string(input.seed.value_or(0));
 }
 
 std::string size_text(std::size_t n) {
@@ -65,7 +61,8 @@ Reference generated_reference(std::size_t n, Pattern pattern, std::uint64_t seed
     return compute_reference<T>(n, source, op);
 }
 
-std::size_t input_file_count(const std::string& path, ElementType type) {
+template <class T>
+std::size_t input_file_count(const std::string& path) {
     const auto fail = [&](const std::string& why) { return UsageError("--input: '" + path + "' " + why); };
     std::error_code error;
     if (std::filesystem::is_directory(path, error)) throw fail("is a directory, not a file");
@@ -77,25 +74,24 @@ std::size_t input_file_count(const std::string& path, ElementType type) {
     const std::streamoff bytes = file.tellg();
     if (bytes < 0) throw UsageError("--input: cannot read the size of '" + path + "'");
     if (bytes == 0) throw fail("is empty; a reduction needs at least one element");
-    const auto element = static_cast<std::streamoff>(type_size(type));
+    constexpr auto element = static_cast<std::streamoff>(sizeof(T));
     if (bytes % element != 0)
         throw fail("has " + std::to_string(bytes) + " bytes, not a multiple of " + std::to_string(element) +
-                   " (the size of one " + type_name(type) + " element of --type)");
+                   " (the size of one " + type_name<T>() + " element of --type)");
     return static_cast<std::size_t>(bytes / element);
 }
 
 template <class T>
 std::vector<T> read_input_file(const std::string& path) {
-    std::vector<T> values(input_file_count(path, element_type_of<T>()));
+    std::vector<T> values(input_file_count<T>(path));
     std::ifstream file(path, std::ios::binary);
     read_values(file, path, values.data(), values.size());
     return values;
 }
 
 template <class T>
-Reference stream_input_file(const std::string& path, OpKind op, T* const buffers[2], std::size_t chunk,
+Reference stream_input_file(const std::string& path, std::size_t n, OpKind op, T* const buffers[2], std::size_t chunk,
                             const ChunkConsumer<T>& consume) {
-    const std::size_t n = input_file_count(path, element_type_of<T>());
     if (chunk == 0) throw std::invalid_argument("stream_input_file: a chunk holds at least one element");
     std::ifstream file(path, std::ios::binary);
     StreamingReference<T> reference(op);
@@ -125,6 +121,7 @@ DeviceInput<T> upload_input(const InputSpec& spec, OpKind op) {
     const std::size_t n = spec.n;
     DeviceInput<T> input{n, {}, DeviceBuffer<T>(n)};
     if (spec.path.empty()) {
+        // the GPU writes the values (fill.cu), from the formula the reference regenerates them with
         fill_input(input.values.get(), 0, n, spec.pattern, spec.seed.value(), cudaStream_t{});
         input.reference = generated_reference<T>(n, spec.pattern, spec.seed.value(), op);  // while the GPU fills
         CUDA_CHECK(cudaStreamSynchronize(cudaStream_t{}));  // a failed fill surfaces here
@@ -138,22 +135,21 @@ DeviceInput<T> upload_input(const InputSpec& spec, OpKind op) {
     CUDA_CHECK(cudaGetDevice(&device));
     T* const destination = input.values.get();
     const std::string path = spec.path;
-    input.reference = stream_input_file<T>(path, op, buffers, chunk, [=](const T* values, std::size_t first,
-                                                                         std::size_t count) {
-        if (count > n - std::min(first, n))  // the file grew since counted_input: never past the buffer
-            throw UsageError("--input: '" + path + "' changed while it was read");
+    input.reference = stream_input_file<T>(path, n, op, buffers, chunk, [=](const T* values, std::size_t first,
+                                                                            std::size_t count) {
         CUDA_CHECK(cudaSetDevice(device));  // a new thread starts on device 0
         CUDA_CHECK(cudaMemcpy(destination + first, values, count * sizeof(T), cudaMemcpyHostToDevice));
     });
-    if (input.reference.n != n) throw UsageError("--input: '" + path + "' changed while it was read");  // it shrank
     return input;
 }
 
 #define REDUCTION_INSTANTIATE_INPUT(T)                                                                            \
     template std::vector<T> generate_input<T>(std::size_t, Pattern, std::uint64_t);                              \
     template Reference generated_reference<T>(std::size_t, Pattern, std::uint64_t, OpKind);                      \
+    template InputSpec counted_input<T>(InputSpec);                                                              \
+    template std::size_t input_file_count<T>(const std::string&);                                                \
     template std::vector<T> read_input_file<T>(const std::string&);                                              \
-    template Reference stream_input_file<T>(const std::string&, OpKind, T* const[2], std::size_t,                \
+    template Reference stream_input_file<T>(const std::string&, std::size_t, OpKind, T* const[2], std::size_t,   \
                                             const ChunkConsumer<T>&);                                            \
     template DeviceInput<T> upload_input<T>(const InputSpec&, OpKind);
 REDUCTION_INSTANTIATE_INPUT(std::int32_t)

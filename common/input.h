@@ -42,10 +42,10 @@ REDUCTION_HOST_DEVICE T pattern_value(Pattern pattern, std::uint64_t seed, std::
 
 std::uint64_t fresh_seed();  // from std::random_device: a new input every run, printed for replay
 void draw_seed(InputSpec& input);  // generated input without --seed gets a fresh_seed()
-// The spec of one run of `type`: for an --input file, n set from its size (input_file_count: a UsageError naming
-// any problem with it); a generated input as it is. Called once per run: what follows reads spec.n.
-InputSpec counted_input(InputSpec spec, ElementType type);
-std::string input_description(const InputSpec& input);  // "pattern random, seed 42" or "file 'data.bin'"
+// The spec of one run on elements of T: for an --input file, n set from its size (input_file_count: a UsageError
+// naming any problem with it); a generated input as it is. Called once per run: what follows reads spec.n.
+template <class T>
+InputSpec counted_input(InputSpec spec);
 std::string size_text(std::size_t n);  // "2^24" for a power of two, else the decimal number
 template <class T>  // the whole generated input in a host vector, generated in parallel chunks (tests, small inputs)
 std::vector<T> generate_input(std::size_t n, Pattern pattern, std::uint64_t seed);
@@ -53,15 +53,17 @@ template <class T>  // out[k] = element first + k of the input (pattern, seed), 
 void fill_input(T* out, std::size_t first, std::size_t count, Pattern pattern, std::uint64_t seed, cudaStream_t stream);
 template <class T>  // compute_reference of generate_input<T>(n, pattern, seed), the values regenerated, not stored
 Reference generated_reference(std::size_t n, Pattern pattern, std::uint64_t seed, OpKind op = OpKind::sum);
-// The element count of an --input file of `type` from its size; UsageError naming any problem with it.
-std::size_t input_file_count(const std::string& path, ElementType type);
-template <class T>  // raw little-endian values of T, checked as input_file_count does, then read whole
+// The element count of an --input file of T from its size; UsageError naming any problem with it.
+template <class T>
+std::size_t input_file_count(const std::string& path);
+template <class T>  // raw little-endian values of T, counted by input_file_count, then read whole
 std::vector<T> read_input_file(const std::string& path);
 template <class T>  // values[0..count) are elements [first, first + count) of the file
 using ChunkConsumer = std::function<void(const T* values, std::size_t first, std::size_t count)>;
-// Reads `chunk` elements at a time into buffers[0], [1] in turn; each is consume()d and summed while the next is read.
+// Reads the n elements of a counted file (counted_input), `chunk` at a time into buffers[0], [1] in turn; each is
+// consume()d and summed while the next is read. A file that shrank since it was counted: UsageError.
 template <class T>
-Reference stream_input_file(const std::string& path, OpKind op, T* const buffers[2], std::size_t chunk,
+Reference stream_input_file(const std::string& path, std::size_t n, OpKind op, T* const buffers[2], std::size_t chunk,
                             const ChunkConsumer<T>& consume);
 
 template <class T>

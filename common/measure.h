@@ -8,15 +8,17 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <utility>
 
 namespace reduction {
-// A step bound to one input and block size, owning scratch (zeroed once) and output; default stream.
+// A step bound to one input and block size, owning scratch (scratch_bytes of the step for n and block, asked
+// once by the caller; zeroed once) and output; default stream.
 template <class T>
 class StepRun {
 public:
-    StepRun(const StepApi& step, const T* device_input, std::size_t n, int block)
-        : step_(step), input_(device_input), n_(n), block_(block),
-          scratch_(typed<T>(step).scratch_bytes(n, block)), output_(1) {
+    StepRun(const StepApi& step, const T* device_input, std::size_t n, int block, std::size_t scratch_bytes)
+        : step_(step), input_(device_input), n_(n), block_(block), scratch_(scratch_bytes), output_(1) {
         if (scratch_.bytes() > 0) CUDA_CHECK(cudaMemset(scratch_.get(), 0, scratch_.bytes()));
     }
     // The whole reduction, every launch; what the timer measures.
@@ -44,8 +46,9 @@ private:
 struct Measurement {  // one measured row: what ran, on what, how fast, and whether it was right
     std::string op = "sum";
     std::string step, change;
-    ElementType type = ElementType::int32;
+    ElementType type = ElementType::int32;  // for the report: the row's element type (row_for)
     std::size_t n = 0;
+    std::size_t bytes = 0;          // the input's bytes, n * sizeof(T): what every bandwidth and footprint reads
     int block = 0;
     std::size_t depth = 0;          // addition_depth, for the float tolerance
     Timing time{};
@@ -58,12 +61,19 @@ struct Measurement {  // one measured row: what ran, on what, how fast, and whet
     Verdict verdict{};              // the first run's, or the timed runs' if only those failed
 };
 
-// Device bytes for n elements of T, the largest scratch, an output and the flush buffer; saturated (--n near 2^62 fails).
+// A row for n elements of T: the one place a run's template type is written back as an ElementType, the report's
+// "type" cell; the input's byte count, once.
 template <class T>
-std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, std::size_t n, const MeasureSettings& settings,
+Measurement row_for(OpKind op, std::string step, std::string change, std::size_t n, int block, std::size_t depth) {
+    return {op_name(op), std::move(step), std::move(change), element_type_of<T>(), n, n * sizeof(T), block, depth};
+}
+
+// Device bytes for n elements of T, a step's scratch (the largest of a run's), an output and the flush buffer;
+// saturated (--n near 2^62 fails).
+template <class T>
+std::size_t device_bytes_needed(std::size_t scratch_bytes, std::size_t n, const MeasureSettings& settings,
                                 const DeviceInfo& device) {
-    std::size_t working = 0;
-    for (const StepApi* step : steps) working = std::max(working, typed<T>(*step).scratch_bytes(n, settings.block) + sizeof(T));
+    std::size_t working = scratch_bytes + sizeof(T);
     if (settings.flush_l2) working += L2Flusher::bytes_for(device.l2_bytes);
     const std::size_t limit = std::numeric_limits<std::size_t>::max();
     return n > (limit - working) / sizeof(T) ? limit : n * sizeof(T) + working;
@@ -71,40 +81,53 @@ std::size_t device_bytes_needed(const std::vector<const StepApi*>& steps, std::s
 
 // The first run's verdict if it failed, else the last timed run's (a race can hide in the first run).
 // A float sum whose bound allows any finite result (gamma_d >= 1) cannot fail: timed, not verified.
-inline void set_verdict(Measurement& m, const Verdict& first, const Verdict& after_timing, const Reference& reference) {
+template <class T>
+void set_verdict(Measurement& m, const Verdict& first, const Verdict& after_timing, const Reference& reference) {
     m.verdict = after_timing;
     if (!first.pass) m.verdict = first;
     else if (!after_timing.pass) m.verdict.note = "right on the first run, wrong after timing: " + after_timing.note;
-    const bool float_sum = m.type != ElementType::int32 && reference.op == OpKind::sum &&
-                           reference.first_non_finite == Reference::no_index;
-    if (m.verdict.pass && float_sum && gamma_bound(m.type, m.depth) >= 1.0) {
-        m.verified = false;
-        m.verdict.note = "timed, not verified: for an addition order this deep the error bound allows any result";
+    if constexpr (std::is_floating_point_v<T>) {
+        const bool finite_sum = reference.op == OpKind::sum && reference.first_non_finite == Reference::no_index;
+        if (m.verdict.pass && finite_sum && gamma_bound<T>(m.depth) >= 1.0) {
+            m.verified = false;
+            m.verdict.note = "timed, not verified: for an addition order this deep the error bound allows any result";
+        }
     }
 }
 
-// GB/s and the share of the peak, from the per-call median and from the batch time.
-inline void add_bandwidth(Measurement& m, std::size_t bytes, double peak_gbps) {
+// GB/s and the share of the peak, from the per-call median and from the batch time, for the row's input bytes.
+inline void add_bandwidth(Measurement& m, double peak_gbps) {
     m.peak_gbps = peak_gbps;
-    m.gbps = bandwidth_gbps(bytes, m.time.per_call.median_ms);
+    m.gbps = bandwidth_gbps(m.bytes, m.time.per_call.median_ms);
     m.percent_of_peak = peak_gbps > 0 ? 100.0 * m.gbps / peak_gbps : 0.0;
-    if (std::isfinite(m.time.batch_ms)) m.batch_gbps = bandwidth_gbps(bytes, m.time.batch_ms);
+    if (std::isfinite(m.time.batch_ms)) m.batch_gbps = bandwidth_gbps(m.bytes, m.time.batch_ms);
 }
 
 template <class T>
 struct RunInput {  // the input every step of a run is measured on, and the L2 flusher (null: L2 warm)
     DeviceInput<T> input;
     std::unique_ptr<L2Flusher> flusher;
+    std::vector<std::pair<const StepApi*, std::size_t>> scratch;  // each step's scratch_bytes for this input
+    std::size_t scratch_bytes(const StepApi& step) const {
+        for (const auto& [which, bytes] : scratch)
+            if (which == &step) return bytes;
+        throw std::logic_error(std::string(step.name) + " is not a step of this run");
+    }
 };
 
-// Checks the device memory (EnvironmentError naming `what`), then uploads the input (counted_input) with its
-// reference for `op`.
+// Asks each step its scratch once, checks the device memory (EnvironmentError naming `what`), then uploads the input
+// (counted_input) with its reference for `op`.
 template <class T>
 RunInput<T> prepare_run(const std::vector<const StepApi*>& steps, const InputSpec& spec, OpKind op,
                         const MeasureSettings& settings, const DeviceInfo& device, const std::string& what) {
-    require_device_memory(device_bytes_needed<T>(steps, spec.n, settings, device),
-                          what + " on " + std::to_string(spec.n) + " " + type_name(element_type_of<T>()));
-    return {upload_input<T>(spec, op), settings.flush_l2 ? std::make_unique<L2Flusher>(device.l2_bytes) : nullptr};
+    std::vector<std::pair<const StepApi*, std::size_t>> scratch;
+    std::size_t largest = 0;
+    for (const StepApi* step : steps)
+        largest = std::max(largest, scratch.emplace_back(step, typed<T>(*step).scratch_bytes(spec.n, settings.block)).second);
+    require_device_memory(device_bytes_needed<T>(largest, spec.n, settings, device),
+                          what + " on " + std::to_string(spec.n) + " " + type_name<T>());
+    return {upload_input<T>(spec, op), settings.flush_l2 ? std::make_unique<L2Flusher>(device.l2_bytes) : nullptr,
+            std::move(scratch)};
 }
 
 // `check` false: a probe that is timed like a step but computes no reduction (status "-").
@@ -112,20 +135,20 @@ template <class T>
 Measurement measure_step(const StepApi& step, const RunInput<T>& run_input, const MeasureSettings& settings,
                          const DeviceInfo& device, bool check = true) {
     const DeviceInput<T>& input = run_input.input;
-    StepRun<T> run(step, input.values.get(), input.n, settings.block);
-    Measurement m{op_name(input.reference.op), step.name, step.change, element_type_of<T>(), input.n, settings.block,
-                  step.addition_depth(input.n, settings.block)};
+    StepRun<T> run(step, input.values.get(), input.n, settings.block, run_input.scratch_bytes(step));
+    Measurement m = row_for<T>(input.reference.op, step.name, step.change, input.n, settings.block,
+                               step.addition_depth(input.n, settings.block));
     m.l2_flushed = run_input.flusher != nullptr;
     m.verified = check;
     const T first = run.run_once();
     m.time = time_on_device([&] { run.launch(); }, settings.warmup, settings.iters, {{device.index, cudaStream_t{}}},
                             run_input.flusher.get());
+    add_bandwidth(m, device.peak_gbps);
     if (check)
-        set_verdict(m, verify(first, input.reference, m.depth), verify(run.read_result(), input.reference, m.depth),
-                    input.reference);
+        set_verdict<T>(m, verify(first, input.reference, m.depth), verify(run.read_result(), input.reference, m.depth),
+                       input.reference);
     else
         m.verdict = {true, "", "", 0, 0, "not a reduction: timed, not verified"};
-    add_bandwidth(m, input.n * sizeof(T), device.peak_gbps);
     return m;
 }
 }  // namespace reduction

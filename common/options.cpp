@@ -122,6 +122,16 @@ std::vector<Flag> flag_table(Tool tool) {
                          "in int32 and float32 unless --type names one",
                          "", set([](Options& o) { o.sweep = true; })});
     }
+    if (tool == Tool::multi_gpu) {
+        flags.push_back({"--gpus", "K",
+                         "one process drives GPUs 0 .. K-1; not under mpirun\n"
+                         "one process per GPU instead: mpirun -np K [-x NCCL_NVLS_ENABLE] <program> [options]",
+                         "every GPU it sees", [](Options& o, auto& flag, auto& v) {
+                             o.gpus = parse_int_in(flag, v, 1, 1024, "a number of GPUs from 1 to those present");
+                         }});
+        flags.push_back({"--from-one-gpu", nullptr, "the input starts on GPU 0; sending the shards out is timed too", "",
+                         set([](Options& o) { o.from_one_gpu = true; })});
+    }
     flags.push_back({"--help", nullptr, "this text", "", set([](Options& o) { o.help = true; }), "-h"});
     return flags;
 }

@@ -6,7 +6,8 @@
 
 namespace reduction {
 enum class OutputFormat { text, csv, json };
-enum class Tool { step, compare };  // the comparison accepts a few more flags (--steps, --sweep)
+// The comparison accepts a few more flags (--steps, --sweep), a multi-GPU step its own (--gpus, --from-one-gpu).
+enum class Tool { step, compare, multi_gpu };
 
 struct Options {
     ElementType type = ElementType::int32;
@@ -19,7 +20,9 @@ struct Options {
     bool help = false;
     std::vector<std::string> steps;  // compare only (to the end); empty: all
     bool sweep = false;
-    bool both_types = false;  // --type all
+    bool both_types = false;    // --type all
+    int gpus = 0;               // multi-GPU only: --gpus K; 0: not given (every visible GPU, or one per MPI rank)
+    bool from_one_gpu = false;  // multi-GPU only: the input starts on GPU 0, sending it out is timed
 };
 
 Options parse_options(int argc, const char* const* argv, Tool tool = Tool::step);

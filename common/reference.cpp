@@ -95,7 +95,7 @@ struct Partial {
             exact = is_sum ? static_cast<std::int64_t>(wrapped) : std::int64_t{extreme};
             total = is_sum ? static_cast<long double>(exact) : 0.0L;
         }
-        return {element_type_of<T>(), op, n, exact, total, abs, positive, negative,
+        return {op, n, exact, total, abs, positive, negative,
                 nan, plus_inf, minus_inf, first_non_finite};
     }
 };
@@ -160,18 +160,18 @@ Reference StreamingReference<T>::result() const {
     return state_->total.reference(state_->n);
 }
 
-double gamma_bound(ElementType type, std::size_t depth) {
-    const double du = static_cast<double>(depth) * unit_roundoff(type);
-    return du >= 1.0 ? std::numeric_limits<double>::infinity() : du / (1.0 - du);
-}
-
+template <class T>
 double tolerance_for(const Reference& reference, std::size_t depth) {
-    if (reference.type == ElementType::int32 || reference.op != OpKind::sum) return 0.0;
-    // plus the reference's own error (<= (2u + O(n u^2)) * sum|x|, u of long double): never blame the GPU for it
-    const long double u_ref = LDBL_EPSILON / 2;
-    const long double reference_error =
-        (2 * u_ref + 2 * static_cast<long double>(reference.n) * u_ref * u_ref) * reference.abs_sum;
-    return static_cast<double>(gamma_bound(reference.type, depth) * reference.abs_sum + reference_error);
+    if constexpr (std::is_integral_v<T>) {
+        return 0.0;
+    } else {
+        if (reference.op != OpKind::sum) return 0.0;
+        // plus the reference's own error (<= (2u + O(n u^2)) * sum|x|, u of long double): never blame the GPU for it
+        const long double u_ref = LDBL_EPSILON / 2;
+        const long double reference_error =
+            (2 * u_ref + 2 * static_cast<long double>(reference.n) * u_ref * u_ref) * reference.abs_sum;
+        return static_cast<double>(gamma_bound<T>(depth) * reference.abs_sum + reference_error);
+    }
 }
 
 namespace {
@@ -216,7 +216,7 @@ template <class T>
 void verify_finite_sum(T result, const Reference& reference, std::size_t depth, Verdict& v) {
     constexpr T inf = std::numeric_limits<T>::infinity();
     const long double max = std::numeric_limits<T>::max();
-    const long double growth = 1 + static_cast<long double>(gamma_bound(reference.type, depth));
+    const long double growth = 1 + static_cast<long double>(gamma_bound<T>(depth));
     const bool can_overflow_up = reference.positive_sum * growth > max;
     const bool can_overflow_down = -reference.negative_sum * growth > max;
     const bool overflows = std::fabs(reference.sum) > max;
@@ -235,7 +235,7 @@ void verify_finite_sum(T result, const Reference& reference, std::size_t depth, 
     }
     if (overflows)
         v.note = (v.note.empty() ? "" : v.note + "; ") + "the exact sum " + exact_text(reference.sum) + " overflows " +
-                 type_name(reference.type) + ", so the sum is " + v.expected + " (or a finite value within the tolerance)";
+                 type_name<T>() + ", so the sum is " + v.expected + " (or a finite value within the tolerance)";
 }
 }  // namespace
 
@@ -243,7 +243,7 @@ template <class T>
 Verdict verify(T result, const Reference& reference, std::size_t depth) {
     Verdict v;
     v.result = exact_text(result);
-    v.tolerance = tolerance_for(reference, depth);
+    v.tolerance = tolerance_for<T>(reference, depth);
     if (reference.op != OpKind::sum) verify_extreme(result, reference, v);
     else if constexpr (std::is_integral_v<T>) verify_int32_sum(result, reference, v);
     else if (reference.first_non_finite != Reference::no_index) verify_non_finite_sum(result, reference, v);
@@ -256,6 +256,7 @@ Verdict verify(T result, const Reference& reference, std::size_t depth) {
     template Reference compute_reference<T>(const std::vector<T>&, OpKind);                \
     template Reference compute_reference<T>(std::size_t, const ElementSource<T>&, OpKind); \
     template class StreamingReference<T>;                                                  \
+    template double tolerance_for<T>(const Reference&, std::size_t);                       \
     template Verdict verify<T>(T, const Reference&, std::size_t);
 REDUCTION_INSTANTIATE_REFERENCE(std::int32_t)
 REDUCTION_INSTANTIATE_REFERENCE(float)

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <thread>
@@ -28,8 +29,7 @@ void for_each_chunk(std::size_t n, unsigned chunks, Body body) {
     for (auto& t : threads) t.join();
 }
 
-struct Reference {
-    ElementType type = ElementType::int32;
+struct Reference {  // of an input of one element type, which its users know as their T
     OpKind op = OpKind::sum;    // max and min: `exact` (int32) or `sum` (floats) holds the extreme value
     std::size_t n = 0;
     std::int64_t exact = 0;     // integers: the exact sum (exact for fewer than 2^32 elements)
@@ -74,10 +74,19 @@ struct Verdict {
 };
 
 // u: 2^-24 for float32, 2^-53 for float64 (half the distance from 1 to the next value).
-inline double unit_roundoff(ElementType type) { return std::ldexp(1.0, type == ElementType::float32 ? -24 : -53); }
-// gamma_d = d*u / (1 - d*u) for the type's unit roundoff; infinity when d*u >= 1 (the bound says nothing).
-double gamma_bound(ElementType type, std::size_t depth);
-// gamma_d * abs_sum plus the reference's own error bound; 0 for integers.
+template <class T>
+constexpr double unit_roundoff() {
+    static_assert(std::is_floating_point_v<T>, "integers are compared exactly: no roundoff");
+    return std::numeric_limits<T>::epsilon() / 2;
+}
+// gamma_d = d*u / (1 - d*u) for T's unit roundoff; infinity when d*u >= 1 (the bound says nothing).
+template <class T>
+double gamma_bound(std::size_t depth) {
+    const double du = static_cast<double>(depth) * unit_roundoff<T>();
+    return du >= 1.0 ? std::numeric_limits<double>::infinity() : du / (1.0 - du);
+}
+// gamma_d * abs_sum plus the reference's own error bound; 0 for integers, max and min.
+template <class T>
 double tolerance_for(const Reference& reference, std::size_t depth);
 template <class T>
 Verdict verify(T result, const Reference& reference, std::size_t depth);

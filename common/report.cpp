@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <iostream>
 #include <ostream>
 
 namespace reduction {
@@ -56,6 +57,16 @@ std::string footprint_text(std::size_t bytes, std::size_t l2_bytes) {
     const std::string l2 = std::to_string(l2_bytes >> 20) + " MiB L2";
     return format_number("%.1f MiB", static_cast<double>(bytes) / (1 << 20)) +
            (bytes <= l2_bytes ? ", fits in the " + l2 + " (repetitions may read it from L2)" : ", larger than the " + l2);
+}
+
+// One line: "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 50 MiB L2, 3352 GB/s peak), driver 13.0, runtime 13.0"
+std::string describe(const DeviceInfo& device) {
+    char text[512];
+    std::snprintf(text, sizeof text, "%s (sm_%d%d, %d SMs, %zu MiB L2, %.0f GB/s peak), driver %s, runtime %s",
+                  device.name.c_str(), device.cc_major, device.cc_minor, device.sm_count, device.l2_bytes >> 20,
+                  device.peak_gbps, cuda_version_text(device.driver_version).c_str(),
+                  cuda_version_text(device.runtime_version).c_str());
+    return text;
 }
 
 const char* status_text(const Measurement& m) { return !m.verified ? "-" : m.verdict.pass ? "PASS" : "FAIL"; }
@@ -122,6 +133,13 @@ std::string& stamp_value(Stamp& stamp, const std::string& key) {
         if (name == key) return value;
     return stamp.emplace_back(key, "").second;
 }
+std::string input_description(const Stamp& stamp) {
+    Stamp copy = stamp;
+    const std::string path = stamp_value(copy, "input");
+    return path.empty() ? "pattern " + stamp_value(copy, "pattern") + ", seed " + stamp_value(copy, "seed")
+                        : "file '" + path + "'";
+}
+
 namespace {
 // One value of a result row, before it is written as a CSV cell or a JSON value.
 struct Cell {
@@ -220,11 +238,10 @@ std::string json_document(const Stamp& stamp, const std::vector<Measurement>& ro
 }
 
 void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& device, const std::string& input_description) {
-    const std::size_t bytes = m.n * type_size(m.type);
     out << m.step << ": " << m.change << "\n"
         << "  device     " << describe(device) << "\n"
         << "  input      " << count_text(m.n) << " " << type_name(m.type) << ", " << input_description << "; "
-        << footprint_text(bytes, device.l2_bytes) << "\n"
+        << footprint_text(m.bytes, device.l2_bytes) << "\n"
         << "  block      " << m.block << " threads\n"
         << "  result     " << m.verdict.result << ", expected " << m.verdict.expected;
     // integers, and max and min (which pick one input element), are compared exactly
@@ -246,5 +263,15 @@ void print_text(std::ostream& out, const Measurement& m, const DeviceInfo& devic
         << " ms median per call when the GPU waits for it (launch latency included)\n"
         << "  bandwidth  " << format_number("%.1f", m.gbps) << " GB/s per call = " << format_number("%.1f", m.percent_of_peak)
         << "% of the " << format_number("%.0f", device.peak_gbps) << " GB/s peak\n";
+}
+
+void report_result(OutputFormat format, const Measurement& m, const DeviceInfo& device, const InputSpec& input,
+                   const MeasureSettings& settings, int argc, const char* const* argv) {
+    const Stamp stamp = make_stamp(device, input, settings, argc, argv);
+    switch (format) {
+        case OutputFormat::text: print_text(std::cout, m, device, input_description(stamp)); break;
+        case OutputFormat::csv: std::cout << stamp_lines(stamp) << csv_header() << "\n" << csv_row(m) << "\n"; break;
+        case OutputFormat::json: std::cout << json_document(stamp, {m}) << "\n"; break;
+    }
 }
 }  // namespace reduction

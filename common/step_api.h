@@ -21,8 +21,8 @@ void reduce_as(const T* in, std::size_t n, T* out, T* scratch, int block, cudaSt
     reduce(reinterpret_cast<const K*>(in), n, reinterpret_cast<K*>(out), reinterpret_cast<K*>(scratch), block, stream);
 }
 
-// One element type's functions of a step, built once where the step is named: a run turns --type into a template
-// type once (dispatch_type) and then only asks typed<T>(step), never the run-time type again.
+// One element type's functions of a step, built once where the step is named (step_api): a run turns --type into a
+// template type once (dispatch_type) and then only asks typed<T>(step), never the run-time type again.
 template <class T>
 struct TypedFns {
     ReduceFn<T> reduce;
@@ -57,31 +57,26 @@ struct StepOps {
     StepApi sum, max, min;
     const StepApi& for_op(OpKind op) const { return op == OpKind::max ? max : op == OpKind::min ? min : sum; }
 };
+
+// Element type T's functions of the step whose Entry (the struct at the end of its reduce.cuh) is given: its run
+// and scratch on the kernel type K = kernel_type_t<T, Op>.
+template <class Entry, class Op, class T>
+constexpr TypedFns<T> typed_fns_of() {
+    using K = kernel_type_t<T, Op>;
+    return typed_fns<T, K, &Entry::template run<Op, K>, &Entry::template scratch<K>>();
+}
+
+// The StepApi of a step for operator Op, from its Entry: e.g. step_api<step04::Entry>(), its sum.
+template <class Entry, class Op = Sum>
+StepApi step_api() {
+    return {Entry::step_name, Entry::step_change, &Entry::depth, typed_fns_of<Entry, Op, std::int32_t>(),
+            typed_fns_of<Entry, Op, float>(), typed_fns_of<Entry, Op, double>()};
+}
+
+// Sum, max and min of a step with operators (Entry::has_operators), e.g. step_ops<step11::Entry>().
+template <class Entry>
+StepOps step_ops() {
+    static_assert(Entry::has_operators, "max and min from step11_any_operator on");
+    return {step_api<Entry, Sum>(), step_api<Entry, Max>(), step_api<Entry, Min>()};
+}
 }  // namespace reduction
-
-// The TypedFns<T> of step `ns` for operator Op; __VA_ARGS__ is its reduce for the kernel type, written with K.
-#define REDUCTION_TYPED_FNS(ns, T, Op, ...)                                                                     \
-    [] {                                                                                                        \
-        using K = ::reduction::kernel_type_t<T, Op>;                                                            \
-        return ::reduction::typed_fns<T, K, __VA_ARGS__, &ns::scratch_bytes<K>>();                              \
-    }()
-
-// The StepApi of step `ns` for operator Op, its reduce for kernel type K given as __VA_ARGS__.
-#define REDUCTION_STEP_API_WITH(ns, Op, ...)                                                                    \
-    ::reduction::StepApi {                                                                                      \
-        ns::name, ns::change, &ns::addition_depth, REDUCTION_TYPED_FNS(ns, std::int32_t, Op, __VA_ARGS__),      \
-            REDUCTION_TYPED_FNS(ns, float, Op, __VA_ARGS__), REDUCTION_TYPED_FNS(ns, double, Op, __VA_ARGS__)   \
-    }
-
-// The StepApi of the step in namespace `ns`, e.g. REDUCTION_STEP_API(step01): its sum, ns::reduce<K>.
-#define REDUCTION_STEP_API(ns) REDUCTION_STEP_API_WITH(ns, ::reduction::Sum, &ns::reduce<K>)
-
-// The StepApi of step `ns` reducing with operator `Op` through its ns::reduce_op<Op, K>.
-#define REDUCTION_STEP_API_OP(ns, Op) REDUCTION_STEP_API_WITH(ns, Op, &ns::reduce_op<Op, K>)
-
-// Sum, max and min of step `ns`, e.g. REDUCTION_STEP_OPS(step11).
-#define REDUCTION_STEP_OPS(ns)                                                                                  \
-    ::reduction::StepOps {                                                                                      \
-        REDUCTION_STEP_API_OP(ns, ::reduction::Sum), REDUCTION_STEP_API_OP(ns, ::reduction::Max),              \
-            REDUCTION_STEP_API_OP(ns, ::reduction::Min)                                                         \
-    }

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <iostream>
 
-namespace reduction::bench {
+namespace reduction::course {
 namespace {
 void print_text(const std::vector<std::vector<TableRow>>& tables, const ComparePlan& plan, const Options& options,
-                const DeviceInfo& device) {
+                const DeviceInfo& device, const Stamp& stamp) {
     std::string type_list;
     std::size_t widest = 0;
     for (ElementType type : plan.types) {
@@ -22,7 +22,7 @@ void print_text(const std::vector<std::vector<TableRow>>& tables, const CompareP
               << "  device   " << describe(device) << "\n"
               << "  input    " << count_text(plan.input.n) << " elements of " << type_list << "; "
               << footprint_text(plan.input.n * widest, device.l2_bytes) << "\n"
-              << "  values   " << input_description(plan.input) << "\n"
+              << "  values   " << input_description(stamp) << "\n"
               << "  block    " << options.measure.block << " threads (CUB picks its own)\n"
               << "  timing   " << timing_text(options.measure) << "\n";
     for (const auto& rows : tables)
@@ -87,7 +87,7 @@ int compare_main(int argc, const char* const* argv) {
                 std::cout << std::flush;
             }
         }
-    if (options.format == OutputFormat::text && !options.sweep) print_text(tables, plan, options, device);
+    if (options.format == OutputFormat::text && !options.sweep) print_text(tables, plan, options, device, stamp);
     if (options.format == OutputFormat::csv && !options.sweep) {
         std::cout << stamp_lines(stamp) << csv_header(ratio_cells({})) << "\n";
         for (const TableRow& row : all) std::cout << csv_row(row, ratio_cells(row.ratios)) << "\n";
@@ -102,8 +102,8 @@ int compare_main(int argc, const char* const* argv) {
     return pass ? exit_ok : exit_wrong_result;
 }
 }  // namespace
-}  // namespace reduction::bench
+}  // namespace reduction::course
 
 int main(int argc, char** argv) {
-    return reduction::run_guarded([&] { return reduction::bench::compare_main(argc, argv); });
+    return reduction::run_guarded([&] { return reduction::course::compare_main(argc, argv); });
 }

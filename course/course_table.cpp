@@ -11,7 +11,7 @@
 #include <optional>
 #include <type_traits>
 
-namespace reduction::bench {
+namespace reduction::course {
 namespace {
 // other's per-call median / mine, only when both are real times: a zero or missing time gives no ratio.
 std::optional<double> speedup(const Measurement* other, const Measurement& mine) {
@@ -72,13 +72,19 @@ ComparePlan plan_compare(const Options& options) {
     if (!options.input.path.empty() && plan.types.size() > 1)
         throw UsageError("--input holds values of one type; name it with --type int32, float32 or float64, not all");
     if (options.sweep && options.format == OutputFormat::json) throw UsageError("--sweep writes CSV; drop --json");
-    if (!options.sweep) plan.input = counted_input(options.input, plan.types.front());  // the file's size, nothing more
+    if (!options.sweep)  // the file's size, nothing more
+        plan.input = dispatch_type(plan.types.front(), [&](auto zero) { return counted_input<decltype(zero)>(options.input); });
     return plan;
 }
 
 std::size_t bytes_needed(const std::vector<const StepApi*>& steps, ElementType type, std::size_t n,
                          const MeasureSettings& settings, const DeviceInfo& device) {
-    return dispatch_type(type, [&](auto zero) { return device_bytes_needed<decltype(zero)>(steps, n, settings, device); });
+    return dispatch_type(type, [&](auto zero) {
+        using T = decltype(zero);
+        std::size_t largest = 0;
+        for (const StepApi* step : steps) largest = std::max(largest, typed<T>(*step).scratch_bytes(n, settings.block));
+        return device_bytes_needed<T>(largest, n, settings, device);
+    });
 }
 
 std::vector<TableRow> measure_steps(const std::vector<const StepApi*>& steps, ElementType type, const InputSpec& input,
@@ -92,7 +98,7 @@ std::vector<TableRow> measure_steps(const std::vector<const StepApi*>& steps, El
             // CUB's float sums: gamma_{n-1} says nothing from about 2^23 floats on, so unless it failed them they
             // are checked again, on one more run, against the any-order bound wherever that one says something
             if (step == &cub_step() && std::is_floating_point_v<T> && (!m.verified || m.verdict.pass)) {
-                StepRun<T> again(*step, run.input.values.get(), run.input.n, settings.block);
+                StepRun<T> again(*step, run.input.values.get(), run.input.n, settings.block, run.scratch_bytes(*step));
                 if (std::optional<Verdict> verdict = verify_any_order(again.run_once(), run.input.reference)) {
                     m.verified = true;
                     m.verdict = std::move(*verdict);
@@ -171,4 +177,4 @@ SweepPlan plan_sweep(std::size_t budget_bytes, const std::function<std::size_t(s
     }
     return plan;
 }
-}  // namespace reduction::bench
+}  // namespace reduction::course

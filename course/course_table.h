@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace reduction::bench {
+namespace reduction::course {
 // The command line's request, every user mistake rejected (UsageError) before any GPU is looked for. The steps:
 // in course order, then CUB and the probe, whatever order --steps named them in.
 struct ComparePlan {
@@ -61,4 +61,4 @@ struct SweepPlan {
 inline constexpr int sweep_first_log2 = 4, sweep_last_log2 = 32, sweep_long_log2 = 28, sweep_long_iters = 20;
 SweepPlan plan_sweep(std::size_t budget_bytes, const std::function<std::size_t(std::size_t n)>& bytes_needed);
 bool fits_with_margin(std::size_t bytes_needed, std::size_t budget_bytes);
-}  // namespace reduction::bench
+}  // namespace reduction::course

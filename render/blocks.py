@@ -5,7 +5,7 @@ import difflib
 import itertools
 
 from course import steps
-from . import REPO_ROOT
+from . import REPO_ROOT, charts
 from .tables import (CUB_STEP, READ_PROBE, Sweep, cells_of, distinct, format_value, gpu_label, is_number,
                      markdown_table, parse_selector, read_table, require, rows_where, select_row, short_stamp,
                      size_text, stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text)
@@ -332,3 +332,12 @@ def render_source(results, relpath, region, context):
     indent = min(len(line) - len(line.lstrip()) for line in body if line.strip() and not line.startswith("#"))
     return (f"From `{relpath}` ({lines[begins[int(region) - 1]].strip()[len('// solution-begin: '):]}):\n\n```cpp\n"
             + "\n".join(line[indent:] if line[:indent].isspace() else line for line in body) + "\n```\n")
+
+
+def render_sweep_chart(results, type_name, context=""):
+    """The README's image of a sweep chart, its alt text naming the steps the chart draws (charts.sweep_steps)."""
+    names = [folder[4:6] for folder in charts.sweep_steps(charts.sweep_rows(results.compare("sweep.csv"), type_name))]
+    listed = ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+    path = (results.directory / f"sweep_{type_name}.svg").resolve().relative_to(REPO_ROOT)
+    return (f"![GB/s against n on log axes, {type_name}, {gpu_label(results)}: steps {listed}, CUB and the read probe]"
+            f"({path.as_posix()})\n")

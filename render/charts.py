@@ -13,7 +13,19 @@ SERIES_STYLE = [(BLUE, "circle", None), (ORANGE, "square", None), (GREEN, "trian
                 (PURPLE, "diamond", None), (SKY, "down", None), (VERMILLION, "cross", None)]
 CUB_STYLE, PROBE_STYLE = (BLACK, "square", "7 4"), (GREY, None, "2 3")
 SINGLE_GPU = [s.folder for s in steps.load() if s.kind == "single"]
-SWEEP_STEPS = [f for f in SINGLE_GPU if int(f[4:6]) in (1, 3, 4, 7, 10)] + SINGLE_GPU[-1:]  # big moves, then the last step
+BIG_MOVES = (1, 3, 4, 7, 10)  # the steps whose jumps a sweep chart shows (step numbers)
+
+
+def sweep_rows(table, type_name):  # the rows a sweep chart of one type draws: checked or timed-only
+    return [r for r in table.rows if r["type"] == type_name and r.get("status") in ("PASS", "-", "")]
+
+
+def sweep_steps(rows):
+    """The steps a sweep chart draws, in course order: the big moves, then the last single-GPU step of the manifest
+    that the rows measure (a step added since the sweep was measured has none: it is not drawn, nor named)."""
+    measured = [f for f in SINGLE_GPU if any(r["step"] == f for r in rows)]
+    chosen = [f for f in measured if int(f[4:6]) in BIG_MOVES]
+    return chosen + [f for f in measured[-1:] if f not in chosen]
 
 
 def stamp_line(table):
@@ -31,8 +43,8 @@ def step_label(step):
 
 
 def sweep_chart(table, type_name):
-    rows = [r for r in table.rows if r["type"] == type_name and r.get("status") in ("PASS", "-", "")]
-    steps = [s for s in SWEEP_STEPS if any(r["step"] == s for r in rows)]
+    rows = sweep_rows(table, type_name)
+    steps = sweep_steps(rows)
     peak = max(table.number(r, "peak_gbps") for r in rows)
     values = [table.number(r, "gbps") for r in rows if r["step"] in steps + ["cub", "read_probe"]]
     chart = LogChart(f"{type_name} sum: GB/s against n", stamp_line(table), "n (elements, log scale)",

@@ -73,8 +73,13 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     }
 }
 
+// As the harness calls it: step 05's Entry with this program's names and reduce.
+struct Entry : step05::Entry {
+    static constexpr const char *step_name = name, *step_change = change;
+    template <class Op, class K>
+    static void run(const K* in, std::size_t n, K* out, K* w, int b, cudaStream_t s) { reduce(in, n, out, w, b, s); }
+};
+
 }  // namespace step05_volatile_race_demo
 
-int main(int argc, char** argv) {
-    return reduction::run_step(argc, argv, REDUCTION_STEP_API(step05_volatile_race_demo));
-}
+int main(int argc, char** argv) { return reduction::run_step<step05_volatile_race_demo::Entry>(argc, argv); }

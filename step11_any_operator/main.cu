@@ -1,5 +1,6 @@
 // Runs this step's reduction through the course harness: ./step11_any_operator --help
+// The picture of one run, from here to the printed line: common/README.md#one-run
 #include "reduce.cuh"
 #include "run_step.h"
 
-int main(int argc, char** argv) { return reduction::run_step(argc, argv, REDUCTION_STEP_OPS(step11)); }
+int main(int argc, char** argv) { return reduction::run_step<step11::Entry>(argc, argv); }

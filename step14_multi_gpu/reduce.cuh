@@ -46,7 +46,7 @@ inline constexpr const char* change = "K GPUs: a shard each, one NCCL all-reduce
 
 // Sum, max and min of the previous step, as the harness sees a step (common/step_api.h).
 inline const reduction::StepOps& previous_step() {
-    static const reduction::StepOps ops = REDUCTION_STEP_OPS(previous);
+    static const reduction::StepOps ops = reduction::step_ops<previous::Entry>();
     return ops;
 }
 
@@ -62,14 +62,21 @@ inline Shard shard_of(std::size_t n, int gpus, int rank) {
     return Shard{r * base + std::min(r, extra), base + (r < extra ? 1 : 0)};
 }
 
-// The partials' type as NCCL adds them. An int32 sum runs on uint32 on the GPU (common/step_api.h:
-// unsigned addition wraps modulo 2^32, by definition), so NCCL adds the partials as uint32 too;
-// max and min compare, so they need the signed type.
+// The partials' type as NCCL adds them: the type the kernels computed them in (common/step_api.h's
+// kernel_type_t: an int32 sum runs on uint32, whose addition wraps modulo 2^32 by definition; max
+// and min compare, so they keep the signed type).
+template <class K>
+constexpr ncclDataType_t nccl_type_of() {
+    if constexpr (std::is_same_v<K, std::uint32_t>) return ncclUint32;
+    else if constexpr (std::is_same_v<K, std::int32_t>) return ncclInt32;
+    else if constexpr (std::is_same_v<K, float>) return ncclFloat32;
+    else return ncclFloat64;
+}
 template <class T>
 ncclDataType_t nccl_type(reduction::OpKind op) {
-    if constexpr (std::is_same_v<T, std::int32_t>) return op == reduction::OpKind::sum ? ncclUint32 : ncclInt32;
-    else if constexpr (std::is_same_v<T, float>) return ncclFloat32;
-    else return ncclFloat64;
+    using reduction::kernel_type_t;  // max and min share one kernel type: T's
+    return op == reduction::OpKind::sum ? nccl_type_of<kernel_type_t<T, reduction::Sum>>()
+                                        : nccl_type_of<kernel_type_t<T, reduction::Max>>();
 }
 
 inline ncclRedOp_t nccl_op(reduction::OpKind op) {
@@ -169,5 +176,30 @@ inline std::size_t addition_depth(const reduction::StepApi& step, std::size_t n,
     }
     return local + static_cast<std::size_t>(gpus - 1);
 }
+
+// This step as the harness calls it (common/multi_gpu/run_multi_gpu.h): its names, its shards, the previous
+// step it runs on each, and its functions for the element type T.
+struct Entry {
+    static constexpr const char* step_name = name;
+    static constexpr const char* step_change = change;
+    template <class T>
+    using PartOf = Part<T>;
+    static const reduction::StepOps& previous() { return previous_step(); }
+    static std::size_t shard_count(std::size_t n, int gpus, int rank) { return shard_of(n, gpus, rank).count; }
+    static std::size_t depth(const reduction::StepApi& step, std::size_t n, int gpus, int block) {
+        return addition_depth(step, n, gpus, block);
+    }
+    template <class T>
+    static T identity_of(reduction::OpKind op) { return identity<T>(op); }
+    template <class T>
+    static void send(const Team& team, const T* whole, std::size_t n, const std::vector<Part<T>>& parts) {
+        send_shards_from_first(team, whole, n, parts);
+    }
+    template <class T>
+    static void run(const reduction::StepApi& step, const Team& team, const std::vector<Part<T>>& parts, int block,
+                    reduction::OpKind op) {
+        reduce_and_combine(step, team, parts, block, op);
+    }
+};
 
 }  // namespace step14

@@ -108,7 +108,7 @@ inline int bench_main(int argc, char** argv, bool with_sizes, const char* what,
                       << "CSV on stdout, with the stamp lines of results/*.csv above it.\n";
             return static_cast<int>(reduction::exit_ok);
         }
-        const auto team = Team::local(b.settings.gpus > 0 ? b.settings.gpus : reduction::multi_gpu::visible_gpus());
+        const auto team = Team::local(b.settings.gpus);
         b.device = reduction::open_device(0);
         for (const Member& from : team->members())
             for (const Member& to : team->members()) {

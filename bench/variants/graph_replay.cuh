@@ -41,7 +41,11 @@ void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStrea
     CUDA_CHECK(cudaGraphLaunch(exec, stream));
 }
 
-using step09::addition_depth;  // step 09's bookkeeping, unchanged
-using step09::scratch_bytes;
+// As the harness calls it: step 09's Entry (its bookkeeping, unchanged) with this variant's names and reduce.
+struct Entry : step09::Entry {
+    static constexpr const char *step_name = name, *step_change = change;
+    template <class Op, class K>
+    static void run(const K* in, std::size_t n, K* out, K* w, int b, cudaStream_t s) { reduce(in, n, out, w, b, s); }
+};
 
 }  // namespace graph_replay

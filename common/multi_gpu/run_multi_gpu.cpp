@@ -1,50 +1,22 @@
 #include "run_multi_gpu.h"
 #include "report.h"
+#include <algorithm>
 #include <cstdlib>
 
 namespace reduction::multi_gpu {
 
-// --gpus K and --from-one-gpu out of argv; the rest is the steps' command line.
-static MultiFlags take_multi_gpu_flags(int argc, char** argv, std::vector<const char*>& rest) {
-    MultiFlags flags;
-    rest.push_back(argv[0]);
-    for (int i = 1; i < argc; ++i) {
-        const std::string flag = argv[i];
-        if (flag == "--from-one-gpu") {
-            flags.from_one_gpu = true;
-        } else if (flag != "--gpus") {
-            rest.push_back(argv[i]);
-        } else {
-            if (i + 1 >= argc) throw UsageError("--gpus needs a value: the number of GPUs; see --help");
-            const std::string text = argv[++i];
-            const bool digits = !text.empty() && text.size() <= 4 && text.find_first_not_of("0123456789") == std::string::npos;
-            flags.gpus = digits ? std::atoi(text.c_str()) : 0;
-            if (flags.gpus < 1)
-                throw UsageError("--gpus: '" + text + "' is not accepted; expected a number of GPUs from 1 to those present");
-        }
-    }
-    return flags;
-}
-
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run) {
-    MultiFlags flags;
     Options options;
     constexpr int proceed = -1;  // the command line asks for a run
     const int checked = run_guarded([&] {
-        std::vector<const char*> rest;
-        flags = take_multi_gpu_flags(argc, argv, rest);
-        options = parse_options(static_cast<int>(rest.size()), rest.data(), Tool::step);
+        options = parse_options(argc, argv, Tool::multi_gpu);
         if (options.help) {
-            std::cout << name << ": " << change << "\n" << usage(argv[0], Tool::step)
-                      << "\nmulti-GPU options:\n"
-                         "  --gpus K         one process drives GPUs 0 .. K-1 (default: every GPU it sees); not under mpirun\n"
-                         "  --from-one-gpu   the input starts on GPU 0; sending the shards to the other GPUs is timed too\n\n"
-                         "one process per GPU:  mpirun -np K [-x NCCL_NVLS_ENABLE] " << argv[0] << " [options]\n";
+            std::cout << name << ": " << change << "\n" << usage(argv[0], Tool::multi_gpu);
             return static_cast<int>(exit_ok);
         }
         // What this program cannot do: the same answer on every rank, before MPI starts, so exit 2 with no abort.
-        if (launched_by_mpi() && flags.gpus > 0)
-            throw UsageError("--gpus " + std::to_string(flags.gpus) +
+        if (launched_by_mpi() && options.gpus > 0)
+            throw UsageError("--gpus " + std::to_string(options.gpus) +
                              " drives K GPUs from one process, but this process was started by mpirun, which runs one "
                              "process per GPU: drop --gpus, or run without mpirun");
 #if !defined(REDUCTION_WITH_MPI)
@@ -65,18 +37,29 @@ int run_multi_gpu_main(int argc, char** argv, const char* name, const char* chan
     if (launched_by_mpi()) {
         MPI_Init(&argc, &argv);  // before it, no error handler can be set: a failure here is fatal by default
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // MPI_CHECK reports the errors
-        const int code = run_guarded([&] { return run(*Team::from_mpi(), options, flags, argc, argv); });
+        const int code = run_guarded([&] { return run(*Team::from_mpi(), options, argc, argv); });
         // Every rank agrees on a wrong result; anything else may be one rank's alone: end them all, mpirun exits with code.
         if (code != exit_ok && code != exit_wrong_result) MPI_Abort(MPI_COMM_WORLD, code);
         MPI_Finalize();
         return code;
     }
 #endif
-    return run_guarded([&] { return run(*Team::local(flags.gpus > 0 ? flags.gpus : visible_gpus()), options, flags, argc, argv); });
+    return run_guarded([&] { return run(*Team::local(options.gpus), options, argc, argv); });
 }
 
-void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Options& options, const MultiFlags& flags,
-                     const Team& team, std::size_t largest_shard, int argc, const char* const* argv) {
+namespace {
+// "262145 or 262144": the distinct sizes of the shards, largest first.
+std::string shard_sizes_text(std::vector<std::size_t> counts) {
+    std::sort(counts.rbegin(), counts.rend());
+    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
+    std::string text;
+    for (std::size_t count : counts) text += (text.empty() ? "" : " or ") + std::to_string(count);
+    return text;
+}
+}  // namespace
+
+void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Options& options, const Team& team,
+                     const std::vector<std::size_t>& shard_counts, int argc, const char* const* argv) {
     const int gpus = team.size();
     Stamp stamp = make_stamp(device, options.input, options.measure, argc, argv);
     stamp_value(stamp, "timing") = "per call: median and min of " + std::to_string(options.measure.iters) +
@@ -87,18 +70,17 @@ void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Optio
     const char* nvls = std::getenv("NCCL_NVLS_ENABLE");
     stamp.insert(stamp.end(), {{"gpus", std::to_string(gpus)},
                                {"launch", team.mpi() ? "one MPI rank per GPU" : "one process driving every GPU"},
-                               {"from_one_gpu", flags.from_one_gpu ? "yes" : "no"}, {"nccl", nccl_version()},
+                               {"from_one_gpu", options.from_one_gpu ? "yes" : "no"}, {"nccl", nccl_version()},
                                {"nccl_nvls_enable", nvls ? nvls : "unset"}});
     switch (options.format) {
         case OutputFormat::text: {
             DeviceInfo all = device;  // the K GPUs seen as one: their peaks add up
             all.name = std::to_string(gpus) + " x " + device.name;
             all.peak_gbps = m.peak_gbps;
-            print_text(std::cout, m, all, input_description(options.input));
+            print_text(std::cout, m, all, input_description(stamp));
             std::cout << "  gpus       " << gpus << (team.mpi() ? " MPI ranks, one GPU each" : " GPUs driven by one process")
-                      << "; shards of " << largest_shard << (m.n % gpus ? " or " + std::to_string(largest_shard - 1) : "")
-                      << " elements; combine: one ncclAllReduce of one element (NCCL " << nccl_version() << ")"
-                      << (flags.from_one_gpu ? "; the input starts on GPU 0 and its shards are sent out in every call\n" : "\n");
+                      << "; shards of " << shard_sizes_text(shard_counts) << " elements; combine: one ncclAllReduce of one element (NCCL " << nccl_version() << ")"
+                      << (options.from_one_gpu ? "; the input starts on GPU 0 and its shards are sent out in every call\n" : "\n");
             if (gpus == 1)
                 std::cout << "  note       one GPU only: K = 1, the all-reduce hands the partial back; "
                              "run with --gpus K or mpirun -np K for more\n";
@@ -106,7 +88,7 @@ void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Optio
         }
         case OutputFormat::csv:
             std::cout << stamp_lines(stamp) << csv_header() << ",gpus,launch,from_one_gpu\n" << csv_row(m) << "," << gpus
-                      << "," << (team.mpi() ? "mpi" : "process") << "," << (flags.from_one_gpu ? 1 : 0) << "\n";
+                      << "," << (team.mpi() ? "mpi" : "process") << "," << (options.from_one_gpu ? 1 : 0) << "\n";
             break;
         case OutputFormat::json: std::cout << json_document(stamp, {m}) << "\n"; break;
     }

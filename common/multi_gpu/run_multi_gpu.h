@@ -1,6 +1,6 @@
-// A multi-GPU step's main(), as common/run_step.h is a single-GPU step's. The step's reduce.cuh provides, in its
-// namespace: name, change, previous_step(), shard_of(n, gpus, rank), Part<T> (input, receive, count, scratch, partial,
-// total), identity<T>, send_shards_from_first<T>, reduce_and_combine<T> and addition_depth (see step14's).
+// A multi-GPU step's main(), as common/run_step.h is a single-GPU step's. The step's reduce.cuh ends with an Entry
+// (see step14's): its names, PartOf<T> (input, receive, count, scratch, partial, total), previous() (the one-GPU step
+// each GPU runs), shard_count, depth, identity_of<T>, send<T> (GPU 0's input out to the others) and run<T>.
 #pragma once
 
 #include "measure.h"
@@ -12,52 +12,40 @@
 
 namespace reduction::multi_gpu {
 
-struct MultiFlags {
-    int gpus = 0;               // --gpus K; 0: not given (every visible GPU, or one per MPI rank)
-    bool from_one_gpu = false;  // --from-one-gpu: the input starts on GPU 0, sending it out is timed
-};
-
-// Checks the command line (a bad one: exit 2 on every rank, before MPI starts), makes the Team, returns run's code.
-using MultiGpuRun = std::function<int(Team&, const Options&, const MultiFlags&, int argc, const char* const* argv)>;
+// Checks the command line (Tool::multi_gpu's flags; a bad one: exit 2 on every rank, before MPI starts), makes the
+// Team, returns run's code.
+using MultiGpuRun = std::function<int(Team&, const Options&, int argc, const char* const* argv)>;
 int run_multi_gpu_main(int argc, char** argv, const char* name, const char* change, const MultiGpuRun& run);
 
-// Rank 0's report, the steps' with the GPUs added (CSV: gpus, launch, from_one_gpu). `device`: GPU 0's; `largest_shard`.
-void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Options& options, const MultiFlags& flags,
-                     const Team& team, std::size_t largest_shard, int argc, const char* const* argv);
+// Rank 0's report, the steps' with the GPUs added (CSV: gpus, launch, from_one_gpu). `device`: GPU 0's;
+// `shard_counts`: every rank's elements, from the step's shard_of.
+void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Options& options, const Team& team,
+                     const std::vector<std::size_t>& shard_counts, int argc, const char* const* argv);
 
-// A multi-GPU step for element type T, Part its Part<T>: what REDUCTION_MULTI_GPU_STEP(ns) gives for any T.
-template <class T, class Part>
-struct TypedCalls {
-    const char* name;
-    const char* change;
-    const StepOps& previous;
-    std::size_t (*shard_count)(std::size_t n, int gpus, int rank);
-    std::size_t (*addition_depth)(const StepApi& step, std::size_t n, int gpus, int block);
-    T (*identity)(OpKind op);
-    void (*send_shards_from_first)(const Team& team, const T* whole, std::size_t n, const std::vector<Part>& parts);
-    void (*reduce_and_combine)(const StepApi& step, const Team& team, const std::vector<Part>& parts, int block, OpKind op);
-};
-
-template <class T, class Part>
-int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& options, const MultiFlags& flags, int argc,
-              const char* const* argv) {
-    const ElementType type = element_type_of<T>();
-    const StepApi& step = multi.previous.for_op(options.op);
+// One run of the multi-GPU step whose Entry (the struct at the end of its reduce.cuh) is given, on elements of T.
+template <class Entry, class T>
+int run_typed(Team& team, const Options& options, int argc, const char* const* argv) {
+    using Part = typename Entry::template PartOf<T>;
+    const StepApi& step = Entry::previous().for_op(options.op);
     const int gpus = team.size(), block = options.measure.block;
     auto& members = team.members();
-    const InputSpec spec = team.leads() ? counted_input(options.input, type) : options.input;  // a bad --input: exit 2
+    const InputSpec spec = team.leads() ? counted_input<T>(options.input) : options.input;  // a bad --input: exit 2
     std::size_t n = team.leads() ? spec.n : 0;
     team.broadcast_from_leader(&n, sizeof n);
-    const auto count_of = [&](int rank) { return multi.shard_count(n, gpus, rank); };
-    const auto scratch_bytes = [&](std::size_t count) { return count ? typed<T>(step).scratch_bytes(count, block) : 0; };
+    // Each member's shard and the previous step's scratch for it, asked once.
+    std::vector<std::size_t> counts, scratch_bytes;
+    for (const Member& m : members) {
+        counts.push_back(Entry::shard_count(n, gpus, m.rank));
+        scratch_bytes.push_back(counts.back() ? typed<T>(step).scratch_bytes(counts.back(), block) : 0);
+    }
     // Memory first, on every GPU: rank 0 holds the whole input, the others their shards.
     const DeviceInfo device = open_device(members[0].device);
-    for (const Member& m : members) {
-        const std::size_t count = count_of(m.rank);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        const Member& m = members[i];
         CUDA_CHECK(cudaSetDevice(m.device));
-        require_device_memory((m.rank == 0 ? n : count) * sizeof(T) + scratch_bytes(count) + 2 * sizeof(T),
-                              std::string(multi.name) + " GPU " + std::to_string(m.rank) + " (device " +
-                                  std::to_string(m.device) + "): " + std::to_string(count) + " " + type_name(type));
+        require_device_memory((m.rank == 0 ? n : counts[i]) * sizeof(T) + scratch_bytes[i] + 2 * sizeof(T),
+                              std::string(Entry::step_name) + " GPU " + std::to_string(m.rank) + " (device " +
+                                  std::to_string(m.device) + "): " + std::to_string(counts[i]) + " " + type_name<T>());
     }
     // The input, once, on GPU 0 (members[0] of rank 0), with its reference; the reference goes to every rank.
     DeviceInput<T> whole;
@@ -75,68 +63,54 @@ int run_typed(const TypedCalls<T, Part>& multi, Team& team, const Options& optio
         const int rank = members[i].rank;
         auto& p = parts[i];
         CUDA_CHECK(cudaSetDevice(members[i].device));
-        p.count = count_of(rank);
+        p.count = counts[i];
         p.receive = rank == 0 ? nullptr : owned.emplace_back(p.count).get();  // where GPU 0 sends its shard
         p.input = rank == 0 ? whole.values.get() : p.receive;
-        p.scratch = reinterpret_cast<T*>(scratch.emplace_back(scratch_bytes(p.count)).get());
+        p.scratch = reinterpret_cast<T*>(scratch.emplace_back(scratch_bytes[i]).get());
         if (scratch.back().bytes() > 0) CUDA_CHECK(cudaMemset(p.scratch, 0, scratch.back().bytes()));
         p.partial = owned.emplace_back(1).get();
         p.total = owned.emplace_back(1).get();
         // An empty shard's partial: the identity, for good; every other partial and every total: 0xFF, failing if unwritten.
-        const T identity = multi.identity(options.op);
+        const T identity = Entry::template identity_of<T>(options.op);
         if (p.count == 0) CUDA_CHECK(cudaMemcpy(p.partial, &identity, sizeof(T), cudaMemcpyHostToDevice));
         else CUDA_CHECK(cudaMemsetAsync(p.partial, 0xFF, sizeof(T), members[i].stream));
         CUDA_CHECK(cudaMemsetAsync(p.total, 0xFF, sizeof(T), members[i].stream));
     }
-    multi.send_shards_from_first(team, whole.values.get(), n, parts);  // the first upload, not timed
+    Entry::send(team, whole.values.get(), n, parts);  // the first upload, not timed
     team.synchronize();
     // The depth of the tolerance, the same on every rank: the largest any rank computes.
     CUDA_CHECK(cudaSetDevice(members[0].device));
-    std::vector<double> depth{static_cast<double>(multi.addition_depth(step, n, gpus, block))};
+    std::vector<double> depth{static_cast<double>(Entry::depth(step, n, gpus, block))};
     team.max_over_ranks(depth);
     const auto call = [&] {
-        if (flags.from_one_gpu) multi.send_shards_from_first(team, whole.values.get(), n, parts);
-        multi.reduce_and_combine(step, team, parts, block, options.op);
+        if (options.from_one_gpu) Entry::send(team, whole.values.get(), n, parts);
+        Entry::run(step, team, parts, block, options.op);
     };
     call();  // once to verify
     team.synchronize();
-    Measurement m;
-    m.op = op_name(options.op);
-    m.step = multi.name;
-    m.change = std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") + (flags.from_one_gpu ? " from GPU 0" : "") +
-               ": a shard each, one NCCL all-reduce";
-    m.type = type;
-    m.n = n;
-    m.block = block;
-    m.depth = static_cast<std::size_t>(depth[0]);
+    const std::string change = std::to_string(gpus) + (gpus == 1 ? " GPU" : " GPUs") +
+                               (options.from_one_gpu ? " from GPU 0" : "") + ": a shard each, one NCCL all-reduce";
+    Measurement m = row_for<T>(options.op, Entry::step_name, change, n, block, static_cast<std::size_t>(depth[0]));
     const Verdict first = verify_totals<T>(team, parts, reference, m.depth);
     m.time = team.time(call, options.measure.warmup, options.measure.iters);
-    set_verdict(m, first, verify_totals<T>(team, parts, reference, m.depth), reference);
-    add_bandwidth(m, n * sizeof(T), gpus * device.peak_gbps);  // the whole input, the slowest GPU's time, K peaks
+    set_verdict<T>(m, first, verify_totals<T>(team, parts, reference, m.depth), reference);
+    add_bandwidth(m, gpus * device.peak_gbps);  // the whole input, the slowest GPU's time, K peaks
     if (team.leads()) {
-        print_multi_gpu(m, device, options, flags, team, count_of(0), argc, argv);
-        if (!m.verdict.pass) std::cerr << multi.name << ": verification FAILED: " << m.verdict.note << "\n";
+        std::vector<std::size_t> shard_counts;
+        for (int rank = 0; rank < gpus; ++rank) shard_counts.push_back(Entry::shard_count(n, gpus, rank));
+        print_multi_gpu(m, device, options, team, shard_counts, argc, argv);
+        if (!m.verdict.pass) std::cerr << Entry::step_name << ": verification FAILED: " << m.verdict.note << "\n";
     }
     return m.verdict.pass ? exit_ok : exit_wrong_result;
 }
 
-template <class Step>
-int run_multi_gpu(int argc, char** argv, const Step& step) {
-    const auto about = step(std::int32_t{});  // its name and change, the same for every T
-    const auto run = [&](Team& team, const Options& options, const MultiFlags& flags, int ac, const char* const* av) {
-        return dispatch_type(options.type, [&](auto zero) { return run_typed(step(zero), team, options, flags, ac, av); });
+// A multi-GPU step's main(): `return reduction::multi_gpu::run_multi_gpu<step14::Entry>(argc, argv);`.
+template <class Entry>
+int run_multi_gpu(int argc, char** argv) {
+    const auto run = [](Team& team, const Options& options, int ac, const char* const* av) {
+        return dispatch_type(options.type, [&](auto zero) { return run_typed<Entry, decltype(zero)>(team, options, ac, av); });
     };
-    return run_multi_gpu_main(argc, argv, about.name, about.change, run);
+    return run_multi_gpu_main(argc, argv, Entry::step_name, Entry::step_change, run);
 }
 
 }  // namespace reduction::multi_gpu
-
-// The multi-GPU step in namespace `ns`, e.g. REDUCTION_MULTI_GPU_STEP(step14): its TypedCalls for any T.
-#define REDUCTION_MULTI_GPU_STEP(ns)                                                                               \
-    [](auto zero) {                                                                                                \
-        using T = decltype(zero);                                                                                  \
-        return ::reduction::multi_gpu::TypedCalls<T, ns::Part<T>>{                                                 \
-            ns::name, ns::change, ns::previous_step(),                                                             \
-            [](std::size_t n, int gpus, int rank) { return ns::shard_of(n, gpus, rank).count; }, &ns::addition_depth, \
-            &ns::identity<T>, &ns::send_shards_from_first<T>, &ns::reduce_and_combine<T>};                         \
-    }

@@ -26,8 +26,9 @@ bool launched_by_mpi() {  // Open MPI's, MPICH's or a PMIx launcher
     return false;
 }
 
-std::unique_ptr<Team> Team::local(int gpus) {
+std::unique_ptr<Team> Team::local(int asked) {
     const int count = visible_gpus();
+    const int gpus = asked > 0 ? asked : count;  // where the GPU count is resolved: --gpus K, or every GPU
     if (gpus > count)
         throw reduction::UsageError("--gpus " + std::to_string(gpus) + ": this machine has " + std::to_string(count) +
                                     " CUDA device(s); ask for at most " + std::to_string(count));

@@ -21,8 +21,9 @@ std::string nccl_version(); // "2.28.9", or "unknown" if NCCL will not say
 
 class Team {
 public:
-    // One process driving GPUs 0 .. gpus - 1; more than the machine has: UsageError (exit 2).
-    static std::unique_ptr<Team> local(int gpus);
+    // One process driving GPUs 0 .. K - 1, K = `asked` (--gpus), or every GPU it sees for 0; more than the machine
+    // has: UsageError (exit 2).
+    static std::unique_ptr<Team> local(int asked);
 #if defined(REDUCTION_WITH_MPI)
     // One MPI rank per GPU, a host's rank r on its GPU r; too many ranks: EnvironmentError (exit 3).
     static std::unique_ptr<Team> from_mpi();

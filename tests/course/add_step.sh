@@ -57,7 +57,7 @@ speed="$(ctest --test-dir "$build" -N -V -R '^speed_step15$')"  # whole, then gr
 grep -Eq 'bin/step15_copy[" ]+.*bin/step12_small_n' <<<"$speed" ||
   fail "speed_step15 does not time step15_copy against step12_small_n, its row's previous"
 grep -q '#include "step15_copy/reduce.cuh"' "$build/course/course_step_list.h" &&
-  grep -q 'REDUCTION_STEP_OPS(step15)' "$build/course/course_step_list.h" ||
+  grep -q 'step_ops<step15::Entry>' "$build/course/course_step_list.h" ||
   fail "the generated registry (course_step_list.h) does not hold step15 and its operators"
 
 say "building step15_copy, its GPU tests, step12_small_n and compare for sm_90 (log: $work/build.log)"

@@ -16,7 +16,7 @@
 #include <vector>
 
 using namespace reduction;
-using namespace reduction::bench;
+using namespace reduction::course;
 
 namespace {
 
@@ -66,7 +66,7 @@ Options compare_options(const std::vector<std::string>& args) {
 
 }  // namespace
 
-TEST_CASE("ratios compare each row's median time with the previous row, step01 and CUB", "[bench]") {
+TEST_CASE("ratios compare each row's median time with the previous row, step01 and CUB", "[course]") {
     const std::vector<TableRow> rated = rate(sample_table());
     REQUIRE(rated.size() == 4);
 
@@ -88,7 +88,7 @@ TEST_CASE("ratios compare each row's median time with the previous row, step01 a
     }
 }
 
-TEST_CASE("ratio columns are blank when step01 or CUB was not measured", "[bench]") {
+TEST_CASE("ratio columns are blank when step01 or CUB was not measured", "[course]") {
     SECTION("no CUB") {
         std::vector<Measurement> rows = sample_table();
         rows.pop_back();
@@ -123,7 +123,7 @@ TEST_CASE("ratio columns are blank when step01 or CUB was not measured", "[bench
     }
 }
 
-TEST_CASE("compare's CSV: the row's fields, then x_previous, x_step01 and x_cub, as the README shows", "[bench]") {
+TEST_CASE("compare's CSV: the row's fields, then x_previous, x_step01 and x_cub, as the README shows", "[course]") {
     CHECK(csv_header(ratio_cells({})) == csv_header() + ",x_previous,x_step01,x_cub");
     CHECK(readme_csv_header() == csv_header(ratio_cells({})));
     const std::vector<TableRow> rated = rate(sample_table());
@@ -134,7 +134,7 @@ TEST_CASE("compare's CSV: the row's fields, then x_previous, x_step01 and x_cub,
     CHECK(first.compare(first.size() - ending.size(), ending.size(), ending) == 0);
 }
 
-TEST_CASE("the text table aligns its columns and shows per-call and batch times", "[bench]") {
+TEST_CASE("the text table aligns its columns and shows per-call and batch times", "[course]") {
     const std::string table = text_table(rate(sample_table()));
     INFO(table);
     CHECK(test::contains(table, "ms/call"));
@@ -147,7 +147,7 @@ TEST_CASE("the text table aligns its columns and shows per-call and batch times"
     CHECK(test::contains(text_table(rate(rows)), "-\n"));
 }
 
-TEST_CASE("compare rejects every user mistake before looking for a GPU", "[bench]") {
+TEST_CASE("compare rejects every user mistake before looking for a GPU", "[course]") {
     const test::TempDir dir;
     SECTION("a missing --input file") {
         const auto options = compare_options({"--input", dir.file("missing.bin")});
@@ -182,7 +182,7 @@ TEST_CASE("compare rejects every user mistake before looking for a GPU", "[bench
     }
 }
 
-TEST_CASE("sweep sizes run from 2^4 to 2^32 and stop where memory runs out", "[bench]") {
+TEST_CASE("sweep sizes run from 2^4 to 2^32 and stop where memory runs out", "[course]") {
     const auto four_bytes_each = [](std::size_t n) { return 4 * n; };
     SECTION("a budget that holds everything") {
         const SweepPlan plan = plan_sweep(std::size_t{1} << 40, four_bytes_each);
@@ -225,7 +225,7 @@ TEST_CASE("sweep sizes run from 2^4 to 2^32 and stop where memory runs out", "[b
     }
 }
 
-TEST_CASE("size_text and l2_text", "[bench]") {
+TEST_CASE("size_text and l2_text", "[course]") {
     CHECK(size_text(4096) == "2^12");
     CHECK(size_text(1) == "2^0");
     CHECK(size_text(1000) == "1000");
@@ -234,9 +234,8 @@ TEST_CASE("size_text and l2_text", "[bench]") {
 }
 
 // CUB's float sums are checked against a bound that holds for every order of the additions.
-TEST_CASE("the any-order bound for CUB's float sums", "[bench]") {
+TEST_CASE("the any-order bound for CUB's float sums", "[course]") {
     Reference r;
-    r.type = ElementType::float32;
     r.n = std::size_t{1} << 20;
     r.sum = 100;
     r.abs_sum = 500000;
@@ -244,9 +243,9 @@ TEST_CASE("the any-order bound for CUB's float sums", "[bench]") {
     r.negative_sum = -249950;
     const double relative = static_cast<double>(r.n - 1) * std::ldexp(1.0, -24);
     SECTION("(n-1) u sum|x|, plus the reference's own error") {
-        CHECK(any_order_relative_bound(ElementType::float32, r.n) == relative);
-        CHECK(any_order_tolerance(r) >= relative * 500000);
-        CHECK(any_order_tolerance(r) < relative * 500000 * (1 + 1e-12));
+        CHECK(any_order_relative_bound<float>(r.n) == relative);
+        CHECK(any_order_tolerance<float>(r) >= relative * 500000);
+        CHECK(any_order_tolerance<float>(r) < relative * 500000 * (1 + 1e-12));
     }
     SECTION("inside passes, outside, NaN and infinity fail") {
         const auto inside = verify_any_order(static_cast<float>(100 + 0.99 * relative * 500000), r);
@@ -262,7 +261,6 @@ TEST_CASE("the any-order bound for CUB's float sums", "[bench]") {
         big.n = (std::size_t{1} << 24) + 1;  // (n-1) u = 1
         CHECK_FALSE(verify_any_order(100.0f, big).has_value());
         Reference integers = r;
-        integers.type = ElementType::int32;
         CHECK_FALSE(verify_any_order(std::int32_t{100}, integers).has_value());
         Reference infinite = r;
         infinite.first_non_finite = 7;
@@ -273,7 +271,6 @@ TEST_CASE("the any-order bound for CUB's float sums", "[bench]") {
     }
     SECTION("double: the same bound with u = 2^-53") {
         Reference d = r;
-        d.type = ElementType::float64;
         CHECK(verify_any_order(100.0 + 1e-6, d)->pass);
         CHECK_FALSE(verify_any_order(100.0 + 1e-3, d)->pass);
     }

@@ -87,7 +87,7 @@ struct TwoRuns {
 // `what` names the case if it hangs (hang_guard.h).
 template <class T>
 TwoRuns<T> run_twice(const StepApi& step, const T* device_input, std::size_t n, int block, const std::string& what) {
-    StepRun<T> run(step, device_input, n, block);
+    StepRun<T> run(step, device_input, n, block, typed<T>(step).scratch_bytes(n, block));
     const HangGuard guard(what, n * sizeof(T));
     const T first = run.run_once();
     const T second = run.run_once();

@@ -7,7 +7,7 @@
 namespace reduction::test {
 
 const StepOps& step_ops_under_test() {
-    static const StepOps ops = REDUCTION_STEP_OPS(REDUCTION_STEP_NS);
+    static const StepOps ops = step_ops<REDUCTION_STEP_NS::Entry>();
     return ops;
 }
 

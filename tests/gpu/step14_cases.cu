@@ -37,7 +37,6 @@ constexpr int skipped = 77;
 struct Case {
     std::string name;
     std::vector<std::string> args;  // the step's command line, after the program name
-    bool from_one_gpu = false;
 };
 
 // The cases of one K; `data` is the folder of the input files (files()). Every case is small:
@@ -45,9 +44,9 @@ struct Case {
 std::vector<Case> cases_for(int k, const std::string& data) {
     const std::string K = "K=" + std::to_string(k) + " ";
     std::vector<Case> cases;
-    const auto add = [&](std::string name, std::vector<std::string> args, bool from_one_gpu = false) {
+    const auto add = [&](std::string name, std::vector<std::string> args) {
         for (const char* timing : {"--iters", "3", "--warmup", "1"}) args.emplace_back(timing);
-        cases.push_back({K + name, std::move(args), from_one_gpu});
+        cases.push_back({K + name, std::move(args)});
     };
     for (const char* type : {"int32", "float32", "float64"}) {
         for (const char* op : {"sum", "max", "min"}) {
@@ -60,8 +59,8 @@ std::vector<Case> cases_for(int k, const std::string& data) {
     const std::string last_empty = std::to_string(k - 1 > 0 ? k - 1 : 1);
     add("int32 n=" + last_empty + " (n < K: the last shard empty)", {"--n", last_empty});
     add("int32 n=2^24+1, alternating", {"--n", "16777217", "--pattern", "alternating"});
-    add("int32 --from-one-gpu n=2^24+1", {"--n", "16777217"}, true);
-    add("float32 --from-one-gpu n=1000003", {"--type", "float32", "--n", "1000003"}, true);
+    add("int32 --from-one-gpu n=2^24+1", {"--from-one-gpu", "--n", "16777217"});
+    add("float32 --from-one-gpu n=1000003", {"--from-one-gpu", "--type", "float32", "--n", "1000003"});
     add("float64 --csv n=1000003", {"--type", "float64", "--n", "1000003", "--csv"});
     add("float32 --json n=1000003", {"--type", "float32", "--n", "1000003", "--json"});
     add("int32 --input (1000003 random values)", {"--input", data + "/random_int32.bin"});
@@ -96,15 +95,13 @@ int run_case(Team& team, const Case& c, std::string& report) {
     std::ostringstream captured;
     std::streambuf* const printed = std::cout.rdbuf(captured.rdbuf());
     const int code = run_guarded([&] {
-        Options options = parse_options(argc, argv.data(), Tool::step);
+        Options options = parse_options(argc, argv.data(), Tool::multi_gpu);
         draw_seed(options.input);  // only the leading rank's input is made: the others receive their shards
-        const MultiFlags flags{0, c.from_one_gpu};
-        const auto step = REDUCTION_MULTI_GPU_STEP(step14);
         // Every case's input is at most 2^24+1 int32 and its run takes milliseconds; NCCL connects the GPUs on
         // their first exchange, which can take seconds: the bound of 10 GB of input (10 s) covers both.
         const test::HangGuard guard(c.name, std::size_t{10} << 30);
         return dispatch_type(options.type, [&](auto zero) {
-            return run_typed(step(zero), team, options, flags, argc, argv.data());
+            return run_typed<step14::Entry, decltype(zero)>(team, options, argc, argv.data());
         });
     });
     std::cout.rdbuf(printed);

@@ -300,7 +300,7 @@ void check_scratch_reuse(std::uint64_t seed) {
     FailureLog log;
     for (std::size_t n : reuse_sizes) {
         for (int block : {64, 256}) {
-            StepRun<T> run(step, device.get(), n, block);
+            StepRun<T> run(step, device.get(), n, block, test::scratch_bytes<T>(step, n, block));
             for (std::uint64_t input = 0; input < 2; ++input) {
                 const Reference reference = test::upload_generated(device, 0, n, Pattern::random, seed + input);
                 const test::HangGuard guard(describe<T>({n, block, "random", seed + input, 0}) + ", scratch reuse",

@@ -7,7 +7,7 @@
 namespace reduction::test {
 
 const StepApi& step_under_test() {
-    static const StepApi step = REDUCTION_STEP_API(REDUCTION_STEP_NS);
+    static const StepApi step = step_api<REDUCTION_STEP_NS::Entry>();
     return step;
 }
 

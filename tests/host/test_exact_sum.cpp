@@ -167,7 +167,7 @@ void check_reference_agrees() {
         const reduction::Reference reference = reduction::compute_reference(values);
         const long double half_ulp = (std::nextafter(std::fabs(exact), std::numeric_limits<T>::infinity()) - std::fabs(exact)) / 2.0L;
         INFO("n=" << values.size() << " exact " << exact << " reference " << static_cast<double>(reference.sum));
-        CHECK(std::fabs(reference.sum - static_cast<long double>(exact)) <= reduction::tolerance_for(reference, 0) + half_ulp);
+        CHECK(std::fabs(reference.sum - static_cast<long double>(exact)) <= reduction::tolerance_for<T>(reference, 0) + half_ulp);
     }
 }
 

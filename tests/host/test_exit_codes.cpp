@@ -36,9 +36,10 @@ TEST_CASE("device bytes needed saturate instead of wrapping", "[exit_codes]") {
     DeviceInfo device;
     device.l2_bytes = 32;
     MeasureSettings settings;
-    CHECK(device_bytes_needed<std::int32_t>({}, huge, settings, device) == std::numeric_limits<std::size_t>::max());
-    CHECK(device_bytes_needed<std::int32_t>({}, 1000, settings, device) == 4000);
+    CHECK(device_bytes_needed<std::int32_t>(0, huge, settings, device) == std::numeric_limits<std::size_t>::max());
+    CHECK(device_bytes_needed<std::int32_t>(0, 1000, settings, device) == 4000 + 4);  // the input and the output
+    CHECK(device_bytes_needed<std::int32_t>(96, 1000, settings, device) == 4000 + 4 + 96);  // and the scratch
     settings.flush_l2 = true;  // the flush buffer: twice the L2
-    CHECK(device_bytes_needed<std::int32_t>({}, 1000, settings, device) == 4000 + 64);
-    CHECK(device_bytes_needed<std::int32_t>({}, huge, settings, device) == std::numeric_limits<std::size_t>::max());
+    CHECK(device_bytes_needed<std::int32_t>(0, 1000, settings, device) == 4000 + 4 + 64);
+    CHECK(device_bytes_needed<std::int32_t>(0, huge, settings, device) == std::numeric_limits<std::size_t>::max());
 }

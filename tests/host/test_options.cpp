@@ -288,6 +288,35 @@ TEST_CASE("--steps and --sweep belong to the comparison only", "[options]") {
     }
 }
 
+TEST_CASE("--gpus and --from-one-gpu belong to the multi-GPU step, in the same table", "[options]") {
+    SECTION("a step and the comparison reject them as unknown") {
+        check_rejected({"--gpus", "2"}, {"unknown option '--gpus'"});
+        check_rejected({"--from-one-gpu"}, {"unknown option '--from-one-gpu'"}, Tool::compare);
+    }
+    SECTION("the multi-GPU step parses them with the course's flags") {
+        const Options o = parse({"--gpus", "4", "--from-one-gpu", "--type", "float32", "--n", "2^20"}, Tool::multi_gpu);
+        CHECK(o.gpus == 4);
+        CHECK(o.from_one_gpu);
+        CHECK(o.type == ElementType::float32);
+        CHECK(o.input.n == std::size_t{1} << 20);
+        CHECK(parse({}, Tool::multi_gpu).gpus == 0);  // not given: every GPU, or one per MPI rank
+    }
+    SECTION("a GPU count that is no count is rejected with what is accepted") {
+        for (const char* bad : {"0", "abc", "-1", "2.5", ""})
+            check_rejected({"--gpus", bad}, {"--gpus", "a number of GPUs from 1"}, Tool::multi_gpu);
+        check_rejected({"--gpus"}, {"--gpus needs a value"}, Tool::multi_gpu);
+        check_rejected({"--gpus", "2", "--bogus"}, {"unknown option '--bogus'"}, Tool::multi_gpu);
+    }
+    SECTION("its --help is the table's, with the multi-GPU flags and mpirun") {
+        const std::string text = usage("step14_multi_gpu", Tool::multi_gpu);
+        CHECK(contains(text, "--gpus K"));
+        CHECK(contains(text, "--from-one-gpu"));
+        CHECK(contains(text, "mpirun -np K"));
+        CHECK(contains(text, "--block THREADS"));
+        CHECK_FALSE(contains(usage("step01_interleaved"), "--gpus"));
+    }
+}
+
 TEST_CASE("every flag in usage() is accepted, and every accepted flag is in usage()", "[options]") {
     const std::string step_text = usage("step01_interleaved");
     const std::string compare_text = usage("compare", Tool::compare);

@@ -35,13 +35,8 @@ DeviceInfo sample_device() {
 }
 
 Measurement passing_int32() {
-    Measurement m;
-    m.step = "step01_interleaved";
-    m.change = "one thread per pair, interleaved addressing";
-    m.type = ElementType::int32;
-    m.n = std::size_t{1} << 24;
-    m.block = 256;
-    m.depth = 24;
+    Measurement m = row_for<std::int32_t>(OpKind::sum, "step01_interleaved", "one thread per pair, interleaved addressing",
+                                          std::size_t{1} << 24, 256, 24);
     m.time.per_call = {0.125, 0.1, 100};
     m.time.batch_ms = 0.12;
     m.time.idle = {0.14, 0.13, 100};
@@ -210,6 +205,31 @@ std::vector<DocumentedField> documented_fields() {
 }
 
 }  // namespace
+
+TEST_CASE("the input is described from the stamp: generated values or a file", "[report]") {
+    const DeviceInfo device;
+    const char* argv[] = {"step01_interleaved"};
+    InputSpec generated;
+    generated.pattern = Pattern::alternating;
+    generated.seed = 42;
+    CHECK(input_description(make_stamp(device, generated, MeasureSettings{}, 1, argv)) == "pattern alternating, seed 42");
+    InputSpec file;
+    file.path = "values.bin";
+    CHECK(input_description(make_stamp(device, file, MeasureSettings{}, 1, argv)) == "file 'values.bin'");
+}
+
+TEST_CASE("a row knows its element type and the input's bytes from T", "[report]") {
+    const Measurement doubles = row_for<double>(OpKind::max, "step11_any_operator", "", 1000, 128, 0);
+    CHECK(doubles.type == ElementType::float64);
+    CHECK(doubles.op == "max");
+    CHECK(doubles.bytes == 8000);
+    Measurement ints = row_for<std::int32_t>(OpKind::sum, "step01_interleaved", "", 1000, 128, 0);
+    CHECK(ints.bytes == 4000);
+    ints.time.per_call.median_ms = 0.001;  // 4000 bytes in a microsecond: 4 GB/s
+    add_bandwidth(ints, 8.0);
+    CHECK(ints.gbps == Approx(4.0));
+    CHECK(ints.percent_of_peak == Approx(50.0));
+}
 
 TEST_CASE("count_text names powers of two", "[report]") {
     CHECK(count_text(16777216) == "16777216 (2^24)");

@@ -168,7 +168,7 @@ class Writing(unittest.TestCase):
             self.assertIn("drawn from fixture/sweep.csv", sweep)
             for label in ("step01_interleaved", "step07_multi_level", "CUB DeviceReduce::Sum", "read probe (ceiling)"):
                 self.assertIn(f">{label}</text>", sweep)
-            self.assertNotIn(">step02_nondivergent</text>", sweep)  # not one of SWEEP_STEPS
+            self.assertNotIn(">step02_nondivergent</text>", sweep)  # not one of the steps sweep_steps chooses
 
     def test_small_n_marks_cubs_tile(self):
         rows = "\n".join(f"int32,sum,{n},256,{step},x,{t:.6f},{t:.6f},1.0,1.0,{t},1.0,{t},3352.3,,,,warm,PASS"
