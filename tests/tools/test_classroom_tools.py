@@ -142,12 +142,15 @@ class Steps(unittest.TestCase):
             finally:
                 grade.HERE = saved
 
-    def test_a_multi_gpu_step_includes_its_previous_step(self):
+    def test_a_multi_gpu_steps_default_previous_step_is_its_rows(self):
+        # The build passes the row's previous (cmake/steps.cmake); the default, what the file says to its
+        # reader and what the figure draws, must name the same step.
         for step in manifest.load():
             if step.kind == "multi_gpu":
                 text = (ROOT / step.folder / "reduce.cuh").read_text()
-                self.assertIn(f'#include "{step.previous}/reduce.cuh"', text)
-                self.assertIn(f"namespace previous = {manifest.previous(step).tag};", text)
+                self.assertIn(f'#define REDUCTION_PREVIOUS_STEP_HEADER "{step.previous}/reduce.cuh"', text)
+                self.assertIn(f"#define REDUCTION_PREVIOUS_STEP_NS {manifest.previous(step).tag}\n", text)
+                self.assertIn("namespace previous = REDUCTION_PREVIOUS_STEP_NS;", text)
 
 
 class Thresholds(unittest.TestCase):
