@@ -4,8 +4,13 @@
 # leaves it empty: CMake lists drop empty entries); REDUCTION_STEPS, the folders of kind single, and
 # REDUCTION_MULTI_GPU_STEPS, those of kind multi_gpu.
 # reduction_step_field(<folder> <KIND|PREVIOUS|API|SPEED_AT> <var>) looks one up ("" for "-").
+# reduction_use_previous_step(<target> <folder>) compiles <target> against the step that <folder>'s row
+# names as previous (a multi-GPU step runs it on every GPU).
 # REDUCTION_STEPS_CSV names another manifest.
-include_guard(GLOBAL)
+# DIRECTORY, not GLOBAL: the lists are variables of the folder that includes this file (and those below it), so
+# a folder that did not inherit them reads them again: an assignment's top level, after its step's folder.
+include_guard(DIRECTORY)
+set(REDUCTION_COURSE_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)  # holds the step folders (a course, or an assignment)
 
 if(NOT REDUCTION_STEPS_CSV)
   get_filename_component(REDUCTION_STEPS_CSV ${CMAKE_CURRENT_LIST_DIR}/../course/steps.csv ABSOLUTE)
@@ -57,4 +62,18 @@ function(reduction_step_field folder field var)
     set(value "")
   endif()
   set(${var} "${value}" PARENT_SCOPE)
+endfunction()
+
+# The previous step's header and namespace as REDUCTION_PREVIOUS_STEP_HEADER and REDUCTION_PREVIOUS_STEP_NS
+# (step14_multi_gpu/reduce.cuh reads them), its folder found from the course's root: the manifest, not the
+# step's source, says which step a multi-GPU step runs on each GPU.
+function(reduction_use_previous_step target folder)
+  reduction_step_field(${folder} PREVIOUS previous)
+  if(NOT previous)
+    message(FATAL_ERROR "${folder}: its row of ${REDUCTION_STEPS_CSV} names no previous step to run on each GPU")
+  endif()
+  string(SUBSTRING "${previous}" 0 6 tag)
+  target_include_directories(${target} PRIVATE ${REDUCTION_COURSE_ROOT})
+  target_compile_definitions(${target} PRIVATE REDUCTION_PREVIOUS_STEP_HEADER="${previous}/reduce.cuh"
+                                               REDUCTION_PREVIOUS_STEP_NS=${tag})
 endfunction()

@@ -456,7 +456,7 @@ def require_consecutive(spans, total, message):
 
 
 def shards_figure(evidence, relpath):
-    previous = evidence.find(relpath, "namespace previous = $step;")["step"]
+    previous = evidence.find(relpath, "#define REDUCTION_PREVIOUS_STEP_NS $step")["step"]  # the default: the row's
     base = evidence.find(relpath, "const std::size_t base = $base, extra = $extra;")
     shard = evidence.find(relpath, "return Shard{$begin, $count};")
     evidence.find(relpath, "ncclAllReduce(parts[i].partial, parts[i].total, 1,", "the combine")

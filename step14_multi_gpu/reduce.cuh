@@ -21,7 +21,13 @@
 // GPU); this file is the same for both.
 #pragma once
 
-#include "step13_bulk_copies/reduce.cuh"
+// The one-GPU step every GPU runs on its shard: this step's previous in course/steps.csv, whose
+// header and namespace the build passes (cmake/steps.cmake); step 13's when built without them.
+#ifndef REDUCTION_PREVIOUS_STEP_HEADER
+#define REDUCTION_PREVIOUS_STEP_HEADER "step13_bulk_copies/reduce.cuh"
+#define REDUCTION_PREVIOUS_STEP_NS step13
+#endif
+#include REDUCTION_PREVIOUS_STEP_HEADER
 
 #include "nccl_check.h"
 #include "operators.h"
@@ -34,7 +40,7 @@
 #include <vector>
 
 // The single-GPU reduction every GPU runs on its shard: the course's previous step.
-namespace previous = step13;
+namespace previous = REDUCTION_PREVIOUS_STEP_NS;
 
 namespace step14 {
 

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# Adding a step is one folder and one row of course/steps.csv: in a temporary copy of the course,
-# step15_copy is step12_small_n under a new name (namespace step15), with the row
-# "previous step12_small_n, api op". Checks that the copy configures; that the step's tests are
-# listed under its label and run (Skipped without a GPU); that compare lists it (its usage error
-# names every step it knows, without a GPU); and that make_exercise makes its assignment, whose
-# host part (./grade --host-only) passes on the solution. The copy's course/steps.csv keeps only
-# what the new step needs, its previous step (the speed test's rival), and step 05 (tests/ runs its
-# race demonstration), each kept row without a previous (as make_exercise's manifest): so compare
-# and the tests are configured and built for three steps, not the whole course. Builds only the new
-# step, its GPU tests, the previous step and compare, for one architecture.
+# Adding a step is one command: in a temporary copy of the course, `python3 -m course.new_step`
+# makes a step from step04_first_add (api sum: the fewest test sources, the quickest GPU test), and
+# nothing else is edited. Checks that the copy configures; that ctest lists the step's gpu_, _large,
+# sanitize_ and speed_ tests under its label, the speed test timing it against step04_first_add; that
+# the generated registry (course_step_list.h) holds it; that the step, its GPU test program and the
+# GPU probe build (those targets only, for sm_90); that gpu_stepNN runs (Skipped without a GPU); that
+# every host check of the copy passes (the catalogue of mistakes, the classroom tools, the rendered
+# pages for results/h100, h200 and h200x2, the figures, the lessons' word limit); and that
+# make_exercise writes the step's assignment. It does not run the assignment's ./grade --host-only,
+# which builds for three architectures: .ci/exercises.sh grades assignments that way.
+# The copy holds what the configure and those checks read: not .git, not build folders.
 # Without Catch2 it stops after the configure and says so.
 # usage: tests/course/add_step.sh [WORK_DIR [CMAKE_ARG ...]]
-#        WORK_DIR: default (or ""): a temporary folder, removed at the end; CMAKE_ARGs go to the configure
+#        WORK_DIR: default (or ""): a temporary folder, removed at the end; CMAKE_ARGs go to the configure.
+#        CMAKE_BUILD_PARALLEL_LEVEL bounds the build's jobs (default: Ninja's, from the machine's cores).
 set -euo pipefail
 tree="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="${1:-}"
@@ -21,64 +23,64 @@ if [ -z "$work" ]; then
   trap 'rm -rf "$work"' EXIT
 fi
 fail() { echo "add_step: FAIL: $*" >&2; exit 1; }
-say() { echo "add_step: [${SECONDS} s] $*"; }  # progress: the builds below take minutes on a small machine
+say() { echo "add_step: [${SECONDS} s] $*"; }
 
 copy="$work/course"
 mkdir -p "$copy"
-(cd "$tree" && cp -r CMakeLists.txt cmake common course bench tests tools step[0-9][0-9]_* "$copy/")
-rm -rf "$copy"/step15_copy
-cp -r "$tree/step12_small_n" "$copy/step15_copy"
-rm -rf "$copy/step15_copy/README.md" "$copy/step15_copy/NOTES.md" "$copy/step15_copy/figures"
-sed -i 's/\bstep12_small_n\b/step15_copy/g; s/\bstep12\b/step15/g' "$copy"/step15_copy/{CMakeLists.txt,main.cu,reduce.cuh}
-cp "$tree/tools/stubs/step12_small_n.cuh" "$copy/tools/stubs/step15_copy.cuh"
-python3 - "$copy/course/steps.csv" <<'EOF'  # the comments, the header, and the kept rows without a previous
-import sys
-path, kept = sys.argv[1], ("step05_warp_unroll", "step12_small_n")
-rows = [line.split(",", 3) for line in open(path).read().splitlines(keepends=True)]
-text = "".join(",".join(row[:2] + [""] + row[3:]) if row[0] in kept else ",".join(row)
-               for row in rows if row[0].startswith("#") or row[0] == "folder" or row[0] in kept)
-open(path, "w").write(text + 'step15_copy,single,step12_small_n,op,12,"step 12 under another name"\n')
-EOF
+(cd "$tree" && cp -r CMakeLists.txt README.md cmake common course bench docs render results tests tools \
+   step[0-9][0-9]_* "$copy/")
+last="$(cd "$copy" && python3 -m course.steps | cut -c5-6 | sort -n | tail -n 1)"
+tag="$(printf 'step%02d' $((10#$last + 1)))"  # the first number after the course's last
+step="${tag}_added"
+say "python3 -m course.new_step $step --from step04_first_add (in a copy of the course: $copy)"
+(cd "$copy" && python3 -m course.new_step "$step" --from step04_first_add --change "step 04 under another name") \
+  >"$work/new_step.log" 2>&1 || { cat "$work/new_step.log"; fail "course.new_step did not add $step"; }
 
 build="$work/build"
-say "configuring a copy of the course with step15_copy (log: $work/configure.log)"
+say "configuring the copy (log: $work/configure.log)"
 cmake -S "$copy" -B "$build" -G Ninja -DREDUCTION_CUDA_ARCHITECTURES=90 "${configure_args[@]}" >"$work/configure.log" 2>&1 ||
-  { tail -n 30 "$work/configure.log"; fail "the course with step15_copy does not configure"; }
+  { tail -n 30 "$work/configure.log"; fail "the course with $step does not configure"; }
 # Without Catch2 the course configures with its tests off (cmake/catch2.cmake says why): nothing
-# below could list or run step15's tests.
+# below could list or run the new step's tests.
 if missing="$(grep -m 1 "Tests are off: " "$work/configure.log")"; then
   fail "Catch2 is missing, and this check lists and runs the new step's tests: ${missing#*Tests are off: }"
 fi
-listed="$(ctest --test-dir "$build" -N -L '^step15$')"
-for test in gpu_step15 gpu_step15_large sanitize_step15 speed_step15; do
-  grep -q " $test\$" <<<"$listed" || { echo "$listed"; fail "ctest -L step15 does not list $test"; }
+listed="$(ctest --test-dir "$build" -N -L "^$tag\$")"
+for test in "gpu_$tag" "gpu_${tag}_large" "sanitize_$tag" "speed_$tag"; do
+  grep -q " $test\$" <<<"$listed" || { echo "$listed"; fail "ctest -L $tag does not list $test"; }
 done
-speed="$(ctest --test-dir "$build" -N -V -R '^speed_step15$')"  # whole, then grep: grep -q may stop reading early
-grep -Eq 'bin/step15_copy[" ]+.*bin/step12_small_n' <<<"$speed" ||
-  fail "speed_step15 does not time step15_copy against step12_small_n, its row's previous"
-grep -q '#include "step15_copy/reduce.cuh"' "$build/course/course_step_list.h" &&
-  grep -q 'step_ops<step15::Entry>' "$build/course/course_step_list.h" ||
-  fail "the generated registry (course_step_list.h) does not hold step15 and its operators"
+speed="$(ctest --test-dir "$build" -N -V -R "^speed_$tag\$")"  # whole, then grep: grep -q may stop reading early
+grep -Eq "bin/$step[\" ]+.*bin/step04_first_add" <<<"$speed" ||
+  fail "speed_$tag does not time $step against step04_first_add, its row's previous"
+grep -q "#include \"$step/reduce.cuh\"" "$build/course/course_step_list.h" ||
+  fail "the generated registry (course_step_list.h) does not hold $step"
 
-say "building step15_copy, its GPU tests, step12_small_n and compare for sm_90 (log: $work/build.log)"
-cmake --build "$build" --target step15_copy gpu_tests_step15 step12_small_n compare reduction_gpu_probe \
-  >"$work/build.log" 2>&1 || { tail -n 30 "$work/build.log"; fail "step15_copy, its tests or compare do not build"; }
-say "running ctest -L step15"
-ctest --test-dir "$build" -L '^step15$' -LE large --output-on-failure >"$work/ctest.log" 2>&1 ||
-  { cat "$work/ctest.log"; fail "a test of step15 failed"; }
+say "building $step, gpu_tests_$tag and reduction_gpu_probe for sm_90 (log: $work/build.log)"
+cmake --build "$build" --target "$step" "gpu_tests_$tag" reduction_gpu_probe >"$work/build.log" 2>&1 ||
+  { tail -n 30 "$work/build.log"; fail "$step or its GPU tests do not build"; }
+say "running ctest -R ^gpu_$tag\$"
+ctest --test-dir "$build" -R "^gpu_$tag\$" --output-on-failure >"$work/ctest.log" 2>&1 ||
+  { cat "$work/ctest.log"; fail "gpu_$tag failed"; }
+grep -Eo "gpu_$tag \.+ *[^0-9]*(Passed|Skipped)" "$work/ctest.log" | sed 's/^/add_step:   /' || true
 
-set +e
-"$build/bin/compare" --steps 99 >/dev/null 2>"$work/compare.err"
-code=$?
-set -e
-[ "$code" -eq 2 ] && grep -q "12, 15, cub" "$work/compare.err" ||
-  { cat "$work/compare.err"; fail "compare's list of steps (its usage error) does not name 15 (exit $code)"; }
+say "the copy's host checks"
+host_check() {
+  (cd "$copy" && python3 -m "$@") >"$work/host_check.log" 2>&1 || { tail -n 30 "$work/host_check.log"; fail "python3 -m $*"; }
+}
+host_check tests.mutants.run_mutants --check-catalogue
+host_check tests.tools.test_classroom_tools
+for results in results/h100 results/h200 results/h200x2; do
+  host_check render "$results" --check
+done
+host_check render.figures --check
+host_check tools.lesson_words --max 1000
 
-say "making step15's assignment and grading its host part (./grade --host-only, log: $work/grade.log)"
-"$copy/tools/make_exercise" --solution step15 "$work/assignment" >"$work/make_exercise.log" 2>&1 ||
-  { cat "$work/make_exercise.log"; fail "make_exercise step15 failed"; }
-grep -q "^previous=step12_small_n$" "$work/assignment/assignment.cfg" || fail "the assignment's previous is not step12_small_n"
-(cd "$work/assignment" && ./grade --host-only) >"$work/grade.log" 2>&1 ||
-  { cat "$work/grade.log"; fail "grade --host-only did not pass the solution of step15"; }
-echo "add_step: step15_copy configures, builds, is listed by ctest -L step15 and by compare, and its" \
-     "assignment's host part passes"
+say "make_exercise $tag (log: $work/make_exercise.log)"
+# From $work: python3 -m would import tools/ from the working folder first, were it another course tree.
+(cd "$work" && "$copy/tools/make_exercise" "$tag" assignment) >"$work/make_exercise.log" 2>&1 ||
+  { cat "$work/make_exercise.log"; fail "make_exercise $tag failed"; }
+grep -q "^previous=step04_first_add$" "$work/assignment/assignment.cfg" || fail "the assignment's previous is not step04_first_add"
+[ -f "$work/assignment/$step/reduce.cuh" ] && [ -f "$work/assignment/previous/reduce.cuh" ] ||
+  fail "the assignment lacks $step/reduce.cuh or previous/reduce.cuh"
+say "$step: added by one command; it configures, is listed and timed by ctest -L $tag, builds, runs," \
+    "passes the host checks, and is handed out"

@@ -3,8 +3,8 @@
 // together cover [0, n) exactly once, differ in size by at most one element, and the empty ones
 // (n < K) come last. A wrong split sums some elements twice or never, or reads past the input.
 //
-// Built against one step14 reduce.cuh (STEP13_HEADER), so that a changed copy can be checked too.
-#include STEP13_HEADER
+// Built against one step14 reduce.cuh (STEP14_HEADER), so that a changed copy can be checked too.
+#include STEP14_HEADER
 
 #include <cstddef>
 #include <cstdio>

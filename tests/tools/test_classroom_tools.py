@@ -16,7 +16,7 @@ import unittest
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
-from course import stamped_csv, steps as manifest
+from course import new_step, stamped_csv, steps as manifest
 from tools import classroom, compiled_code, exercise_markers, grade, grade_thresholds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,12 +142,41 @@ class Steps(unittest.TestCase):
             finally:
                 grade.HERE = saved
 
-    def test_a_multi_gpu_step_includes_its_previous_step(self):
+    def test_a_multi_gpu_steps_default_previous_step_is_its_rows(self):
+        # The build passes the row's previous (cmake/steps.cmake); the default, what the file says to its
+        # reader and what the figure draws, must name the same step.
         for step in manifest.load():
             if step.kind == "multi_gpu":
                 text = (ROOT / step.folder / "reduce.cuh").read_text()
-                self.assertIn(f'#include "{step.previous}/reduce.cuh"', text)
-                self.assertIn(f"namespace previous = {manifest.previous(step).tag};", text)
+                self.assertIn(f'#define REDUCTION_PREVIOUS_STEP_HEADER "{step.previous}/reduce.cuh"', text)
+                self.assertIn(f"#define REDUCTION_PREVIOUS_STEP_NS {manifest.previous(step).tag}\n", text)
+                self.assertIn("namespace previous = REDUCTION_PREVIOUS_STEP_NS;", text)
+
+
+class NewStep(unittest.TestCase):
+    """python3 -m course.new_step's refusals: one line, exit 2, nothing written (tests/course/add_step.sh runs it
+    in a copy of the course and builds and checks what it writes)."""
+
+    def test_refusals_exit_2_with_one_line(self):
+        before = (ROOT / "course" / "steps.csv").read_text()
+        for args in (["step15_x"], ["Step15_x", "--from", "4"], ["step15", "--from", "4"], ["step04_x", "--from", "3"],
+                     ["step15_x", "--from", "step99"], ["step15_x", "--from", "step14_multi_gpu"],
+                     [FOLDERS[0], "--from", "4"], ["step15_x", "--from", "4", "--change", "two\nlines"]):
+            with self.subTest(args=args):
+                result = subprocess.run([sys.executable, "-m", "course.new_step", *args], cwd=ROOT,
+                                        capture_output=True, text=True)
+                self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+                self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
+                self.assertTrue(result.stderr.startswith("new_step: error: "), result.stderr)
+        self.assertEqual((ROOT / "course" / "steps.csv").read_text(), before)
+        self.assertFalse((ROOT / "step15_x").exists())
+
+    def test_a_copy_is_its_previous_step_under_new_names(self):
+        previous, new = manifest.find("step04_first_add"), manifest.Step("step15_x", "single", "step04_first_add",
+                                                                          "sum", "", "")
+        text = 'namespace step04 { name = "step04_first_add"; } // step04_first_add_more, step045\nid = "s04-a"'
+        self.assertEqual(new_step.renamed(text, previous, new),
+                         'namespace step15 { name = "step15_x"; } // step04_first_add_more, step045\nid = "s15-a"')
 
 
 class Thresholds(unittest.TestCase):
@@ -455,6 +484,8 @@ class CompiledCode(unittest.TestCase):
         # step's kernel; tests/tools/wrong_kernels.sh proves each row's stub_passes and previous_passes
         # (each row's stub_passes and previous_passes, on the real SASS). A step whose previous step has
         # another api (sum before op) needs no such row: the previous step's file does not build as it.
+        # Nor does a step still a copy of its previous one (python3 -m course.new_step writes it so): no
+        # row can tell the two apart before its idea is written.
         # A multi-GPU step's idea is host code: its rows are the calls it imports (tools/host_calls.csv).
         rows = stamped_csv.read(TOOLS / "sass_checks.csv").rows + stamped_csv.read(TOOLS / "host_calls.csv").rows
         for step in manifest.load():
@@ -463,7 +494,7 @@ class CompiledCode(unittest.TestCase):
             with self.subTest(step=step.folder):
                 mine = [row for row in rows if row["step"] == step.folder]
                 self.assertIn("no", [row["stub_passes"] for row in mine], "no row fails the empty stub")
-                if step.previous and manifest.previous(step).api == step.api:
+                if step.previous and manifest.previous(step).api == step.api and not new_step.still_a_copy(step):
                     self.assertIn("no", [row["previous_passes"] for row in mine], "no row fails the previous step's kernels")
 
     def test_a_host_call_row_holds_only_where_the_executable_imports_it(self):
