@@ -3,12 +3,13 @@
 # makes a step from step04_first_add (api sum: the fewest test sources, the quickest GPU test), and
 # nothing else is edited. Checks that the copy configures; that ctest lists the step's gpu_, _large,
 # sanitize_ and speed_ tests under its label, the speed test timing it against step04_first_add; that
-# the generated registry (course_step_list.h) holds it; that the step, its GPU test program and the
-# GPU probe build (those targets only, for sm_90); that gpu_stepNN runs (Skipped without a GPU); that
-# every host check of the copy passes (the catalogue of mistakes, the classroom tools, the rendered
-# pages for results/h100, h200 and h200x2, the figures, the lessons' word limit); and that
-# make_exercise writes the step's assignment. It does not run the assignment's ./grade --host-only,
-# which builds for three architectures: .ci/exercises.sh grades assignments that way.
+# the generated registry (course_step_list.h and the step's course_step_stepNN.cu) holds it; that the
+# step, its GPU test program and the GPU probe build (those targets only, for sm_90); that gpu_stepNN
+# runs (Skipped without a GPU); that every host check of the copy passes (the catalogue of mistakes,
+# the classroom tools, the rendered pages for results/h100, h200 and h200x2, the figures, the
+# lessons' word limit); and that make_exercise writes the step's assignment. It does not run the
+# assignment's ./grade --host-only, which builds for three architectures: .ci/exercises.sh grades
+# assignments that way.
 # The copy holds what the configure and those checks read: not .git, not build folders.
 # Without Catch2 it stops after the configure and says so.
 # usage: tests/course/add_step.sh [WORK_DIR [CMAKE_ARG ...]]
@@ -52,8 +53,9 @@ done
 speed="$(ctest --test-dir "$build" -N -V -R "^speed_$tag\$")"  # whole, then grep: grep -q may stop reading early
 grep -Eq "bin/$step[\" ]+.*bin/step04_first_add" <<<"$speed" ||
   fail "speed_$tag does not time $step against step04_first_add, its row's previous"
-grep -q "#include \"$step/reduce.cuh\"" "$build/course/course_step_list.h" ||
-  fail "the generated registry (course_step_list.h) does not hold $step"
+grep -q "#include \"$step/reduce.cuh\"" "$build/course/course_step_$tag.cu" &&
+  grep -q "course_${tag}_api()" "$build/course/course_step_list.h" ||
+  fail "the generated registry (course_step_list.h, course_step_$tag.cu) does not hold $step"
 
 say "building $step, gpu_tests_$tag and reduction_gpu_probe for sm_90 (log: $work/build.log)"
 cmake --build "$build" --target "$step" "gpu_tests_$tag" reduction_gpu_probe >"$work/build.log" 2>&1 ||
