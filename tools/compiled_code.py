@@ -16,6 +16,9 @@ from course import stamped_csv
 HERE = Path(__file__).resolve().parent
 
 SASS_ARCH, TABLE, HOST_TABLE, NOT_CHECKED = "sm_90", HERE / "sass_checks.csv", HERE / "host_calls.csv", 77
+# Where tools/install_prerequisites.sh puts cuobjdump and nvdisasm (NVIDIA's PyPI wheels) when the CUDA
+# toolkit lacks them: found here too, so that a shell without that folder on PATH still grades.
+CACHED_TOOLS = Path("reduction-cuda-tools") / "nvidia" / "cu13" / "bin"
 
 
 def sass_rows_of(step):
@@ -41,9 +44,10 @@ def check_host_calls(rows, exe):  # (rows missing, a line per row), or None with
                                 for row, ok in zip(rows, found)]
 
 
-def find_cuobjdump(compiler=None):  # cuobjdump on PATH, or beside the CUDA compiler (a path); None if neither
+def find_cuobjdump(compiler=None):  # on PATH, beside the CUDA compiler (a path), or in the set-up's cache; else None
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / CACHED_TOOLS / "cuobjdump"
     beside = Path(compiler).parent / "cuobjdump" if compiler else None
-    return shutil.which("cuobjdump") or (str(beside) if beside and beside.is_file() else None)
+    return shutil.which("cuobjdump") or next((str(path) for path in (beside, cache) if path and path.is_file()), None)
 
 
 def kernel_opcodes(sass, tag, function=""):  # {function: opcode Counter} of `tag`'s kernels matching `function`
@@ -97,7 +101,8 @@ def run_check(step, exe, tool):
     if not rows:
         return (1 if missing else 0), "\n".join(lines)
     if not tool:
-        return NOT_CHECKED, "not checked: cuobjdump (part of the CUDA toolkit) not found"
+        return NOT_CHECKED, ("not checked: cuobjdump (part of the CUDA toolkit) not found: "
+                             "tools/install_prerequisites.sh installs it")
     tool = shutil.which(tool) or tool
     if not Path(tool).is_file() or not Path(exe).is_file():
         return 2, f"no such file: {tool if not Path(tool).is_file() else exe}"
@@ -113,7 +118,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("step", help="the step's folder name, e.g. step08_warp_shuffle")
     parser.add_argument("executable", type=Path)
-    parser.add_argument("--cuobjdump", help="the cuobjdump to use (default: on PATH)")
+    parser.add_argument("--cuobjdump", help="the cuobjdump to use (default: on PATH, else where the set-up put it)")
     args = parser.parse_args()
     code, text = run_check(args.step, args.executable, args.cuobjdump or find_cuobjdump())
     print(text)

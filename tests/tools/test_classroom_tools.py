@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from unittest import mock
 
 from course import stamped_csv, steps as manifest
 from tools import classroom, compiled_code, exercise_markers, grade, grade_thresholds
@@ -475,6 +477,19 @@ class CompiledCode(unittest.TestCase):
         self.assertEqual(missing, 1)
         self.assertTrue(lines[0].startswith("found: a call of malloc"))
         self.assertTrue(lines[1].startswith("MISSING: a call of ncclAllReduce"))
+
+    def test_cuobjdump_is_found_where_the_set_up_puts_it(self):
+        with tempfile.TemporaryDirectory() as work:
+            cached = Path(work) / compiled_code.CACHED_TOOLS / "cuobjdump"
+            with mock.patch.dict(os.environ, XDG_CACHE_HOME=work, PATH=work):  # nothing on PATH
+                self.assertIsNone(compiled_code.find_cuobjdump())
+                cached.parent.mkdir(parents=True)
+                cached.write_text("")
+                self.assertEqual(compiled_code.find_cuobjdump(), str(cached))
+        script = (ROOT / "tools" / "install_prerequisites.sh").read_text()
+        first, *rest = compiled_code.CACHED_TOOLS.parts  # the folder it installs into, and the tools' folder in it
+        self.assertIn(f"/{first}\"", script)
+        self.assertIn("/".join(rest), script)
 
     def test_a_count_with_a_plus_is_a_least_count(self):
         sass = (self.barriers("_ZN6step0125reduce_interleaved_kernelIjEEvPKT_mPS1_", 2)
