@@ -93,6 +93,22 @@ class Markers(unittest.TestCase):
                     self.assertTrue(any(c.startswith("// TODO: ") for c in code), f"no TODO line in the stub of '{hint}'")
                 self.assertTrue(exercise_markers.distinctive_solution_lines(text, stubs))
 
+    def test_some_regions_can_be_replaced_and_the_others_kept(self):
+        text = exercise_markers.replace_regions(SAMPLE, "// solution-begin: a barrier\n// solution-end\n")
+        self.assertNotIn("__syncthreads", text)
+        self.assertIn("int sum = in[threadIdx.x] + in[threadIdx.x + blockDim.x];", text)
+        with self.assertRaises(exercise_markers.MarkerError):
+            exercise_markers.replace_regions(SAMPLE, "// solution-begin: no such region\n// solution-end\n")
+
+    def test_every_solution_without_its_idea_replaces_regions_of_its_step(self):  # tests/tools/wrong_kernels.sh's (c)
+        found = list((ROOT / "tests" / "tools" / "without_idea").glob("*.cuh"))
+        self.assertTrue(found)
+        for path in found:
+            with self.subTest(step=path.stem):
+                self.assertIn(path.stem, FOLDERS)
+                text = (ROOT / path.stem / "reduce.cuh").read_text()
+                self.assertNotEqual(exercise_markers.replace_regions(text, path.read_text()), text)
+
     def test_every_stubs_file_belongs_to_a_step(self):
         for path in exercise_markers.STUBS.glob("*.cuh"):
             self.assertIn(path.stem, FOLDERS, f"{path} names no step of course/steps.csv")
@@ -470,13 +486,40 @@ class CompiledCode(unittest.TestCase):
 
     def test_a_host_call_row_holds_only_where_the_executable_imports_it(self):
         exe = shutil.which("ls")  # any dynamically linked program: it imports malloc, not ncclAllReduce
-        if not exe or not shutil.which("nm"):
-            self.skipTest("needs ls and nm")
-        rows = [{"symbol": "malloc", "reason": "r"}, {"symbol": "ncclAllReduce", "reason": "r"}]
+        if not exe or not shutil.which("nm") or not shutil.which("objdump"):
+            self.skipTest("needs ls, nm and objdump")
+        rows = [{"function": "", "call": "malloc", "reason": "r"}, {"function": "", "call": "ncclAllReduce", "reason": "r"}]
         missing, lines = compiled_code.check_host_calls(rows, exe)
         self.assertEqual(missing, 1)
         self.assertTrue(lines[0].startswith("found: a call of malloc"))
         self.assertTrue(lines[1].startswith("MISSING: a call of ncclAllReduce"))
+
+    def test_a_host_call_row_with_a_function_reads_that_functions_machine_code(self):
+        compiler = shutil.which("cc") or shutil.which("gcc")
+        if not compiler or not shutil.which("nm") or not shutil.which("objdump"):
+            self.skipTest("needs a C compiler, nm and objdump")
+        source = ("#include <stdlib.h>\nvoid (*volatile handed)(void);\n"
+                  "void __attribute__((noinline)) calls_through(void) { handed(); handed(); }\n"
+                  "void __attribute__((noinline)) calls_none(void) { }\n"
+                  "int main(void) { calls_through(); calls_none(); exit(0); }\n")
+        with tempfile.TemporaryDirectory() as work:
+            (Path(work) / "p.c").write_text(source)
+            exe = Path(work) / "p"
+            subprocess.run([compiler, "-O2", "-o", str(exe), str(Path(work) / "p.c")], check=True)
+            row = {"function": "^calls_", "call": "*", "reason": "r"}
+            missing, lines = compiled_code.check_host_calls([row], exe)  # calls_none holds none: every one must
+            self.assertEqual((missing, lines[0].split(":")[0]), (1, "MISSING"))
+            self.assertIn("calls_none", lines[0])
+            self.assertNotIn("calls_through", lines[0])
+            self.assertEqual(compiled_code.check_host_calls([dict(row, function="^calls_through$")], exe)[0], 0)
+            self.assertEqual(compiled_code.check_host_calls([dict(row, function="^main$", call="calls_through")], exe)[0], 0)
+            missing, lines = compiled_code.check_host_calls([dict(row, function="^no_such_function")], exe)
+            self.assertEqual(missing, 1)
+            self.assertIn("no function matching", lines[0])
+
+    def test_the_checks_name_says_what_it_reads(self):
+        self.assertEqual(compiled_code.describe("step12_small_n"), f"compiled code ({compiled_code.SASS_ARCH} SASS)")
+        self.assertEqual(compiled_code.describe("step14_multi_gpu"), "compiled code (host calls)")
 
     def test_cuobjdump_is_found_where_the_set_up_puts_it(self):
         with tempfile.TemporaryDirectory() as work:
