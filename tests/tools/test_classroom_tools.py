@@ -387,11 +387,57 @@ class AssignmentConfig(unittest.TestCase):
     def test_the_reference_in_an_assignment_needs_the_course_tree_given(self):
         with tempfile.TemporaryDirectory() as work:
             target = grade.Target(Path(work), "step04_first_add", "step03_sequential", True)
-            for tree, words in ((None, "give --reference-tree DIR"), (Path(work), "is not the course tree")):
+            for tree, words in ((None, "needs --reference-tree DIR"), (Path(work), "is not the course tree")):
                 args = argparse.Namespace(reference_tree=tree)
                 exe, why = grade.reference_build(target, args, Path(work), io.StringIO(), 1)
                 self.assertIsNone(exe)
                 self.assertIn(words, why)
+
+    def test_a_reference_that_cannot_be_timed_is_refused_before_anything_is_built(self):
+        with tempfile.TemporaryDirectory() as work:
+            out = Path(work) / "assignment"
+            subprocess.run([str(TOOLS / "make_exercise"), "step04", str(out)], check=True, capture_output=True)
+            for args, words in ((["--reference"], "needs --reference-tree DIR"),
+                                (["--reference", "--reference-tree", work], "is not the course tree"),
+                                (["--reference", "--reference-tree", str(ROOT), "--host-only"], "not with --host-only")):
+                with self.subTest(args=args):
+                    result = subprocess.run([str(out / "grade"), *args], cwd=out, capture_output=True, text=True)
+                    self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+                    self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+                    self.assertIn(words, result.stderr)
+                    self.assertFalse((out / "build-grade").exists())
+
+
+class Verdict(unittest.TestCase):
+    """The last line of grade's report, its exit code, and the same verdict in JUnit and results.json."""
+
+    HOST = [grade.Check("build", "build", "pass", "built", "", 10), grade.Check("todo", "no TODO left", "pass", "", "", 5)]
+
+    def verdict(self, checks, gpu_why="", host_only=False, only=()):
+        with contextlib.redirect_stdout(io.StringIO()) as printed:
+            code, verdict = grade.report(grade.Target(ROOT, "step04_first_add", "step03_sequential", True), checks,
+                                         gpu_why, host_only, only)
+        return code, verdict, printed.getvalue().strip().splitlines()[-1]
+
+    def test_the_host_part_alone_is_never_a_full_pass(self):
+        code, verdict, last = self.verdict(self.HOST, host_only=True)
+        self.assertEqual((code, last), (4, "overall: host part: PASS; GPU part: not run"))
+        code, verdict, last = self.verdict(self.HOST[:1], host_only=True, only=["build"])
+        self.assertEqual((code, last), (4, "overall: host part (build only): PASS; GPU part: not run"))
+        root = ElementTree.fromstring(grade.junit_report("step04_first_add", self.HOST, verdict))
+        self.assertEqual(root.find("properties/property[@name='verdict']").get("value"), verdict)
+        output = grade.gradescope_results("step04_first_add", self.HOST, 1, verdict)["output"]
+        self.assertEqual(output.splitlines()[-1], f"overall: {verdict}")
+
+    def test_exit_codes(self):
+        gpu = [grade.gpu_check("gpu_step04", "pass", "")]
+        self.assertEqual(self.verdict(self.HOST + gpu)[::2], (0, "overall: PASS"))  # only a graded GPU part passes
+        failed = [grade.Check("todo", "no TODO left", "fail", "1 TODO line(s) left", "", 5)]
+        for host_only in (True, False):
+            self.assertEqual(self.verdict(self.HOST[:1] + failed, host_only=host_only)[0], 1)
+        self.assertEqual(self.verdict(self.HOST + grade.not_graded(["gpu_step04"], "no driver"), "no driver")[0], 3)
+        skipped = [grade.Check("compiled-code", "compiled code (sm_90 SASS)", "skip", "not checked", "", 10)]
+        self.assertEqual(self.verdict(self.HOST + skipped, host_only=True)[0], 3)
 
 
 class JUnit(unittest.TestCase):
@@ -635,7 +681,7 @@ class Workflow(unittest.TestCase):
                        for row in stamped_csv.read(TOOLS / table).rows)
         self.assertEqual(parts, [p for p in classroom.HOST_POINTS if has_rows or p != "compiled-code"])
         for grader in graders:
-            self.assertEqual(grader["with"]["command"], f"./grade --check {grader['id']}")
+            self.assertEqual(grader["with"]["command"], f"bash -c \"./grade --check {grader['id']}; test $? -eq 4\"")
             self.assertEqual(int(grader["with"]["max-score"]), classroom.HOST_POINTS[grader["id"]])
         install = next(s for s in steps if "apt-get install" in s.get("run", ""))
         self.assertLess(steps.index(install), steps.index(graders[0]))

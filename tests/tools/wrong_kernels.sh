@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The host part of ./grade (what GitHub Classroom scores, no GPU) must fail a kernel that does not
 # hold the step's idea. For each step: its assignment with the solution (make_exercise --solution)
-# scores full; then, in the same folder (only the step rebuilds), its reduce.cuh replaced by
+# scores full (exit 4: the host part passed, the GPU part not run); then, in the same folder (only the step rebuilds), its reduce.cuh replaced by
 #   (a) the stub with its `// TODO:` lines deleted and no code written, and
 #   (b) the previous step's reduce.cuh (previous/ in the assignment) under this step's namespace,
 #   (c) where tests/tools/without_idea/ holds the step, the solution without the code of its idea: the
@@ -42,7 +42,7 @@ for step in "${steps[@]}"; do
   file="$out/$folder/reduce.cuh"
 
   code="$(grade "$out" "$work/$step.solution.log")"
-  [ "$code" -eq 0 ] || { cat "$work/$step.solution.log"; fail "grade --host-only exited $code on the solution of $step, expected 0"; }
+  [ "$code" -eq 4 ] || { cat "$work/$step.solution.log"; fail "grade --host-only exited $code on the solution of $step, expected 4"; }
   cp "$file" "$work/$step.solution.cuh"
 
   # (a) the stub, its TODO lines deleted, nothing written
