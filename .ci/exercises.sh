@@ -7,8 +7,10 @@
 # in the terminal, JUnit and results.json alike, and that without a GPU the GPU part scores 0 in
 # Gradescope's results.json and the grader never passes, while its JUnit report (--junit) holds the
 # host part and every GPU test skipped with the reason; and that a graded folder moved elsewhere is
-# graded afresh (the first step only: it rebuilds). The tools' host tests and the thresholds check
-# are ctest's (label host); tests/tools/wrong_kernels.sh fails empty and previous-step kernels.
+# graded afresh, and that the course tree's grade of the step scores its host part alike (the first
+# step only: each rebuilds). The tools' host tests and the thresholds check
+# are ctest's (label host); tests/tools/wrong_kernels.sh fails empty and previous-step kernels and steps
+# without their idea.
 # usage: .ci/exercises.sh [STEP ...]        (default: step04 step07)
 set -euo pipefail
 tree="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -126,6 +128,15 @@ EOF
     set -e
     [ "$code" -eq 3 ] || { cat "$work/$step.solution-all.log"; fail "grade exited $code on the solution of $step without a GPU, expected 3"; }
     grep -q "NOT GRADED: no usable GPU" "$work/$step.solution-all.log" || fail "grade did not say that no GPU is present"
+  fi
+  if [ "$step" = "${steps[0]}" ]; then  # the course tree's grade of the same solution scores the same host part
+    set +e
+    "$tree/tools/grade" --step "$step" --host-only >"$work/$step.tree.log" 2>&1
+    code=$?
+    set -e
+    scored() { sed -n 's/^host part: \([0-9]* of [0-9]*\) points$/\1/p' "$1"; }
+    [ "$code" -eq 4 ] && [ "$(scored "$work/$step.tree.log")" = "$(scored "$work/$step.solution.log")" ] ||
+      { cat "$work/$step.tree.log"; fail "tools/grade --step $step scored the host part otherwise than the assignment"; }
   fi
   if [ "$step" = "${steps[0]}" ]; then  # moved elsewhere, build-grade/ and all: graded afresh, host tests and all
     mv "$work/$step-solution" "$work/$step-moved"

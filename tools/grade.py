@@ -20,8 +20,7 @@ HERE = Path(__file__).resolve().parent  # tools/, in the course tree and in an a
 EXIT_PASS, EXIT_FAIL, EXIT_NOT_GRADED, EXIT_HOST_ONLY = 0, 1, 3, 4  # 4: the host part passed, the GPU part not run
 HOST_ARCHITECTURES = "75-real;80-real;90"  # sm_75 and sm_80 machine code, sm_90 machine code and PTX
 GROUPS = {"build": "build for sm_75, sm_80, sm_90", "host-tests": "host tests", "todo": "no TODO left",
-          "compiled-code": f"compiled code ({compiled_code.SASS_ARCH} SASS)",
-          "correctness": "correctness", "sanitizer": "sanitizers", "speed": "speed"}
+          "compiled-code": "compiled code", "correctness": "correctness", "sanitizer": "sanitizers", "speed": "speed"}
 PART = {group: "host part" if group in classroom.HOST_POINTS else "GPU part" for group in GROUPS}
 GRADESCOPE_DEFAULT = Path("/autograder/results/results.json")  # where Gradescope reads it
 
@@ -108,8 +107,9 @@ def gpu_listed():  # '' when the NVIDIA driver sees a GPU, else why not (the pro
     return f"the NVIDIA driver failed to start (CUresult {status})" if status else ""
 
 
-def host_check(group, status, detail, output=""):
-    return Check(group, "build" if group == "build" else GROUPS[group], status, detail, output, classroom.HOST_POINTS[group])
+def host_check(group, status, detail, output="", name=None):  # name: what the check reads, where the group's is vague
+    name = name or ("build" if group == "build" else GROUPS[group])
+    return Check(group, name, status, detail, output, classroom.HOST_POINTS[group])
 
 
 def run_tests(build_dir, names, junit, log, env=None):  # (exit code, output, a Check per test run)
@@ -128,32 +128,36 @@ def host_part(target, build_dir, log, jobs, work):  # its checks, and {name: lab
                  host_check("build", "fail", "the code does not compile", compile_errors(output)))
     checks, built = [build], build.status == "pass"
     host_tests = [name for name, labels in tests.items() if "host" in labels]
-    if host_tests and not built:
+    if not built:  # scored in every tree alike: a missing test is a failed check, not fewer points
         checks.append(host_check("host-tests", "fail", "not run: the build failed"))
-    elif host_tests:
+    elif not host_tests:
+        checks.append(host_check("host-tests", "fail", f"no test labelled host and {target.tag} (ctest -L {target.tag})"))
+    else:
         ran = run_tests(build_dir, host_tests, work / "host.xml", log)[2]
         bad = [c for c in ran if c.status != "pass"] + [Check("", t, "fail", "did not run") for t in host_tests
                                                          if t not in {c.name for c in ran}]
         details = "\n".join(f"{c.name}: {c.detail}\n{c.output}".strip() for c in bad)
         checks.append(host_check("host-tests", "fail" if bad else "pass",
-                                 f"{len(host_tests) - len(bad)} of {len(host_tests)} passed", details))
+                                 f"{len(host_tests) - len(bad)} of {len(host_tests)} passed ({', '.join(host_tests)})",
+                                 details))
     path = target.root / target.step / "reduce.cuh"
     left = [f"{target.step}/reduce.cuh:{number}: {line.strip()}"
             for number, line in enumerate(path.read_text().splitlines(), start=1) if "TODO" in line]
     checks.append(host_check("todo", "fail", f"{len(left)} TODO line(s) left", "\n".join(left)) if left else
                   host_check("todo", "pass", f"{target.step}/reduce.cuh has no TODO line"))
+    described = compiled_code.describe(target.step)  # SASS, host calls, or both
     if compiled_code.rows_of(target.step) and not built:
-        checks.append(host_check("compiled-code", "fail", "not checked: the build failed"))
+        checks.append(host_check("compiled-code", "fail", "not checked: the build failed", name=described))
     elif compiled_code.rows_of(target.step):
         tool = compiled_code.find_cuobjdump(cache_value(build_dir, "CMAKE_CUDA_COMPILER"))
         exe = build_dir / "bin" / target.step
         log.write(f"$ python3 -m tools.compiled_code {target.step} {exe} --cuobjdump {tool}\n")
         code, text = compiled_code.run_check(target.step, exe, tool)
         failed = text.count("MISSING") + text.count("WRONG COUNT")  # none at exit 2: a file is not there
-        status, detail = {0: ("pass", "the step's kernels hold its instructions"),
+        status, detail = {0: ("pass", "the step's compiled code holds its idea"),
                           compiled_code.NOT_CHECKED: ("skip", text.splitlines()[0])}.get(
             code, ("fail", f"{failed} check(s) of the step's instructions failed" if failed else text.splitlines()[0]))
-        checks.append(host_check("compiled-code", status, detail, text))
+        checks.append(host_check("compiled-code", status, detail, text, name=described))
     return checks, tests
 
 
