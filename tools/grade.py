@@ -156,7 +156,7 @@ def host_part(target, build_dir, log, jobs, work):  # its checks, and {name: lab
         failed = text.count("MISSING") + text.count("WRONG COUNT")  # none at exit 2: a file is not there
         status, detail = {0: ("pass", "the step's compiled code holds its idea"),
                           compiled_code.NOT_CHECKED: ("skip", text.splitlines()[0])}.get(
-            code, ("fail", f"{failed} check(s) of the step's instructions failed" if failed else text.splitlines()[0]))
+            code, ("fail", f"{failed} check(s) of the step's compiled code failed" if failed else text.splitlines()[0]))
         checks.append(host_check("compiled-code", status, detail, text, name=described))
     return checks, tests
 
@@ -164,13 +164,14 @@ def host_part(target, build_dir, log, jobs, work):  # its checks, and {name: lab
 def unusable_reference_tree(target, tree):  # why `tree` cannot give an assignment its reference solution, or ""
     if not tree:  # the course tree is wherever the instructor keeps it: assignment.cfg holds no path
         return f"--reference in an assignment needs --reference-tree DIR, the course tree (with {target.step}/reduce.cuh)"
-    return "" if (tree / target.step / "reduce.cuh").is_file() else f"{tree} is not the course tree: it has no {target.step}/reduce.cuh"
+    found = (tree / target.step / "reduce.cuh").is_file()
+    return "" if found else f"{tree} is not the course tree: it has no {target.step}/reduce.cuh"
 
 
 def reference_build(target, args, work, log, jobs):  # (executable, why not) of the reference solution
     if target.assignment:
         tree = args.reference_tree
-        if why := unusable_reference_tree(target, tree):
+        if why := unusable_reference_tree(target, tree):  # main refuses it first; here for a direct call
             return None, why
     else:  # the step as committed, next to the working copy being graded
         archive = subprocess.run(["git", "-C", target.root, "archive", "HEAD"], capture_output=True)
