@@ -3,11 +3,14 @@
 # outside the tree, builds each from there as a student would (no compiler warning), checks that
 # the stub really is one (no line of the solution left in it), that the grader's host part
 # (./grade --host-only, what GitHub Classroom's workflow runs) scores the stub below full and the
-# solution (make_exercise --solution) full, and that without a GPU the GPU part scores 0 in
+# solution (make_exercise --solution) full, with exit 4 and the verdict "host part: PASS; GPU part: not run"
+# in the terminal, JUnit and results.json alike, and that without a GPU the GPU part scores 0 in
 # Gradescope's results.json and the grader never passes, while its JUnit report (--junit) holds the
 # host part and every GPU test skipped with the reason; and that a graded folder moved elsewhere is
-# graded afresh (the first step only: it rebuilds). The tools' host tests and the thresholds check
-# are ctest's (label host); tests/tools/wrong_kernels.sh fails empty and previous-step kernels.
+# graded afresh, and that the course tree's grade of the step scores its host part alike (the first
+# step only: each rebuilds). The tools' host tests and the thresholds check
+# are ctest's (label host); tests/tools/wrong_kernels.sh fails empty and previous-step kernels and steps
+# without their idea.
 # usage: .ci/exercises.sh [STEP ...]        (default: step04 step07)
 set -euo pipefail
 tree="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -103,10 +106,21 @@ EOF
     head -n 1 "$work/$step.grade.log" | grep -q "^grade: no GPU on this machine" || fail "grade did not say first that no GPU is present"
   fi
 
-  # The solution: the host part full; without a GPU the whole grade is NOT GRADED, never a pass.
+  # The solution: the host part full, and said to be only that (exit 4, never "overall: PASS");
+  # without a GPU the whole grade is NOT GRADED, never a pass.
   (cd "$tree" && python3 -m tools.make_exercise --solution "$step" "$work/$step-solution") >/dev/null
-  (cd "$work/$step-solution" && ./grade --host-only) >"$work/$step.solution.log" 2>&1 ||
-    { cat "$work/$step.solution.log"; fail "grade --host-only did not pass the solution of $step"; }
+  set +e
+  (cd "$work/$step-solution" && ./grade --host-only --junit "$work/$step.solution.xml" \
+     --gradescope "$work/$step.solution.json") >"$work/$step.solution.log" 2>&1
+  code=$?
+  set -e
+  [ "$code" -eq 4 ] || { cat "$work/$step.solution.log"; fail "grade --host-only exited $code on the solution of $step, expected 4"; }
+  verdict="host part: PASS; GPU part: not run"
+  [ "$(tail -n 3 "$work/$step.solution.log" | sed -n 's/^overall: //p')" = "$verdict" ] ||
+    { cat "$work/$step.solution.log"; fail "grade --host-only on the solution of $step did not end 'overall: $verdict'"; }
+  grep -q "<property name=\"verdict\" value=\"$verdict\"" "$work/$step.solution.xml" &&
+    grep -q "overall: $verdict" "$work/$step.solution.json" ||
+    fail "the JUnit or Gradescope report of the solution of $step does not say '$verdict'"
   if [ "$gpu" = no ]; then
     set +e
     (cd "$work/$step-solution" && ./grade) >"$work/$step.solution-all.log" 2>&1
@@ -115,10 +129,22 @@ EOF
     [ "$code" -eq 3 ] || { cat "$work/$step.solution-all.log"; fail "grade exited $code on the solution of $step without a GPU, expected 3"; }
     grep -q "NOT GRADED: no usable GPU" "$work/$step.solution-all.log" || fail "grade did not say that no GPU is present"
   fi
+  if [ "$step" = "${steps[0]}" ]; then  # the course tree's grade of the same solution scores the same host part
+    set +e
+    "$tree/tools/grade" --step "$step" --host-only >"$work/$step.tree.log" 2>&1
+    code=$?
+    set -e
+    scored() { sed -n 's/^host part: \([0-9]* of [0-9]*\) points$/\1/p' "$1"; }
+    [ "$code" -eq 4 ] && [ "$(scored "$work/$step.tree.log")" = "$(scored "$work/$step.solution.log")" ] ||
+      { cat "$work/$step.tree.log"; fail "tools/grade --step $step scored the host part otherwise than the assignment"; }
+  fi
   if [ "$step" = "${steps[0]}" ]; then  # moved elsewhere, build-grade/ and all: graded afresh, host tests and all
     mv "$work/$step-solution" "$work/$step-moved"
-    (cd "$work/$step-moved" && ./grade --host-only) >"$work/$step.moved.log" 2>&1 ||
-      { cat "$work/$step.moved.log"; fail "grade --host-only did not pass the solution of $step once moved"; }
+    set +e
+    (cd "$work/$step-moved" && ./grade --host-only) >"$work/$step.moved.log" 2>&1
+    code=$?
+    set -e
+    [ "$code" -eq 4 ] || { cat "$work/$step.moved.log"; fail "grade --host-only exited $code on the solution of $step once moved, expected 4"; }
     grep -q "configuring afresh" "$work/$step.moved.log" && grep -q "host tests: 1 passed" "$work/$step.moved.log" ||
       { cat "$work/$step.moved.log"; fail "the moved solution of $step was not configured afresh with its host tests"; }
   fi

@@ -40,9 +40,18 @@ def replacements(text, stubs):  # {hint: lines} of `stubs`; MarkerError unless i
 
 
 def make_stub(text, stubs):  # `text` with every marked region replaced by its code from `stubs`
-    given, lines = replacements(text, stubs), text.splitlines()
+    replacements(text, stubs)  # every region has its stub, and every stub its region
+    return replace_regions(text, stubs)
+
+
+def replace_regions(text, stubs):  # `text` with the regions that `stubs` holds replaced by its code, the others kept
+    given, lines = {hint: code for hint, _, _, code in regions(stubs)}, text.splitlines()
+    unknown = sorted(set(given) - {hint for hint, *_ in regions(text)})
+    if unknown:
+        raise MarkerError(f"no region of the step begins with: {'; '.join(unknown)}")
     for hint, first, indent, inside in reversed(regions(text)):  # from the end: earlier line numbers stay
-        lines[first - 1:first + len(inside) + 1] = [indent + code if code.strip() else "" for code in given[hint]]
+        if hint in given:
+            lines[first - 1:first + len(inside) + 1] = [indent + code if code.strip() else "" for code in given[hint]]
     return "\n".join(lines) + ("\n" if text.endswith("\n") else "")
 
 

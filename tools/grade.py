@@ -17,11 +17,10 @@ from pathlib import Path
 from tools import classroom, compiled_code
 
 HERE = Path(__file__).resolve().parent  # tools/, in the course tree and in an assignment
-EXIT_PASS, EXIT_FAIL, EXIT_NOT_GRADED = 0, 1, 3
+EXIT_PASS, EXIT_FAIL, EXIT_NOT_GRADED, EXIT_HOST_ONLY = 0, 1, 3, 4  # 4: the host part passed, the GPU part not run
 HOST_ARCHITECTURES = "75-real;80-real;90"  # sm_75 and sm_80 machine code, sm_90 machine code and PTX
 GROUPS = {"build": "build for sm_75, sm_80, sm_90", "host-tests": "host tests", "todo": "no TODO left",
-          "compiled-code": f"compiled code ({compiled_code.SASS_ARCH} SASS)",
-          "correctness": "correctness", "sanitizer": "sanitizers", "speed": "speed"}
+          "compiled-code": "compiled code", "correctness": "correctness", "sanitizer": "sanitizers", "speed": "speed"}
 PART = {group: "host part" if group in classroom.HOST_POINTS else "GPU part" for group in GROUPS}
 GRADESCOPE_DEFAULT = Path("/autograder/results/results.json")  # where Gradescope reads it
 
@@ -108,8 +107,9 @@ def gpu_listed():  # '' when the NVIDIA driver sees a GPU, else why not (the pro
     return f"the NVIDIA driver failed to start (CUresult {status})" if status else ""
 
 
-def host_check(group, status, detail, output=""):
-    return Check(group, "build" if group == "build" else GROUPS[group], status, detail, output, classroom.HOST_POINTS[group])
+def host_check(group, status, detail, output="", name=None):  # name: what the check reads, where the group's is vague
+    name = name or ("build" if group == "build" else GROUPS[group])
+    return Check(group, name, status, detail, output, classroom.HOST_POINTS[group])
 
 
 def run_tests(build_dir, names, junit, log, env=None):  # (exit code, output, a Check per test run)
@@ -128,41 +128,51 @@ def host_part(target, build_dir, log, jobs, work):  # its checks, and {name: lab
                  host_check("build", "fail", "the code does not compile", compile_errors(output)))
     checks, built = [build], build.status == "pass"
     host_tests = [name for name, labels in tests.items() if "host" in labels]
-    if host_tests and not built:
+    if not built:  # scored in every tree alike: a missing test is a failed check, not fewer points
         checks.append(host_check("host-tests", "fail", "not run: the build failed"))
-    elif host_tests:
+    elif not host_tests:
+        checks.append(host_check("host-tests", "fail", f"no test labelled host and {target.tag} (ctest -L {target.tag})"))
+    else:
         ran = run_tests(build_dir, host_tests, work / "host.xml", log)[2]
         bad = [c for c in ran if c.status != "pass"] + [Check("", t, "fail", "did not run") for t in host_tests
                                                          if t not in {c.name for c in ran}]
         details = "\n".join(f"{c.name}: {c.detail}\n{c.output}".strip() for c in bad)
         checks.append(host_check("host-tests", "fail" if bad else "pass",
-                                 f"{len(host_tests) - len(bad)} of {len(host_tests)} passed", details))
+                                 f"{len(host_tests) - len(bad)} of {len(host_tests)} passed ({', '.join(host_tests)})",
+                                 details))
     path = target.root / target.step / "reduce.cuh"
     left = [f"{target.step}/reduce.cuh:{number}: {line.strip()}"
             for number, line in enumerate(path.read_text().splitlines(), start=1) if "TODO" in line]
     checks.append(host_check("todo", "fail", f"{len(left)} TODO line(s) left", "\n".join(left)) if left else
                   host_check("todo", "pass", f"{target.step}/reduce.cuh has no TODO line"))
+    described = compiled_code.describe(target.step)  # SASS, host calls, or both
     if compiled_code.rows_of(target.step) and not built:
-        checks.append(host_check("compiled-code", "fail", "not checked: the build failed"))
+        checks.append(host_check("compiled-code", "fail", "not checked: the build failed", name=described))
     elif compiled_code.rows_of(target.step):
         tool = compiled_code.find_cuobjdump(cache_value(build_dir, "CMAKE_CUDA_COMPILER"))
         exe = build_dir / "bin" / target.step
         log.write(f"$ python3 -m tools.compiled_code {target.step} {exe} --cuobjdump {tool}\n")
         code, text = compiled_code.run_check(target.step, exe, tool)
         failed = text.count("MISSING") + text.count("WRONG COUNT")  # none at exit 2: a file is not there
-        status, detail = {0: ("pass", "the step's kernels hold its instructions"),
+        status, detail = {0: ("pass", "the step's compiled code holds its idea"),
                           compiled_code.NOT_CHECKED: ("skip", text.splitlines()[0])}.get(
-            code, ("fail", f"{failed} check(s) of the step's instructions failed" if failed else text.splitlines()[0]))
-        checks.append(host_check("compiled-code", status, detail, text))
+            code, ("fail", f"{failed} check(s) of the step's compiled code failed" if failed else text.splitlines()[0]))
+        checks.append(host_check("compiled-code", status, detail, text, name=described))
     return checks, tests
 
 
+def unusable_reference_tree(target, tree):  # why `tree` cannot give an assignment its reference solution, or ""
+    if not tree:  # the course tree is wherever the instructor keeps it: assignment.cfg holds no path
+        return f"--reference in an assignment needs --reference-tree DIR, the course tree (with {target.step}/reduce.cuh)"
+    found = (tree / target.step / "reduce.cuh").is_file()
+    return "" if found else f"{tree} is not the course tree: it has no {target.step}/reduce.cuh"
+
+
 def reference_build(target, args, work, log, jobs):  # (executable, why not) of the reference solution
-    if target.assignment:  # the course tree is wherever the instructor keeps it: assignment.cfg holds no path
+    if target.assignment:
         tree = args.reference_tree
-        if not tree or not (tree / target.step / "reduce.cuh").is_file():
-            return None, ("give --reference-tree DIR, the course tree (with " + target.step + "/reduce.cuh)" if not tree
-                          else f"{tree} is not the course tree: it has no {target.step}/reduce.cuh")
+        if why := unusable_reference_tree(target, tree):  # main refuses it first; here for a direct call
+            return None, why
     else:  # the step as committed, next to the working copy being graded
         archive = subprocess.run(["git", "-C", target.root, "archive", "HEAD"], capture_output=True)
         if archive.returncode != 0:
@@ -240,7 +250,7 @@ def totals(checks, part):
     return sum(c.score for c in mine), sum(c.points for c in mine)
 
 
-def report(target, checks, gpu_why, host_only):
+def report(target, checks, gpu_why, host_only, only=()):  # only: the host part's checks asked for (--check)
     print(f"\n=== grade report: {target.step}" + (f" (previous step {target.previous})" if target.previous else "") + " ===")
     for part in [part for part in ("host part", "GPU part") if any(PART[c.group] == part for c in checks)]:
         print("{}: {} of {} points".format(part, *totals(checks, part)))
@@ -256,12 +266,14 @@ def report(target, checks, gpu_why, host_only):
                     print("\n".join("          " + line for line in shown.splitlines()))
     failed, skipped = ([c.name for c in checks if c.status == status] for status in ("fail", "skip"))
     what = "the host part" if host_only else "the GPU tests and the speed check"
+    graded = "host part" + (f" ({', '.join(only)} only)" if only else "")
     verdicts = (  # the first that holds
         (failed, EXIT_FAIL, f"FAIL ({len(failed)} check(s) failed: {', '.join(failed)})"),
         (gpu_why, EXIT_NOT_GRADED, f"NOT GRADED: no usable GPU ({gpu_why}); {what} need an NVIDIA GPU, "
                                    "and a skipped test is never a pass"),
         (skipped, EXIT_NOT_GRADED, f"NOT GRADED: {len(skipped)} check(s) skipped ({', '.join(skipped)}); "
                                    "a skipped test is never a pass"),
+        (host_only, EXIT_HOST_ONLY, f"{graded}: PASS; GPU part: not run"),  # never a full pass
         (True, EXIT_PASS, "PASS"))
     code, verdict = next((code, verdict) for holds, code, verdict in verdicts if holds)
     print(f"overall: {verdict}")
@@ -327,6 +339,10 @@ def main():
         parser.fail("--rounds must be at least 1")
     host_only = args.host_only or bool(args.check)
     target = find_target(args, parser)
+    if args.reference and host_only:
+        parser.fail("--reference times the reference solution in the GPU part: not with --host-only or --check")
+    if args.reference and target.assignment and (why := unusable_reference_tree(target, args.reference_tree)):
+        parser.fail(why)
     host_dir = (target.root / "build-grade").resolve()
     host_dir.mkdir(parents=True, exist_ok=True)
     env, gpu_why = dict(os.environ, REDUCTION_SPEED_ROUNDS=str(args.rounds)), ""
@@ -344,7 +360,7 @@ def main():
             gpu_checks, gpu_why = ((not_graded(gpu_tests, no_gpu), no_gpu) if no_gpu else
                                    gpu_part(target, args, gpu_tests, host_dir, log, work, env))
             checks += gpu_checks
-    code, verdict = report(target, checks, gpu_why, host_only)
+    code, verdict = report(target, checks, gpu_why, host_only, args.check or ())
     if args.junit:  # the host part's checks, and the GPU tests (skipped, with why, where not run)
         args.junit.parent.mkdir(parents=True, exist_ok=True)
         args.junit.write_text(junit_report(target.step, checks, verdict))

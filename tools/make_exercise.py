@@ -12,8 +12,8 @@ from tools import classroom, compiled_code, exercise_markers
 TOOLS = Path(__file__).resolve().parent
 TREE = TOOLS.parent
 CLASSROOM_FILES = ("tools/__init__.py", "tools/grade.py", "tools/classroom.py", "tools/speed_test.py",
-                   "tools/grade_thresholds.csv", "tools/sass_checks.csv", "tools/host_calls.csv", "tools/compiled_code.py", "course/__init__.py",
-                   "course/stamped_csv.py", "course/steps.py")
+                   "tools/grade_thresholds.csv", "tools/sass_checks.csv", "tools/host_calls.csv", "tools/compiled_code.py",
+                   "tools/install_prerequisites.sh", "course/__init__.py", "course/stamped_csv.py", "course/steps.py")
 
 
 class Template(string.Template):

@@ -117,7 +117,7 @@ void check_uneven_warps() {
         CUDA_CHECK(cudaGetLastError());
         double got = 0;
         CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof(double), cudaMemcpyDeviceToHost));
-        INFO(REDUCTION_STEP_TAG " bulk kernel, warps 1 and up slowed: float64 n=" << n << " block=" << block << " grid=2");
+        INFO(REDUCTION_STEP_TAG " bulk kernel " << SlowSum::name << " float64 n=" << n << " block=" << block << " grid=2");
         REQUIRE(got == expected);
     }
 }

@@ -7,6 +7,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ import tempfile
 import unittest
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
+from unittest import mock
 
 from course import new_step, stamped_csv, steps as manifest
 from tools import classroom, compiled_code, exercise_markers, grade, grade_thresholds
@@ -90,6 +92,22 @@ class Markers(unittest.TestCase):
                 for hint, code in exercise_markers.replacements(text, stubs).items():
                     self.assertTrue(any(c.startswith("// TODO: ") for c in code), f"no TODO line in the stub of '{hint}'")
                 self.assertTrue(exercise_markers.distinctive_solution_lines(text, stubs))
+
+    def test_some_regions_can_be_replaced_and_the_others_kept(self):
+        text = exercise_markers.replace_regions(SAMPLE, "// solution-begin: a barrier\n// solution-end\n")
+        self.assertNotIn("__syncthreads", text)
+        self.assertIn("int sum = in[threadIdx.x] + in[threadIdx.x + blockDim.x];", text)
+        with self.assertRaises(exercise_markers.MarkerError):
+            exercise_markers.replace_regions(SAMPLE, "// solution-begin: no such region\n// solution-end\n")
+
+    def test_every_solution_without_its_idea_replaces_regions_of_its_step(self):  # tests/tools/wrong_kernels.sh's (c)
+        found = list((ROOT / "tests" / "tools" / "without_idea").glob("*.cuh"))
+        self.assertTrue(found)
+        for path in found:
+            with self.subTest(step=path.stem):
+                self.assertIn(path.stem, FOLDERS)
+                text = (ROOT / path.stem / "reduce.cuh").read_text()
+                self.assertNotEqual(exercise_markers.replace_regions(text, path.read_text()), text)
 
     def test_every_stubs_file_belongs_to_a_step(self):
         for path in exercise_markers.STUBS.glob("*.cuh"):
@@ -398,11 +416,57 @@ class AssignmentConfig(unittest.TestCase):
     def test_the_reference_in_an_assignment_needs_the_course_tree_given(self):
         with tempfile.TemporaryDirectory() as work:
             target = grade.Target(Path(work), "step04_first_add", "step03_sequential", True)
-            for tree, words in ((None, "give --reference-tree DIR"), (Path(work), "is not the course tree")):
+            for tree, words in ((None, "needs --reference-tree DIR"), (Path(work), "is not the course tree")):
                 args = argparse.Namespace(reference_tree=tree)
                 exe, why = grade.reference_build(target, args, Path(work), io.StringIO(), 1)
                 self.assertIsNone(exe)
                 self.assertIn(words, why)
+
+    def test_a_reference_that_cannot_be_timed_is_refused_before_anything_is_built(self):
+        with tempfile.TemporaryDirectory() as work:
+            out = Path(work) / "assignment"
+            subprocess.run([str(TOOLS / "make_exercise"), "step04", str(out)], check=True, capture_output=True)
+            for args, words in ((["--reference"], "needs --reference-tree DIR"),
+                                (["--reference", "--reference-tree", work], "is not the course tree"),
+                                (["--reference", "--reference-tree", str(ROOT), "--host-only"], "not with --host-only")):
+                with self.subTest(args=args):
+                    result = subprocess.run([str(out / "grade"), *args], cwd=out, capture_output=True, text=True)
+                    self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+                    self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+                    self.assertIn(words, result.stderr)
+                    self.assertFalse((out / "build-grade").exists())
+
+
+class Verdict(unittest.TestCase):
+    """The last line of grade's report, its exit code, and the same verdict in JUnit and results.json."""
+
+    HOST = [grade.Check("build", "build", "pass", "built", "", 10), grade.Check("todo", "no TODO left", "pass", "", "", 5)]
+
+    def verdict(self, checks, gpu_why="", host_only=False, only=()):
+        with contextlib.redirect_stdout(io.StringIO()) as printed:
+            code, verdict = grade.report(grade.Target(ROOT, "step04_first_add", "step03_sequential", True), checks,
+                                         gpu_why, host_only, only)
+        return code, verdict, printed.getvalue().strip().splitlines()[-1]
+
+    def test_the_host_part_alone_is_never_a_full_pass(self):
+        code, verdict, last = self.verdict(self.HOST, host_only=True)
+        self.assertEqual((code, last), (4, "overall: host part: PASS; GPU part: not run"))
+        code, verdict, last = self.verdict(self.HOST[:1], host_only=True, only=["build"])
+        self.assertEqual((code, last), (4, "overall: host part (build only): PASS; GPU part: not run"))
+        root = ElementTree.fromstring(grade.junit_report("step04_first_add", self.HOST, verdict))
+        self.assertEqual(root.find("properties/property[@name='verdict']").get("value"), verdict)
+        output = grade.gradescope_results("step04_first_add", self.HOST, 1, verdict)["output"]
+        self.assertEqual(output.splitlines()[-1], f"overall: {verdict}")
+
+    def test_exit_codes(self):
+        gpu = [grade.gpu_check("gpu_step04", "pass", "")]
+        self.assertEqual(self.verdict(self.HOST + gpu)[::2], (0, "overall: PASS"))  # only a graded GPU part passes
+        failed = [grade.Check("todo", "no TODO left", "fail", "1 TODO line(s) left", "", 5)]
+        for host_only in (True, False):
+            self.assertEqual(self.verdict(self.HOST[:1] + failed, host_only=host_only)[0], 1)
+        self.assertEqual(self.verdict(self.HOST + grade.not_graded(["gpu_step04"], "no driver"), "no driver")[0], 3)
+        skipped = [grade.Check("compiled-code", "compiled code (sm_90 SASS)", "skip", "not checked", "", 10)]
+        self.assertEqual(self.verdict(self.HOST + skipped, host_only=True)[0], 3)
 
 
 class JUnit(unittest.TestCase):
@@ -499,13 +563,53 @@ class CompiledCode(unittest.TestCase):
 
     def test_a_host_call_row_holds_only_where_the_executable_imports_it(self):
         exe = shutil.which("ls")  # any dynamically linked program: it imports malloc, not ncclAllReduce
-        if not exe or not shutil.which("nm"):
-            self.skipTest("needs ls and nm")
-        rows = [{"symbol": "malloc", "reason": "r"}, {"symbol": "ncclAllReduce", "reason": "r"}]
+        if not exe or not shutil.which("nm") or not shutil.which("objdump"):
+            self.skipTest("needs ls, nm and objdump")
+        rows = [{"function": "", "call": "malloc", "reason": "r"}, {"function": "", "call": "ncclAllReduce", "reason": "r"}]
         missing, lines = compiled_code.check_host_calls(rows, exe)
         self.assertEqual(missing, 1)
         self.assertTrue(lines[0].startswith("found: a call of malloc"))
         self.assertTrue(lines[1].startswith("MISSING: a call of ncclAllReduce"))
+
+    def test_a_host_call_row_with_a_function_reads_that_functions_machine_code(self):
+        compiler = shutil.which("cc") or shutil.which("gcc")
+        if not compiler or not shutil.which("nm") or not shutil.which("objdump"):
+            self.skipTest("needs a C compiler, nm and objdump")
+        source = ("#include <stdlib.h>\nvoid (*volatile handed)(void);\n"
+                  "void __attribute__((noinline)) calls_through(void) { handed(); handed(); }\n"
+                  "void __attribute__((noinline)) calls_none(void) { }\n"
+                  "int main(void) { calls_through(); calls_none(); exit(0); }\n")
+        with tempfile.TemporaryDirectory() as work:
+            (Path(work) / "p.c").write_text(source)
+            exe = Path(work) / "p"
+            subprocess.run([compiler, "-O2", "-o", str(exe), str(Path(work) / "p.c")], check=True)
+            row = {"function": "^calls_", "call": "*", "reason": "r"}
+            missing, lines = compiled_code.check_host_calls([row], exe)  # calls_none holds none: every one must
+            self.assertEqual((missing, lines[0].split(":")[0]), (1, "MISSING"))
+            self.assertIn("calls_none", lines[0])
+            self.assertNotIn("calls_through", lines[0])
+            self.assertEqual(compiled_code.check_host_calls([dict(row, function="^calls_through$")], exe)[0], 0)
+            self.assertEqual(compiled_code.check_host_calls([dict(row, function="^main$", call="calls_through")], exe)[0], 0)
+            missing, lines = compiled_code.check_host_calls([dict(row, function="^no_such_function")], exe)
+            self.assertEqual(missing, 1)
+            self.assertIn("no function matching", lines[0])
+
+    def test_the_checks_name_says_what_it_reads(self):
+        self.assertEqual(compiled_code.describe("step12_small_n"), f"compiled code ({compiled_code.SASS_ARCH} SASS)")
+        self.assertEqual(compiled_code.describe("step14_multi_gpu"), "compiled code (host calls)")
+
+    def test_cuobjdump_is_found_where_the_set_up_puts_it(self):
+        with tempfile.TemporaryDirectory() as work:
+            cached = Path(work) / compiled_code.CACHED_TOOLS / "cuobjdump"
+            with mock.patch.dict(os.environ, XDG_CACHE_HOME=work, PATH=work):  # nothing on PATH
+                self.assertIsNone(compiled_code.find_cuobjdump())
+                cached.parent.mkdir(parents=True)
+                cached.write_text("")
+                self.assertEqual(compiled_code.find_cuobjdump(), str(cached))
+        script = (ROOT / "tools" / "install_prerequisites.sh").read_text()
+        first, *rest = compiled_code.CACHED_TOOLS.parts  # the folder it installs into, and the tools' folder in it
+        self.assertIn(f"/{first}\"", script)
+        self.assertIn("/".join(rest), script)
 
     def test_a_count_with_a_plus_is_a_least_count(self):
         sass = (self.barriers("_ZN6step0125reduce_interleaved_kernelIjEEvPKT_mPS1_", 2)
@@ -608,7 +712,7 @@ class Workflow(unittest.TestCase):
                        for row in stamped_csv.read(TOOLS / table).rows)
         self.assertEqual(parts, [p for p in classroom.HOST_POINTS if has_rows or p != "compiled-code"])
         for grader in graders:
-            self.assertEqual(grader["with"]["command"], f"./grade --check {grader['id']}")
+            self.assertEqual(grader["with"]["command"], f"bash -c \"./grade --check {grader['id']}; test $? -eq 4\"")
             self.assertEqual(int(grader["with"]["max-score"]), classroom.HOST_POINTS[grader["id"]])
         install = next(s for s in steps if "apt-get install" in s.get("run", ""))
         self.assertLess(steps.index(install), steps.index(graders[0]))

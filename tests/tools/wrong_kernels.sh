@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The host part of ./grade (what GitHub Classroom scores, no GPU) must fail a kernel that does not
 # hold the step's idea. For each step: its assignment with the solution (make_exercise --solution)
-# scores full; then, in the same folder (only the step rebuilds), its reduce.cuh replaced by
+# scores full (exit 4: the host part passed, the GPU part not run); then, in the same folder (only the step rebuilds), its reduce.cuh replaced by
 #   (a) the stub with its `// TODO:` lines deleted and no code written, and
 #   (b) the previous step's reduce.cuh (previous/ in the assignment) under this step's namespace,
+#   (c) where tests/tools/without_idea/ holds the step, the solution without the code of its idea: the
+#       regions there put in place of the solution's regions with the same begin texts (step 12 without
+#       its one-tile path, step 14 with a reduce_and_combine that never reduces the shards),
 # each of which ./grade --host-only must FAIL (exit 1): the compiled-code check
 # (tools/sass_checks.csv, tools/host_calls.csv) tells them from the solution, the build where they do not compile.
 # A multi-GPU step (step 14: NCCL calls, no kernel of its own) is told apart by the calls its host code
-# imports (tools/host_calls.csv).
+# makes (tools/host_calls.csv).
 # usage: tests/tools/wrong_kernels.sh [STEP ... | all]
 #        default: step01 step04 step07 step12, a quick sample; all: every step of course/steps.csv (CI, .ci/run)
 set -euo pipefail
@@ -39,7 +42,7 @@ for step in "${steps[@]}"; do
   file="$out/$folder/reduce.cuh"
 
   code="$(grade "$out" "$work/$step.solution.log")"
-  [ "$code" -eq 0 ] || { cat "$work/$step.solution.log"; fail "grade --host-only exited $code on the solution of $step, expected 0"; }
+  [ "$code" -eq 4 ] || { cat "$work/$step.solution.log"; fail "grade --host-only exited $code on the solution of $step, expected 4"; }
   cp "$file" "$work/$step.solution.cuh"
 
   # (a) the stub, its TODO lines deleted, nothing written
@@ -58,9 +61,21 @@ for step in "${steps[@]}"; do
     [ "$code" -eq 1 ] || { cat "$work/$step.previous.log"; fail "grade --host-only exited $code on $previous's kernels as $step, expected 1"; }
     pasted="$(sed -n 's/^overall: //p' "$work/$step.previous.log")"
   fi
+
+  # (c) the solution without its idea
+  without="$tree/tests/tools/without_idea/$folder.cuh"
+  if [ -f "$without" ]; then
+    (cd "$tree" && python3 -c 'import sys; from pathlib import Path; from tools import exercise_markers
+sys.stdout.write(exercise_markers.replace_regions(*(Path(path).read_text() for path in sys.argv[1:3])))' \
+      "$work/$step.solution.cuh" "$without") >"$file"
+    code="$(grade "$out" "$work/$step.without.log")"
+    [ "$code" -eq 1 ] || { cat "$work/$step.without.log"; fail "grade --host-only exited $code on $step without its idea, expected 1"; }
+    stripped="$(sed -n 's/^overall: //p' "$work/$step.without.log")"
+  fi
   cp "$work/$step.solution.cuh" "$file"
   said="wrong_kernels: $step: solution full; empty stub: $empty"
   [ -z "$previous" ] || said="$said; the kernels of $previous: $pasted"
+  [ ! -f "$without" ] || said="$said; without its idea: $stripped"
   echo "$said" \
        "($((SECONDS - step_started)) s)"
 done
