@@ -35,6 +35,7 @@ Exit: 0 done, 1 a build error or a killed equivalent mutant, 2 bad usage or cata
 import argparse
 import concurrent.futures
 import csv
+import functools
 import io
 import os
 import re
@@ -65,7 +66,7 @@ KINDS = (
     "idea-left-out")
 MIN_PER_STEP = 5
 ID = re.compile(r"[a-z0-9][a-z0-9-]*")
-COLUMNS = ("step", "id", "kind", "mistake", "symptom", "status", "killed_by", "seconds", "note")
+COLUMNS = ("step", "id", "kind", "mistake", "symptom", "status", "killed_by", "seconds", "gpus", "note")
 # Each test's time limit in seconds (--timeout-scale multiplies them): a few times what the
 # solution needs on an H200. A GPU test that waits on a hung kernel ends itself within seconds
 # (tests/gpu/hang_guard.h); these limits stop anything else that never ends.
@@ -344,7 +345,18 @@ class Record:
                          + m.equivalent)
         return {"step": m.step, "id": m.id, "kind": m.kind, "mistake": m.mistake, "symptom": m.symptom,
                 "status": self.status or "unfinished", "killed_by": self.killed_by, "seconds": f"{self.seconds:.1f}",
-                "note": "; ".join(notes)}
+                "gpus": str(visible_gpus()), "note": "; ".join(notes)}
+
+
+@functools.cache
+def visible_gpus():
+    """The GPUs this run's tests could use (nvidia-smi's list; 0 without it): step 14's cases run for
+    every K up to it, so its rows say which K were tried."""
+    try:
+        listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    return sum(line.startswith("GPU ") for line in listed.stdout.splitlines()) if listed.returncode == 0 else 0
 
 
 def test_phase(records, build_dir, kind, parallel, scale):
@@ -424,7 +436,9 @@ def kept_rows(out, records, catalogue):
         return []
     lines = [line for line in Path(out).read_text().splitlines() if line.strip() and not line.startswith("#")]
     ran = {record.mutant.id for record in records}
-    return [row for row in csv.DictReader(lines) if row.get("id") in catalogue and row["id"] not in ran]
+    # a file written before the gpus column came from one GPU (results/h200/mutants.csv's first run)
+    return [{**row, "gpus": row.get("gpus") or "1"} for row in csv.DictReader(lines)
+            if row.get("id") in catalogue and row["id"] not in ran]
 
 
 def write_csv(records, stamp, out, earlier=()):
