@@ -1,25 +1,36 @@
 // The exact sum of float32 or float64 values, rounded once to the type (to nearest, ties to even): the same
 // bits for every order of the inputs and every split into chunks, and the nearest value to the true sum.
-// Special values as IEEE 754 adds them: a NaN, or +inf with -inf, gives NaN; an infinity wins over every
-// finite value; an exact sum beyond the type's range rounds to +-inf; -0 only when every input is -0.
+// Special values as IEEE 754 adds them: a NaN, or +inf with -inf, gives NaN (always the quiet NaN of
+// std::numeric_limits, 0x7fc00000 or 0x7ff8000000000000); an infinity wins over every finite value; an exact
+// sum beyond the type's range rounds to +-inf; -0 only when every input is -0.
 //
 // How: every finite input is m x 2^e, m an integer of at most 24 (53) bits and e at least the exponent of
 // the smallest subnormal. So every input, and any sum of them, is an integer count of that smallest
 // subnormal: the accumulator holds that integer in 32-bit digits, each kept in an int64 so that it takes
 // about 2^31 additions before a carry must move up (Neal's "small superaccumulator", arXiv:1505.05571).
+//
+// The digits' layout, the carry and the rounding are functions of a plain array that a GPU kernel calls
+// too (ExactLayout, carry_digits, round_digits): a GPU's digits are rounded by the same code as the CPU's.
 #pragma once
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <math.h>  // ::ldexp and ::ldexpf, which host and device code both have
 #include <type_traits>
 #include <vector>
 
+#if defined(__CUDACC__)
+#define REDUCTION_HOST_DEVICE __host__ __device__
+#else
+#define REDUCTION_HOST_DEVICE
+#endif
+
 namespace reduction {
 
+// Where each bit of a float32 or float64 value lands in the digits.
 template <class T>
-class ExactSum {
+struct ExactLayout {
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "ExactSum: float or double");
     using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
     static constexpr int precision = std::numeric_limits<T>::digits;           // 24 or 53 bits of significand
@@ -28,27 +39,114 @@ class ExactSum {
     static constexpr int unit_exponent = std::numeric_limits<T>::min_exponent - precision;  // -149 or -1074
     // the largest finite value's top bit, counted from the unit, plus 64 bits for any count of inputs
     static constexpr int top_bit = (std::numeric_limits<T>::max_exponent - 1) - unit_exponent + 64;
-    static constexpr int digit_count = top_bit / 32 + 2;
+    static constexpr int digit_count = top_bit / 32 + 2;  // 12 for float32, 69 for float64
+    static constexpr Bits sign_bit = Bits{1} << (8 * sizeof(T) - 1);
+    static constexpr Bits quiet_nan = ((Bits{1} << (exponent_bits + 1)) - 1) << (stored - 1);
+    static constexpr Bits infinity = ((Bits{1} << exponent_bits) - 1) << stored;
+};
+
+// The special inputs seen, which decide the result before the digits do.
+struct ExactSpecials {
+    bool nan = false, plus_inf = false, minus_inf = false;
+    bool all_negative_zero = true;  // every input was -0 (false once any other value came)
+};
+
+// Moves every digit's excess over 32 bits into the next one: digits 0 .. count-2 in [0, 2^32), the last signed.
+REDUCTION_HOST_DEVICE inline void carry_digits(std::int64_t* digits, int count) {
+    for (int i = 0; i + 1 < count; ++i) {
+        const std::int64_t up = digits[i] >> 32;  // floor division: the low 32 bits stay, non-negative
+        digits[i] -= up * (std::int64_t{1} << 32);
+        digits[i + 1] += up;
+    }
+}
+
+namespace exact_detail {
+REDUCTION_HOST_DEVICE inline int leading_zeros(std::uint64_t x) {
+#if defined(__CUDA_ARCH__)
+    return __clzll(static_cast<long long>(x));
+#else
+    return __builtin_clzll(x);
+#endif
+}
+// After carry_digits, with a non-negative value: bit i of it, and `count` bits from bit `from` (count <= 64).
+REDUCTION_HOST_DEVICE inline bool bit(const std::int64_t* digits, int i) {
+    return (static_cast<std::uint64_t>(digits[i / 32]) >> (i % 32)) & 1;
+}
+REDUCTION_HOST_DEVICE inline std::uint64_t bits(const std::int64_t* digits, int from, int count) {
+    std::uint64_t out = 0;
+    for (int k = count - 1; k >= 0; --k) out = (out << 1) | static_cast<std::uint64_t>(bit(digits, from + k));
+    return out;
+}
+REDUCTION_HOST_DEVICE inline bool any_below(const std::int64_t* digits, int end) {  // any of bits 0 .. end-1 set
+    for (int i = 0; i < end / 32; ++i)
+        if (digits[i] != 0) return true;
+    const std::uint64_t mask = (std::uint64_t{1} << (end % 32)) - 1;
+    return (static_cast<std::uint64_t>(digits[end / 32]) & mask) != 0;
+}
+template <class T>
+REDUCTION_HOST_DEVICE inline T from_bits(typename ExactLayout<T>::Bits bits) {
+    T value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+}  // namespace exact_detail
+
+// The value of ExactLayout<T>::digit_count digits (any carries pending) and the specials, rounded once to T.
+// Changes the digits (it carries them, and negates a negative value's).
+template <class T>
+REDUCTION_HOST_DEVICE T round_digits(std::int64_t* digits, const ExactSpecials& specials) {
+    using L = ExactLayout<T>;
+    using exact_detail::from_bits;
+    constexpr int count = L::digit_count;
+    if (specials.nan || (specials.plus_inf && specials.minus_inf)) return from_bits<T>(L::quiet_nan);
+    if (specials.plus_inf || specials.minus_inf) return from_bits<T>(L::infinity | (specials.minus_inf ? L::sign_bit : 0));
+    carry_digits(digits, count);
+    const bool negative = digits[count - 1] < 0;
+    if (negative) {  // the magnitude: every digit negated, the carries moved again
+        for (int i = 0; i < count; ++i) digits[i] = -digits[i];
+        carry_digits(digits, count);
+    }
+    int high = count - 1;
+    while (high >= 0 && digits[high] == 0) --high;
+    if (high < 0) return from_bits<T>(specials.all_negative_zero ? L::sign_bit : 0);
+    const int top = 32 * high + 63 - exact_detail::leading_zeros(static_cast<std::uint64_t>(digits[high]));
+    // keep `precision` bits from `top` down; round on the next bit and every bit below it
+    const int low = top - (L::precision - 1) > 0 ? top - (L::precision - 1) : 0;
+    std::uint64_t kept = exact_detail::bits(digits, low, top - low + 1);
+    if (low > 0 && exact_detail::bit(digits, low - 1) && (kept % 2 == 1 || exact_detail::any_below(digits, low - 1)))
+        ++kept;
+    T magnitude;  // kept x 2^(low + unit): exact, or +inf past the largest value
+    if constexpr (sizeof(T) == 4) magnitude = ldexpf(static_cast<float>(kept), low + L::unit_exponent);
+    else magnitude = ldexp(static_cast<double>(kept), low + L::unit_exponent);
+    return negative ? -magnitude : magnitude;
+}
+
+template <class T>
+class ExactSum {
+    using L = ExactLayout<T>;
+    using Bits = typename L::Bits;
     static constexpr std::uint64_t adds_between_carries = std::uint64_t{1} << 30;
 
 public:
+    static constexpr int digit_count = L::digit_count;
+
     ExactSum() : digits_(digit_count, 0) {}
 
     void add(T x) {
         any_input_ = true;
         Bits bits;
         std::memcpy(&bits, &x, sizeof bits);
-        const bool negative = (bits >> (8 * sizeof(T) - 1)) != 0;
-        const int biased = static_cast<int>((bits >> stored) & ((Bits{1} << exponent_bits) - 1));
-        const std::uint64_t fraction = static_cast<std::uint64_t>(bits & ((Bits{1} << stored) - 1));
-        if (biased == (1 << exponent_bits) - 1) {  // infinity or NaN
-            if (fraction != 0) nan_ = true;
-            else (negative ? minus_inf_ : plus_inf_) = true;
-            all_negative_zero_ = false;
+        const bool negative = (bits & L::sign_bit) != 0;
+        const int biased = static_cast<int>((bits >> L::stored) & ((Bits{1} << L::exponent_bits) - 1));
+        const std::uint64_t fraction = static_cast<std::uint64_t>(bits & ((Bits{1} << L::stored) - 1));
+        if (biased == (1 << L::exponent_bits) - 1) {  // infinity or NaN
+            if (fraction != 0) specials_.nan = true;
+            else (negative ? specials_.minus_inf : specials_.plus_inf) = true;
+            specials_.all_negative_zero = false;
             return;
         }
-        if (!(negative && biased == 0 && fraction == 0)) all_negative_zero_ = false;
-        const std::uint64_t m = biased == 0 ? fraction : fraction | (std::uint64_t{1} << stored);
+        if (!(negative && biased == 0 && fraction == 0)) specials_.all_negative_zero = false;
+        const std::uint64_t m = biased == 0 ? fraction : fraction | (std::uint64_t{1} << L::stored);
         if (m == 0) return;
         const int shift = (biased == 0 ? 1 : biased) - 1;  // x = m x 2^shift units
         // m << (shift % 32) is at most 53 + 31 bits: three digits, the upper two from m >> (32 - shift % 32)
@@ -71,64 +169,31 @@ public:
         copy.carry();
         carry();
         for (int i = 0; i < digit_count; ++i) digits_[i] += copy.digits_[i];
-        nan_ |= other.nan_;
-        plus_inf_ |= other.plus_inf_;
-        minus_inf_ |= other.minus_inf_;
-        all_negative_zero_ &= other.all_negative_zero_;
+        specials_.nan |= other.specials_.nan;
+        specials_.plus_inf |= other.specials_.plus_inf;
+        specials_.minus_inf |= other.specials_.minus_inf;
+        specials_.all_negative_zero &= other.specials_.all_negative_zero;
         any_input_ |= other.any_input_;
         ++adds_;
     }
 
     T result() const {
-        if (nan_ || (plus_inf_ && minus_inf_)) return std::numeric_limits<T>::quiet_NaN();
-        if (plus_inf_ || minus_inf_) return plus_inf_ ? std::numeric_limits<T>::infinity() : -std::numeric_limits<T>::infinity();
-        ExactSum value = *this;
-        value.carry();
-        const bool negative = value.digits_.back() < 0;
-        if (negative) {  // the magnitude: every digit negated, the carries moved again
-            for (std::int64_t& d : value.digits_) d = -d;
-            value.carry();
-        }
-        int high = digit_count - 1;
-        while (high >= 0 && value.digits_[high] == 0) --high;
-        if (high < 0) return all_negative_zero_ && any_input_ ? -T(0) : T(0);  // no input at all: +0
-        const int top = 32 * high + 63 - __builtin_clzll(static_cast<std::uint64_t>(value.digits_[high]));
-        // keep `precision` bits from `top` down; round on the next bit and every bit below it
-        const int low = top - (precision - 1) > 0 ? top - (precision - 1) : 0;
-        std::uint64_t kept = value.bits(low, top - low + 1);
-        if (low > 0 && value.bit(low - 1) && (kept % 2 == 1 || value.any_below(low - 1))) ++kept;
-        const T magnitude = std::ldexp(static_cast<T>(kept), low + unit_exponent);  // +inf past the largest value
-        return negative ? -magnitude : magnitude;
+        std::vector<std::int64_t> digits = digits_;
+        ExactSpecials specials = specials_;
+        specials.all_negative_zero &= any_input_;  // no input at all: +0
+        return round_digits<T>(digits.data(), specials);
     }
 
 private:
-    // Moves every digit's excess over 32 bits into the next one: digits 0 .. last-1 in [0, 2^32), the last signed.
     void carry() {
-        for (int i = 0; i + 1 < digit_count; ++i) {
-            const std::int64_t up = digits_[i] >> 32;  // floor division: the low 32 bits stay, non-negative
-            digits_[i] -= up * (std::int64_t{1} << 32);
-            digits_[i + 1] += up;
-        }
+        carry_digits(digits_.data(), digit_count);
         adds_ = 0;
-    }
-
-    // After carry(), with a non-negative value: bit i of it, and `count` bits from bit `from` (count <= 64).
-    bool bit(int i) const { return (static_cast<std::uint64_t>(digits_[i / 32]) >> (i % 32)) & 1; }
-    std::uint64_t bits(int from, int count) const {
-        std::uint64_t out = 0;
-        for (int k = count - 1; k >= 0; --k) out = (out << 1) | static_cast<std::uint64_t>(bit(from + k));
-        return out;
-    }
-    bool any_below(int end) const {  // any of bits 0 .. end-1 set
-        for (int i = 0; i < end / 32; ++i)
-            if (digits_[i] != 0) return true;
-        const std::uint64_t mask = (std::uint64_t{1} << (end % 32)) - 1;
-        return (static_cast<std::uint64_t>(digits_[end / 32]) & mask) != 0;
     }
 
     std::vector<std::int64_t> digits_;
     std::uint64_t adds_ = 0;
-    bool nan_ = false, plus_inf_ = false, minus_inf_ = false, all_negative_zero_ = true, any_input_ = false;
+    ExactSpecials specials_;
+    bool any_input_ = false;
 };
 
 // The exact sum of values[0, n) rounded once: ExactSum over every element.

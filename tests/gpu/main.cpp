@@ -1,8 +1,11 @@
 // GPU tests: without a usable CUDA device they exit with 77, which ctest reports as Skipped
 // (SKIP_RETURN_CODE), never as passed; so does a run where a case lacked device memory.
+// Compiled once and linked into every GPU test program (Catch2's runner is slow to compile), so it
+// names the program from argv[0], not from a per-step macro.
 #include "../catch_main.h"
 #include "gpu_test_support.h"
 
+#include <filesystem>
 #include <iostream>
 #include <string>
 
@@ -21,7 +24,8 @@ int main(int argc, char* argv[]) {
     if (only_lists(argc, argv)) return Catch::Session().run(argc, argv);
     const std::string problem = reduction::test::usable_gpu_problem();
     if (!problem.empty()) {
-        std::cout << "SKIPPED: " << problem << "; the GPU tests of " REDUCTION_STEP_TAG " need an NVIDIA GPU\n";
+        std::cout << "SKIPPED: " << problem << "; " << std::filesystem::path(argv[0]).filename().string()
+                  << " needs an NVIDIA GPU\n";
         return reduction::test::skipped_exit_code;
     }
     const int failures = Catch::Session().run(argc, argv);

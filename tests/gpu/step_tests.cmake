@@ -80,6 +80,16 @@ function(reduction_add_gpu_probe)
   endif()
 endfunction()
 
+# reduction_gpu_tests_main(): the object library reduction_gpu_tests_main, tests/gpu/main.cpp (Catch2's
+# runner and the Skipped exit without a GPU), compiled once and linked into every GPU test program.
+function(reduction_gpu_tests_main)
+  if(NOT TARGET reduction_gpu_tests_main)
+    reduction_add_gpu_probe()
+    add_library(reduction_gpu_tests_main OBJECT ${REDUCTION_STEP_TESTS_DIR}/main.cpp)
+    target_link_libraries(reduction_gpu_tests_main PRIVATE reduction_gpu_test_support reduction_catch2)
+  endif()
+endfunction()
+
 # reduction_add_multi_gpu_tests(<step_dir_name> [PREFIX <p> SOURCE_DIR <dir> EXECUTABLE <target>]): the
 # tests of a multi-GPU step (its executable target has the folder's name), run through
 # tests/gpu/<step_dir_name>.sh: `script` (that script run on fakes: every mode runs the cases of each
@@ -159,6 +169,7 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
   endif()
 
   reduction_add_gpu_probe()  # shared by every step's tests
+  reduction_gpu_tests_main()
 
   # Tests of one step only: tests/gpu/<tag>_*.cpp and <tag>_*.cu. A step whose operator is a
   # template parameter (api op in course/steps.csv: it defines reduce_op) also gets the max/min tests.
@@ -176,8 +187,7 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
     if(api STREQUAL "op")
       list(APPEND host_specific ${REDUCTION_STEP_TESTS_DIR}/ops_tests.cpp)
     endif()
-    add_library(${host_part} OBJECT ${REDUCTION_STEP_TESTS_DIR}/main.cpp ${REDUCTION_STEP_TESTS_DIR}/step_tests.cpp
-                ${host_specific})
+    add_library(${host_part} OBJECT ${REDUCTION_STEP_TESTS_DIR}/step_tests.cpp ${host_specific})
     target_link_libraries(${host_part} PRIVATE reduction_gpu_test_support reduction_catch2)
     target_compile_definitions(${host_part} PRIVATE REDUCTION_STEP_TAG="${tag}")
   endif()
@@ -186,7 +196,8 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
   add_executable(${exe}
     ${REDUCTION_STEP_TESTS_DIR}/step_under_test.cu
     ${step_specific})
-  target_link_libraries(${exe} PRIVATE ${host_part} reduction_gpu_test_support reduction_catch2)
+  target_link_libraries(${exe} PRIVATE reduction_gpu_tests_main ${host_part} reduction_gpu_test_support
+                        reduction_catch2)
   add_dependencies(${exe} reduction_gpu_probe)  # sanitize_<tag> asks it whether there is a GPU
   target_compile_definitions(${exe} PRIVATE
     REDUCTION_STEP_HEADER="${step_source_dir}/reduce.cuh"
