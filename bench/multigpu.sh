@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Measures step14_multi_gpu and the benchmarks for results/h200x2/ (h200x4/, h200x8/ on a host of 4 or 8 GPUs):
-# step14.csv (K = 1 and each K of 2, 4, 8 the host has; n = 2^20 .. 2^32; int32, float32; --gpus K, one MPI rank per
+# Measures step15_multi_gpu and the benchmarks for results/h200x2/ (h200x4/, h200x8/ on a host of 4 or 8 GPUs):
+# step15.csv (K = 1 and each K of 2, 4, 8 the host has; n = 2^20 .. 2^32; int32, float32; --gpus K, one MPI rank per
 # GPU where mpirun is, --from-one-gpu; one stamp, a row a run), combine.csv, allreduce.csv (every GPU of the host),
 # nvlink.txt and topology.txt (the link limit in their stamps). About 5 minutes on two H200s; NCCL_NVLS_ENABLE is
 # passed on to every rank as it is set. Run from the repo root; BUILD_DIR is build-gpu unless given.
@@ -22,7 +22,7 @@ done
 [ $# -ge 1 ] && [ $# -le 2 ] || { echo "$usage" >&2; exit 2; }
 out=$1 bin=${2:-build-gpu}/bin
 form() { [[ " $forms " == *" $1 "* ]]; }  # form NAME: whether NAME was asked for
-for p in step14_multi_gpu combine_bench allreduce_bench; do
+for p in step15_multi_gpu combine_bench allreduce_bench; do
   [ -x "$bin/$p" ] || { echo "multigpu.sh: $bin/$p is missing; build the tree first (NCCL needed)" >&2; exit 2; }
 done
 mkdir -p "$out" && [ -w "$out" ] || { echo "multigpu.sh: cannot write to '$out'" >&2; exit 2; }
@@ -48,8 +48,8 @@ command -v mpirun >/dev/null 2>&1 || echo "multigpu.sh: no mpirun: the one-rank-
 status=0 count=0
 rows=$(mktemp -d)
 trap 'rm -rf "$rows"' EXIT
-step() {  # step RUN_NAME COMMAND...: one CSV run, kept for step14.csv
-  echo "step14: $1" >&2
+step() {  # step RUN_NAME COMMAND...: one CSV run, kept for step15.csv
+  echo "step15: $1" >&2
   shift
   count=$((count + 1))
   local file=$rows/$(printf %03d $count).csv
@@ -62,22 +62,22 @@ step() {  # step RUN_NAME COMMAND...: one CSV run, kept for step14.csv
 for type in int32 float32; do
   for exponent in $exponents; do
     args=(--type "$type" --n "2^$exponent" --iters "$([ "$exponent" -ge 30 ] && echo 20 || echo 100)" --seed 42)
-    step "K=1 $type 2^$exponent" "$bin/step14_multi_gpu" --gpus 1 "${args[@]}"
+    step "K=1 $type 2^$exponent" "$bin/step15_multi_gpu" --gpus 1 "${args[@]}"
     for k in 2 4 8; do  # every K this host has GPUs for
       [ "$gpus" -ge "$k" ] || continue
-      form process && step "K=$k one process $type 2^$exponent" "$bin/step14_multi_gpu" --gpus "$k" "${args[@]}"
-      form one-gpu && step "K=$k from GPU 0 $type 2^$exponent" "$bin/step14_multi_gpu" --gpus "$k" --from-one-gpu "${args[@]}"
+      form process && step "K=$k one process $type 2^$exponent" "$bin/step15_multi_gpu" --gpus "$k" "${args[@]}"
+      form one-gpu && step "K=$k from GPU 0 $type 2^$exponent" "$bin/step15_multi_gpu" --gpus "$k" --from-one-gpu "${args[@]}"
       form mpi && command -v mpirun >/dev/null 2>&1 &&
-        step "K=$k MPI $type 2^$exponent" mpirun -np "$k" "${mpi_flags[@]}" "$bin/step14_multi_gpu" "${args[@]}"
+        step "K=$k MPI $type 2^$exponent" mpirun -np "$k" "${mpi_flags[@]}" "$bin/step15_multi_gpu" "${args[@]}"
     done
   done
 done
 # One stamp (the first run's, its command replaced by this script's), one header, every row.
 first=$(ls "$rows"/[0-9]*.csv 2>/dev/null | head -n 1)
 if [ -n "$first" ]; then
-  grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step14_multi_gpu at K = 1 .. '"$gpus"', launch forms: '"$forms"')|' >"$out/step14.csv"
-  grep -v '^#' "$first" | head -n 1 >>"$out/step14.csv"
-  for file in "$rows"/[0-9]*.csv; do grep -v '^#' "$file" | tail -n +2; done >>"$out/step14.csv"
+  grep '^#' "$first" | sed 's|^# command: .*|# command: bench/multigpu.sh (step15_multi_gpu at K = 1 .. '"$gpus"', launch forms: '"$forms"')|' >"$out/step15.csv"
+  grep -v '^#' "$first" | head -n 1 >>"$out/step15.csv"
+  for file in "$rows"/[0-9]*.csv; do grep -v '^#' "$file" | tail -n +2; done >>"$out/step15.csv"
 fi
 
 if [ "$gpus" -ge 2 ]; then

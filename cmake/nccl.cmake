@@ -29,6 +29,6 @@ if(NCCL_INCLUDE_DIR AND NCCL_LIBRARY)
   endif()
   message(STATUS "NCCL ${REDUCTION_NCCL_VERSION}: ${NCCL_LIBRARY}")
 else()
-  message(STATUS "NCCL not found (nccl.h and libnccl): step14_multi_gpu and bench/allreduce are not built; "
+  message(STATUS "NCCL not found (nccl.h and libnccl): step15_multi_gpu and bench/allreduce are not built; "
                  "pass -DNCCL_ROOT=/path/to/nccl to use one")
 endif()

@@ -65,7 +65,7 @@ function(reduction_step_field folder field var)
 endfunction()
 
 # The previous step's header and namespace as REDUCTION_PREVIOUS_STEP_HEADER and REDUCTION_PREVIOUS_STEP_NS
-# (step14_multi_gpu/reduce.cuh reads them), its folder found from the course's root: the manifest, not the
+# (step15_multi_gpu/reduce.cuh reads them), its folder found from the course's root: the manifest, not the
 # step's source, says which step a multi-GPU step runs on each GPU.
 function(reduction_use_previous_step target folder)
   reduction_step_field(${folder} PREVIOUS previous)

@@ -1,5 +1,5 @@
 """Adds a step to the course in one command, as a copy of the step it builds on, to be changed:
-python3 -m course.new_step step15_tiles --from step13_bulk_copies [--change "its one idea"]
+python3 -m course.new_step step16_tiles --from step13_bulk_copies [--change "its one idea"]
 
 Writes the folder (the previous step's reduce.cuh, main.cu and CMakeLists.txt with its names changed, and a
 lesson to write), its row in course/steps.csv (after the last one-GPU step), its stubs, its catalogue of
@@ -42,7 +42,7 @@ def fail(message):
 def checked(args, course):  # the new Step and its previous; exits 2 naming the first problem
     if not steps.FOLDER.fullmatch(args.folder):
         fail(f"'{args.folder}' is not a step folder name: stepNN_name (two digits, then lower-case letters, "
-             "digits or _), e.g. step15_tiles")
+             "digits or _), e.g. step16_tiles")
     if (ROOT / args.folder).exists():
         fail(f"{args.folder} exists already; give a new folder")
     number = int(args.folder[4:6])

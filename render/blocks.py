@@ -261,7 +261,7 @@ def render_mutants(results, context):
     for row in table.rows:
         require(row["status"] in ("killed", *MUTANT_VERDICTS), f"{table.name}: status '{row['status']}' of "
                 f"{row['id']} is not one of killed, {', '.join(MUTANT_VERDICTS)}")
-    # step 14's rows say on how many GPUs its cases ran (K = 1 up to that count)
+    # step 15's rows say on how many GPUs its cases ran (K = 1 up to that count)
     cells = [[row["step"][:6] + (f" ({row['gpus']} GPUs)" if row.get("gpus", "1") not in ("", "1") else ""),
               row["mistake"], row["symptom"], MUTANT_VERDICTS.get(row["status"]) or (
         f"`{row['killed_by']}`" if row["killed_by"] else "killed")] for row in table.rows]

@@ -466,7 +466,7 @@ def shards_figure(evidence, relpath):
     require_consecutive(shards, n, f"{relpath}: shard_of does not cut the input into consecutive shards")
     partials = [sum(data[b:b + c]) for b, c in shards]
     cw, left, top = 36, 40, 92
-    svg = Svg(left + n * cw + 40, None, f"Step 14: {k} GPUs each reduce a shard, then one all-reduce of {k} partials",
+    svg = Svg(left + n * cw + 40, None, f"Step 15: {k} GPUs each reduce a shard, then one all-reduce of {k} partials",
               f"n = {n}, K = {k}: shard r holds n / K elements, the first n % K shards one more (shard_of)")
     grid = Grid(svg, left, top, cw, 26, size=11)
     grid.row([(data[e], f"b{r}") for r, (b, c) in enumerate(shards) for e in range(b, b + c)], above=range(n))
@@ -718,7 +718,7 @@ LESSON_FIGURES = [  # step, name, drawn by (from the step's reduce.cuh), title i
     ("step08_warp_shuffle", "shuffle", shuffle_figure), ("step09_vector_loads", "vector_loads", vector_loads_figure),
     ("step10_single_pass", "slots", slots_figure), ("step11_any_operator", "identity", identity_figure),
     ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step13_bulk_copies", "ring", ring_figure),
-    ("step14_multi_gpu", "shards", shards_figure)]
+    ("step15_multi_gpu", "shards", shards_figure)]
 
 
 def every_figure(root):

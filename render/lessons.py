@@ -237,8 +237,8 @@ def render_combine_cost(results, type_name, from_log2, to_log2, context):
         else "") + " clusters: the partials added through distributed shared memory, one slot per cluster.\n", context)
 
 
-def render_multigpu_step14(results, folder, context):
-    table, runs = Results(results.directory.parent / folder).table("step14.csv"), {}
+def render_multigpu_step15(results, folder, context):
+    table, runs = Results(results.directory.parent / folder).table("step15.csv"), {}
     for row in table.rows:
         k = int(row["gpus"])
         form = "process" if k == 1 else "from GPU 0" if row["from_one_gpu"] == "1" else row["launch"]
@@ -279,7 +279,7 @@ def render_multigpu_bend(results, folder, type_name, to_log2, context):
     # Where the scaling bends: at K = every GPU of the folder, the time beyond one GPU's time / K beside one
     # all-reduce of 4 bytes (allreduce.csv), both per-call medians timed on the GPUs.
     where = Results(results.directory.parent / folder)
-    table, allreduce = where.table("step14.csv"), where.table("allreduce.csv")
+    table, allreduce = where.table("step15.csv"), where.table("allreduce.csv")
     k = max(int(row["gpus"]) for row in table.rows)
     times = {(int(row["n"]), int(row["gpus"])): table.number(row, "time_median_ms") * 1000
              for row in rows_where(table, type=type_name, from_one_gpu="0", launch="process")}
@@ -361,11 +361,11 @@ def render_multigpu_gap(results, folder, pair_folder, one_gpu_folder, type_name,
     # Four GPUs against two at one size: each GPU's shard as one GPU sums it alone (one_gpu_folder's sweep.csv, the
     # step the GPUs run), beside one all-reduce of 4 bytes on two (pair_folder) and on four GPUs (folder).
     parent, n = results.directory.parent, 1 << int(log2)
-    table = Results(parent / folder).table("step14.csv")
+    table = Results(parent / folder).table("step15.csv")
     times = {int(r["gpus"]): table.number(r, "time_median_ms") * 1000 for r in rows_where(
         table, type=type_name, n=str(n), from_one_gpu="0", launch="process")}
     require(2 in times and 4 in times, f"{context}: {table.name} needs {type_name} runs at n = {n} on 2 and 4 GPUs")
-    previous = steps.previous(steps.find("step14_multi_gpu")).folder
+    previous = steps.previous(steps.find("step15_multi_gpu")).folder
     one = Results(parent / one_gpu_folder)
     sweep, l2 = Sweep(one.compare("sweep.csv")), one.compare("sweep.csv").stamp.get("l2_mib")
     shard = {}

@@ -63,7 +63,7 @@ class Results:
 
 def readme_folders(results_dir):
     primary = Path(results_dir)
-    several_gpus = (primary / "step14.csv").is_file() and not (primary / "headline.csv").is_file()
+    several_gpus = (primary / "step15.csv").is_file() and not (primary / "headline.csv").is_file()
     if (primary.name in BESIDE_GPUS or several_gpus) and (primary.parent / PRIMARY_GPU).is_dir():
         primary = primary.parent / PRIMARY_GPU
     beside = [primary.parent / name for name in BESIDE_GPUS] if primary.name == PRIMARY_GPU else []  # else: alone

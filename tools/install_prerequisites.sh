@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the course needs besides the CUDA toolkit, on Debian 12 or Ubuntu: CMake, Ninja, a C++
-# compiler, Catch2 (the tests), Python 3 (the grader, the results pages), Open MPI (step 14's one rank
+# compiler, Catch2 (the tests), Python 3 (the grader, the results pages), Open MPI (step 15's one rank
 # per GPU) from the distribution; and cuobjdump with nvdisasm, which the grader's compiled-code check
 # runs, where the toolkit lacks them: NVIDIA's PyPI wheels, into a folder of this user's cache, where
 # tools/grade finds them (tools/compiled_code.py). Installs only what is missing: safe to run again.

@@ -1,5 +1,5 @@
 // The cross-GPU combine alone: K partials, one float per GPU, added by one ncclAllReduce (the total on every GPU, as
-// step 14 does), on the host (as cuda-samples' simpleMultiGPU does) and by a kernel on GPU 0 after peer copies.
+// step 15 does), on the host (as cuda-samples' simpleMultiGPU does) and by a kernel on GPU 0 after peer copies.
 // host_us: what a program waiting for the total sees; device_us: the GPU side alone (none for host_gather).
 #include "bench_setup.h"
 #include <chrono>

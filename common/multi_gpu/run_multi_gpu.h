@@ -1,5 +1,5 @@
 // A multi-GPU step's main(), as common/run_step.h is a single-GPU step's. The step's reduce.cuh ends with an Entry
-// (see step14's): its names, PartOf<T> (input, receive, count, scratch, partial, total), previous() (the one-GPU step
+// (see step15's): its names, PartOf<T> (input, receive, count, scratch, partial, total), previous() (the one-GPU step
 // each GPU runs), shard_count, depth, identity_of<T>, send<T> (GPU 0's input out to the others) and run<T>.
 #pragma once
 
@@ -104,7 +104,7 @@ int run_typed(Team& team, const Options& options, int argc, const char* const* a
     return m.verdict.pass ? exit_ok : exit_wrong_result;
 }
 
-// A multi-GPU step's main(): `return reduction::multi_gpu::run_multi_gpu<step14::Entry>(argc, argv);`.
+// A multi-GPU step's main(): `return reduction::multi_gpu::run_multi_gpu<step15::Entry>(argc, argv);`.
 template <class Entry>
 int run_multi_gpu(int argc, char** argv) {
     const auto run = [](Team& team, const Options& options, int ac, const char* const* av) {

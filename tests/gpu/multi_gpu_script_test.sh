@@ -4,7 +4,7 @@
 # with, and a fake mpirun that drops its own options and passes -np on. Each mode must run the
 # cases of every K it owns (K = 1 in `one`, K = 2 and K = 4 in `single` and `mpi`; `one` in one
 # process and under MPI): a K that vanishes (a function called before it is defined, a mode that
-# ends early) fails here. That the cases program runs every case is step14_case_list's business;
+# ends early) fails here. That the cases program runs every case is step15_case_list's business;
 # whether the real program passes them is the GPU tests'.
 #
 # usage: multi_gpu_script_test.sh STEP_SCRIPT

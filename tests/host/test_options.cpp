@@ -308,7 +308,7 @@ TEST_CASE("--gpus and --from-one-gpu belong to the multi-GPU step, in the same t
         check_rejected({"--gpus", "2", "--bogus"}, {"unknown option '--bogus'"}, Tool::multi_gpu);
     }
     SECTION("its --help is the table's, with the multi-GPU flags and mpirun") {
-        const std::string text = usage("step14_multi_gpu", Tool::multi_gpu);
+        const std::string text = usage("step15_multi_gpu", Tool::multi_gpu);
         CHECK(contains(text, "--gpus K"));
         CHECK(contains(text, "--from-one-gpu"));
         CHECK(contains(text, "mpirun -np K"));

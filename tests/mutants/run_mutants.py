@@ -14,7 +14,7 @@ compiling is most of the run's time). The tests are the current tree's (tests/gp
 tools/speed_test.py), so running this in two checkouts compares two test suites. Per mutant, in this
 order, stopping at the first failure: gpu_stepNN (correctness), compiled_code (tools/grade.py's
 host-part check of the step's instructions, tools/compiled_code.py, where tools/sass_checks.csv has a
-row for the step), speed_stepNN, gpu_stepNN_large, sanitize_stepNN; step 14: step14_usage, _shards,
+row for the step), speed_stepNN, gpu_stepNN_large, sanitize_stepNN; step 15: step15_usage, _shards,
 _one, _single, _mpi. The correctness and sanitizer tests of different mutants run --gpu-jobs at a
 time, the large tests --large-jobs at a time, the speed tests one at a time. A GPU test whose kernel
 hangs ends itself within seconds, naming the case (tests/gpu/hang_guard.h); a test still running
@@ -26,7 +26,7 @@ Statuses: killed, survived, equivalent (survived, and the catalogue argues it ca
 stopped before the mutant's last test),
 build-error (a catalogue bug: a mutant must compile, unless a static_assert of the step refuses
 it: then it is killed by the build, as grade's build check fails), untested (every test was skipped, e.g.
-step 14 with one GPU). A mutant marked needs_fix whose `find` text is not in the step is skipped
+step 15 with one GPU). A mutant marked needs_fix whose `find` text is not in the step is skipped
 with a message and no row. OUT ('-': stdout) is a stamped CSV like results/<gpu>/*.csv; with
 --update the rows already in OUT for mutants not run now are kept (the stamp is this run's).
 Exit: 0 done, 1 a build error or a killed equivalent mutant, 2 bad usage or catalogue.
@@ -104,7 +104,7 @@ class Mutant:
                 (f"{self.prefix}gpu_{self.tag}_large", "large"), (f"{self.prefix}sanitize_{self.tag}", "sanitize")]
 
     def targets(self, stage):
-        """What to build: stage "tests", the test programs (step 14: its executable, which its tests
+        """What to build: stage "tests", the test programs (step 15: its executable, which its tests
         run, and the programs built with it); stage "exe", a single-GPU step's executable (its
         compiled-code check and its speed test run it), built only for the mutants the correctness
         tests left alive."""
@@ -350,7 +350,7 @@ class Record:
 
 @functools.cache
 def visible_gpus():
-    """The GPUs this run's tests could use (nvidia-smi's list; 0 without it): step 14's cases run for
+    """The GPUs this run's tests could use (nvidia-smi's list; 0 without it): step 15's cases run for
     every K up to it, so its rows say which K were tried."""
     try:
         listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60)

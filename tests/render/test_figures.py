@@ -149,7 +149,7 @@ class Writing(unittest.TestCase):
         names = [path for path, _ in first]
         for expected in ("step01_interleaved/figures/tree.svg", "step02_nondivergent/figures/banks.svg",
                          "step12_small_n/figures/small_n.svg", "step12_small_n/figures/part1_block.svg",
-                         "step12_small_n/figures/part5_whole_warp.svg", "step14_multi_gpu/figures/shards.svg",
+                         "step12_small_n/figures/part5_whole_warp.svg", "step15_multi_gpu/figures/shards.svg",
                          "results/h100/sweep_int32.svg", "results/h100/headline.svg"):
             self.assertIn(expected, names)
         for path, text in first:

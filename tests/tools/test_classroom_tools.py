@@ -177,9 +177,9 @@ class NewStep(unittest.TestCase):
 
     def test_refusals_exit_2_with_one_line(self):
         before = (ROOT / "course" / "steps.csv").read_text()
-        for args in (["step15_x"], ["Step15_x", "--from", "4"], ["step15", "--from", "4"], ["step04_x", "--from", "3"],
-                     ["step15_x", "--from", "step99"], ["step15_x", "--from", "step14_multi_gpu"],
-                     [FOLDERS[0], "--from", "4"], ["step15_x", "--from", "4", "--change", "two\nlines"]):
+        for args in (["step16_x"], ["Step16_x", "--from", "4"], ["step16", "--from", "4"], ["step04_x", "--from", "3"],
+                     ["step16_x", "--from", "step99"], ["step16_x", "--from", "step15_multi_gpu"],
+                     [FOLDERS[0], "--from", "4"], ["step16_x", "--from", "4", "--change", "two\nlines"]):
             with self.subTest(args=args):
                 result = subprocess.run([sys.executable, "-m", "course.new_step", *args], cwd=ROOT,
                                         capture_output=True, text=True)
@@ -187,7 +187,7 @@ class NewStep(unittest.TestCase):
                 self.assertEqual(len(result.stderr.splitlines()), 1, result.stderr)
                 self.assertTrue(result.stderr.startswith("new_step: error: "), result.stderr)
         self.assertEqual((ROOT / "course" / "steps.csv").read_text(), before)
-        self.assertFalse((ROOT / "step15_x").exists())
+        self.assertFalse((ROOT / "step16_x").exists())
 
     def test_a_copy_is_its_previous_step_under_new_names(self):
         previous, new = manifest.find("step04_first_add"), manifest.Step("step15_x", "single", "step04_first_add",
@@ -596,7 +596,7 @@ class CompiledCode(unittest.TestCase):
 
     def test_the_checks_name_says_what_it_reads(self):
         self.assertEqual(compiled_code.describe("step12_small_n"), f"compiled code ({compiled_code.SASS_ARCH} SASS)")
-        self.assertEqual(compiled_code.describe("step14_multi_gpu"), "compiled code (host calls)")
+        self.assertEqual(compiled_code.describe("step15_multi_gpu"), "compiled code (host calls)")
 
     def test_cuobjdump_is_found_where_the_set_up_puts_it(self):
         with tempfile.TemporaryDirectory() as work:

@@ -6,10 +6,10 @@
 #   (b) the previous step's reduce.cuh (previous/ in the assignment) under this step's namespace,
 #   (c) where tests/tools/without_idea/ holds the step, the solution without the code of its idea: the
 #       regions there put in place of the solution's regions with the same begin texts (step 12 without
-#       its one-tile path, step 14 with a reduce_and_combine that never reduces the shards),
+#       its one-tile path, step 15 with a reduce_and_combine that never reduces the shards),
 # each of which ./grade --host-only must FAIL (exit 1): the compiled-code check
 # (tools/sass_checks.csv, tools/host_calls.csv) tells them from the solution, the build where they do not compile.
-# A multi-GPU step (step 14: NCCL calls, no kernel of its own) is told apart by the calls its host code
+# A multi-GPU step (step 15: NCCL calls, no kernel of its own) is told apart by the calls its host code
 # makes (tools/host_calls.csv).
 # usage: tests/tools/wrong_kernels.sh [STEP ... | all]
 #        default: step01 step04 step07 step12, a quick sample; all: every step of course/steps.csv (CI, .ci/run)

@@ -1,16 +1,16 @@
-// Every GPU case of step 14 in one process per launch form: the team (GPUs, streams, NCCL
+// Every GPU case of step 15 in one process per launch form: the team (GPUs, streams, NCCL
 // communicators) is made once per K and each case is one run of the step's own harness on it
 // (run_typed, as the program's main() does), with the step's command line. What only a fresh
-// process shows (bad command lines, more ranks than GPUs) stays in step14_multi_gpu.sh.
+// process shows (bad command lines, more ranks than GPUs) stays in step15_multi_gpu.sh.
 //
-//   step14_cases --list                 the cases, one per line (tests/gpu/step14_cases.txt holds them)
-//   step14_cases --gpus K[,K2 ...]      one process driving K GPUs, then K2 ...: every case for each K
-//   mpirun -np K step14_cases           one MPI rank per GPU: every case for K
+//   step15_cases --list                 the cases, one per line (tests/gpu/step15_cases.txt holds them)
+//   step15_cases --gpus K[,K2 ...]      one process driving K GPUs, then K2 ...: every case for each K
+//   mpirun -np K step15_cases           one MPI rank per GPU: every case for K
 //
 // Each case prints "ok" or "FAIL" with its name; a failure also prints the run's report and
 // message. A case that waits on the GPU past its bound (hang_guard.h) ends the program, named.
 // Exit 0 when every case passed, 1 otherwise, 77 (Skipped) without a GPU or with fewer GPUs than asked.
-#include STEP14_HEADER
+#include STEP15_HEADER
 
 #include "hang_guard.h"
 #include "run_multi_gpu.h"
@@ -87,7 +87,7 @@ void write_files(const std::string& data) {
 
 // One case on the team: the step's run, its report captured (printed only if the case fails).
 int run_case(Team& team, const Case& c, std::string& report) {
-    std::vector<std::string> words{"step14_multi_gpu"};
+    std::vector<std::string> words{"step15_multi_gpu"};
     words.insert(words.end(), c.args.begin(), c.args.end());
     std::vector<const char*> argv;
     for (const std::string& w : words) argv.push_back(w.c_str());
@@ -101,7 +101,7 @@ int run_case(Team& team, const Case& c, std::string& report) {
         // their first exchange, which can take seconds: the bound of 10 GB of input (10 s) covers both.
         const test::HangGuard guard(c.name, std::size_t{10} << 30);
         return dispatch_type(options.type, [&](auto zero) {
-            return run_typed<step14::Entry, decltype(zero)>(team, options, argc, argv.data());
+            return run_typed<step15::Entry, decltype(zero)>(team, options, argc, argv.data());
         });
     });
     std::cout.rdbuf(printed);
@@ -135,7 +135,7 @@ int run_all(Team& team, const std::string& data) {
 std::string data_folder(Team& team) {
     char path[256] = {};
     if (team.leads()) {
-        std::snprintf(path, sizeof path, "%s/step14_cases_XXXXXX", std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
+        std::snprintf(path, sizeof path, "%s/step15_cases_XXXXXX", std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
         if (!mkdtemp(path)) throw EnvironmentError(std::string("cannot make a folder for the input files: ") + path);
         write_files(path);
     }

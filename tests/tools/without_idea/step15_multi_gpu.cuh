@@ -1,4 +1,4 @@
-// step14_multi_gpu's solution without its shard reduction: tests/tools/wrong_kernels.sh puts this
+// step15_multi_gpu's solution without its shard reduction: tests/tools/wrong_kernels.sh puts this
 // region in place of the region of reduce.cuh with the same begin text, and the host part must fail
 // it. What is left is the combine alone: the partials all-reduced, no shard ever reduced into them.
 // solution-begin: a shard per GPU, then one all-reduce of one element

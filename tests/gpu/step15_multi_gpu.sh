@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The tests of step14_multi_gpu. The GPU cases run in one process per launch form: step14_cases
-# (tests/gpu/step14_cases.cu) makes the team once per K and runs every case on it with the step's
+# The tests of step15_multi_gpu. The GPU cases run in one process per launch form: step15_cases
+# (tests/gpu/step15_cases.cu) makes the team once per K and runs every case on it with the step's
 # own harness, naming each case that fails. What only a fresh process shows runs here, one process
 # per case, each checked by its exit code.
 #
@@ -15,7 +15,7 @@
 # Exit 77 (ctest: Skipped), with the reason, when the machine cannot run the mode: no GPU (one),
 # fewer than two GPUs (single, mpi: the multi-GPU cases would prove nothing), or no MPI launcher. Never a pass for that.
 #
-# usage: step14_multi_gpu.sh MODE STEP_EXECUTABLE [MPIEXEC [CASES_EXECUTABLE]]
+# usage: step15_multi_gpu.sh MODE STEP_EXECUTABLE [MPIEXEC [CASES_EXECUTABLE]]
 set -uo pipefail
 mode=$1
 exe=$2
@@ -41,7 +41,7 @@ expect() {
   fi
 }
 
-# every_case DESCRIPTION COMMAND...: step14_cases, whose every case prints its own ok or FAIL line
+# every_case DESCRIPTION COMMAND...: step15_cases, whose every case prints its own ok or FAIL line
 # (a case that hangs ends it within seconds, named); it must exit 0.
 every_case() {
   local what=$1 got
@@ -87,7 +87,7 @@ fi
 gpus=$(gpu_count)
 need_cases() {
   if [ -z "$cases_exe" ] || [ ! -x "$cases_exe" ]; then
-    echo "FAIL  mode $mode needs the cases program (step14_cases), and '$cases_exe' is not one"
+    echo "FAIL  mode $mode needs the cases program (step15_cases), and '$cases_exe' is not one"
     exit 1
   fi
 }
@@ -102,7 +102,7 @@ mpi_launch() {  # mpi_launch RANKS: the launcher line of RANKS ranks, NCCL's set
 if [ "$mode" = one ]; then
   # K = 1 is a valid run (--gpus 1, or one MPI rank): the whole input is one shard
   if [ "$gpus" -lt 1 ]; then
-    echo "SKIPPED: step14_multi_gpu's one-GPU tests need a GPU; this machine has none"
+    echo "SKIPPED: step15_multi_gpu's one-GPU tests need a GPU; this machine has none"
     exit 77
   fi
   need_cases
@@ -114,7 +114,7 @@ if [ "$mode" = one ]; then
   finish
 fi
 if [ "$gpus" -lt 2 ]; then
-  echo "SKIPPED: step14_multi_gpu's $mode tests need at least 2 GPUs; this machine has $gpus" \
+  echo "SKIPPED: step15_multi_gpu's $mode tests need at least 2 GPUs; this machine has $gpus" \
        "(with one GPU the program itself runs with K = 1)"
   exit 77
 fi
@@ -129,7 +129,7 @@ case $mode in
     ;;
   mpi)
     if [ -z "$mpiexec" ] || [ ! -x "$mpiexec" ]; then
-      echo "SKIPPED: no MPI launcher (CMake found no MPI): step14_multi_gpu was built for one process only"
+      echo "SKIPPED: no MPI launcher (CMake found no MPI): step15_multi_gpu was built for one process only"
       exit 77
     fi
     mpi_launch 2

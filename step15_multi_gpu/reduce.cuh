@@ -1,4 +1,4 @@
-// Step 14 — K GPUs: each sums its shard with the previous step's kernel, one NCCL all-reduce of
+// Step 15 — K GPUs: each sums its shard with the previous step's kernel, one NCCL all-reduce of
 // the K partials gives every GPU the total.
 //
 // What changed since the previous step: nothing inside a GPU. The input is cut into K shards, one
@@ -42,12 +42,12 @@
 // The single-GPU reduction every GPU runs on its shard: the course's previous step.
 namespace previous = REDUCTION_PREVIOUS_STEP_NS;
 
-namespace step14 {
+namespace step15 {
 
 using reduction::multi_gpu::Member;  // the harness (common/multi_gpu/team.h): one GPU of the team
 using reduction::multi_gpu::Team;    // every GPU of this run, its communicator and streams
 
-inline constexpr const char* name = "step14_multi_gpu";
+inline constexpr const char* name = "step15_multi_gpu";
 inline constexpr const char* change = "K GPUs: a shard each, one NCCL all-reduce of the partials";
 
 // Sum, max and min of the previous step, as the harness sees a step (common/step_api.h).
@@ -208,4 +208,4 @@ struct Entry {
     }
 };
 
-}  // namespace step14
+}  // namespace step15

@@ -1,10 +1,10 @@
-// The split of n elements over K GPUs (step14::shard_of), checked on the host, no GPU needed: for
+// The split of n elements over K GPUs (step15::shard_of), checked on the host, no GPU needed: for
 // every n up to 64 and K up to 9, and for n past 2^32, the shards follow each other in rank order,
 // together cover [0, n) exactly once, differ in size by at most one element, and the empty ones
 // (n < K) come last. A wrong split sums some elements twice or never, or reads past the input.
 //
-// Built against one step14 reduce.cuh (STEP14_HEADER), so that a changed copy can be checked too.
-#include STEP14_HEADER
+// Built against one step15 reduce.cuh (STEP15_HEADER), so that a changed copy can be checked too.
+#include STEP15_HEADER
 
 #include <cstddef>
 #include <cstdio>
@@ -15,7 +15,7 @@ namespace {
 int check_split(std::size_t n, int gpus) {
     std::size_t next = 0, smallest = n, largest = 0, previous_count = n;
     for (int rank = 0; rank < gpus; ++rank) {
-        const step14::Shard shard = step14::shard_of(n, gpus, rank);
+        const step15::Shard shard = step15::shard_of(n, gpus, rank);
         const bool follows = shard.begin == next, not_growing = shard.count <= previous_count;
         if (!follows || !not_growing) {
             std::printf("FAIL  n=%zu K=%d rank %d: shard [%zu, %zu) %s\n", n, gpus, rank, shard.begin,
