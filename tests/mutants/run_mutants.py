@@ -63,7 +63,7 @@ KINDS = (
     "state-left", "read-before-posted", "atomic-scope", "atomic-order", "atomic-missing", "vector-head",
     "vector-tail", "misaligned-input", "small-n", "n-equals-1", "small-block", "grid-size", "partial-count",
     "template-mismatch", "slot-width", "scratch-overlap", "shard-split", "group-missing", "wrong-stream",
-    "idea-left-out")
+    "idea-left-out", "error-dropped", "window-off-by-one", "special-value", "overflow", "signed-zero")
 MIN_PER_STEP = 5
 ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 COLUMNS = ("step", "id", "kind", "mistake", "symptom", "status", "killed_by", "seconds", "gpus", "note")

@@ -1,0 +1,941 @@
+// Step 14 — the exact sum: float32 and float64 sums with the same bits on any grid, any GPU.
+//
+// What changed since step 13: a float32 or float64 sum no longer rounds at every addition. Each thread
+// keeps its running sum as two doubles, high + low, that together hold it exactly: every value enters
+// by two error-free additions (two_sum), and the rare part that low cannot hold goes into the block's
+// integer digits in shared memory (a float is a whole number of the smallest subnormal, so any sum is
+// an integer: common/exact_sum.h). At the end each warp's sums go into the digits, each block adds its
+// digits into the grid's as integers (atomics: any order gives the same integer), and the last block
+// rounds that integer once, with the CPU's own code (reduction::round_digits). The int32 sum, max and
+// min are step 13's.
+//
+// Why it should stay fast: the work per element is a conversion to double and a few double additions
+// (float32: 16 values added in double at once, exactly, when they lie within 25 binades of each other);
+// the H200 has time for that while the bytes arrive. Integers leave the loop only at the end.
+//
+// What to expect: the exact sum, rounded once (to nearest, ties to even), for every grid, block size and
+// GPU: the bits of common/exact_sum.h's ExactSum. The lesson's Result table has the speed.
+
+#pragma once
+
+#include "cuda_check.h"
+#include "exact_sum.h"
+#include "launch_math.h"
+#include "operators.h"
+
+#include <cuda/atomic>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+namespace step14 {
+
+inline constexpr const char* name = "step14_exact_sum";
+inline constexpr const char* change = "float32 and float64 sums exact, rounded once: the same bits on any grid, any GPU";
+
+// The value `offset` lanes above this one. A shuffle moves 32 bits (a 64-bit type takes two); there
+// is no 8- or 16-bit integer overload, so smaller integers travel in a 32-bit register and come back
+// unchanged.
+template <class T>
+__device__ __forceinline__ T shuffle_down(T value, unsigned int offset) {
+    constexpr unsigned int all_lanes = 0xffffffffu;
+    if constexpr (sizeof(T) < sizeof(unsigned int)) {
+        return static_cast<T>(__shfl_down_sync(all_lanes, static_cast<unsigned int>(value), offset));
+    } else {
+        return __shfl_down_sync(all_lanes, value, offset);
+    }
+}
+
+// One instruction (REDUX, sm_80 and later) that adds, or takes the max or min of, the 32 lanes'
+// values of a 32-bit integer and gives every lane the result.
+template <class Op, class T>
+__device__ __forceinline__ T warp_instruction(T value) {
+    constexpr unsigned int all_lanes = 0xffffffffu;
+    if constexpr (Op::kind == reduction::OpKind::sum) return __reduce_add_sync(all_lanes, value);
+    else if constexpr (Op::kind == reduction::OpKind::max) return __reduce_max_sync(all_lanes, value);
+    else return __reduce_min_sync(all_lanes, value);
+}
+
+// Combines the values of lanes 0 .. Lanes-1 into lane 0 (log2(Lanes) levels; the other lanes end
+// with partial results nobody reads). Every lane of the warp must call it: the shuffles name all 32.
+// A 32-bit integer takes the one instruction instead, over all 32 lanes (block_reduce asks for 32).
+template <class Op, unsigned int Lanes, class T>
+__device__ __forceinline__ T warp_reduce(T value) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    constexpr bool one_instruction = false;  // sm_75 code (the no-GPU build makes some) has no REDUX
+#else
+    constexpr bool one_instruction = Lanes > 1 && std::is_integral_v<T> && sizeof(T) == 4;
+#endif
+    if constexpr (one_instruction) value = warp_instruction<Op>(value);
+    constexpr unsigned int first_offset = one_instruction ? 0 : Lanes / 2;
+#pragma unroll
+    for (unsigned int offset = first_offset; offset > 0; offset /= 2) value = Op()(value, shuffle_down(value, offset));
+    return value;
+}
+
+// values[0] combined with values[1], ..., values[Count - 1], as a tree of log2(Count) levels: the
+// additions of one level do not wait for each other. Count is a power of two.
+template <class Op, unsigned int Count, class T>
+__device__ __forceinline__ T tree_reduce(T (&values)[Count]) {
+    if constexpr (Count > 1) {
+#pragma unroll
+        for (unsigned int half = Count / 2; half > 0; half /= 2)
+#pragma unroll
+            for (unsigned int i = 0; i < Count / 2; ++i)  // a fixed bound: both loops unroll, values stays in registers
+                if (i < half) values[i] = Op()(values[i], values[i + half]);
+    }
+    return values[0];
+}
+
+// The whole block's values combined, in thread 0 (the other threads hold partial results nobody
+// reads). Every thread of the block must call it: it holds a barrier. Used twice by the last
+// block: for its own partial, and for the partials of all blocks. After the barrier thread 0
+// alone reads the warps' results and adds them as a tree: a few additions in registers, where
+// warp 0 used to shuffle (log2(Block / 32) rounds of a shuffle and an addition).
+template <class Op, unsigned int Block, class T>
+__device__ __forceinline__ T block_reduce(T value, T* warp_results) {
+    constexpr unsigned int warps = Block / 32;
+    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    value = warp_reduce<Op, 32>(value);  // every warp at once, in registers
+    if (lane == 0) warp_results[warp] = value;
+    __syncthreads();  // the only barrier of the tree
+    if (threadIdx.x == 0) {
+        T results[warps];
+#pragma unroll
+        for (unsigned int w = 0; w < warps; ++w) results[w] = warp_results[w];
+        value = tree_reduce<Op>(results);  // log2(Block / 32) levels: none for a 32-thread block
+    }
+    return value;
+}
+
+// Each thread issues this many loads per loop iteration, Block vectors apart (coalesced): they
+// do not depend on each other, so all are in flight at once.
+constexpr unsigned int loads_per_iteration = 4;
+
+constexpr std::size_t vector_bytes = 16;  // the widest load one thread can issue
+
+template <class T>
+struct alignas(vector_bytes) Vector {
+    static constexpr unsigned int width = vector_bytes / sizeof(T);  // 16 uint8, 4 int32/float, 2 double
+    T lane[width];
+};
+
+// One 128-bit load (LDG.E.128) whatever T is: the hardware loads bits, the lanes are only how we
+// read them afterwards. The memcpy reinterprets registers and compiles to nothing.
+template <class T>
+__device__ __forceinline__ Vector<T> load_vector(const Vector<T>* address) {
+    const uint4 bits = __ldg(reinterpret_cast<const uint4*>(address));
+    Vector<T> vector;
+    memcpy(&vector, &bits, sizeof(bits));
+    return vector;
+}
+
+// Elements before the first 16-byte boundary at or after `in`: the scalar head (at most n).
+template <class T>
+__host__ __device__ __forceinline__ std::size_t head_elements(const T* in, std::size_t n) {
+    const std::size_t misalignment = reinterpret_cast<std::uintptr_t>(in) % vector_bytes;
+    const std::size_t head = misalignment == 0 ? 0 : (vector_bytes - misalignment) / sizeof(T);
+    return head < n ? head : n;
+}
+
+// What a thread adds its elements into. The loops below hand it single elements (the head and tail)
+// and vectors, several at once where they loaded several; the accumulator decides how to add them.
+// Max, min and the int32 sum: the operator applied one element after another, as in step 13.
+template <class Op, class T>
+struct RunningOp {
+    T sum = Op::template identity<T>();  // the identity changes nothing, like 0 for a sum
+    __device__ __forceinline__ void add(T x) { sum = Op()(sum, x); }
+    template <unsigned int Count>
+    __device__ __forceinline__ void add(const Vector<T> (&vectors)[Count]) {
+#pragma unroll
+        for (unsigned int k = 0; k < Count; ++k)
+#pragma unroll
+            for (unsigned int w = 0; w < Vector<T>::width; ++w) add(vectors[k].lane[w]);
+    }
+};
+
+// This thread's share of in[0, n), added into `acc`: its head and tail element, if any, and its
+// vectors. A function, so that kernels beyond the steps can call it.
+template <unsigned int Block, class T, class Accumulator>
+__device__ __forceinline__ void thread_reduce(const T* in, std::size_t n, Accumulator& acc) {
+    const unsigned int tid = threadIdx.x;
+    // in[0, head) scalar | vectors of width elements, 16-byte aligned | in[tail_begin, n) scalar
+    const std::size_t head = head_elements(in, n);
+    const std::size_t vectors = (n - head) / Vector<T>::width;
+    const std::size_t tail_begin = head + vectors * Vector<T>::width;
+    const Vector<T>* body = reinterpret_cast<const Vector<T>*>(in + head);
+    // 64-bit index: blockIdx.x * blockDim.x overflows 32 bits once n passes 2^32
+    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + tid;
+    if (thread < head) acc.add(in[thread]);                        // fewer than 16 elements each:
+    if (thread < n - tail_begin) acc.add(in[tail_begin + thread]);  // the first threads of block 0
+    const std::size_t tile = loads_per_iteration * Block;  // vectors a block covers per iteration
+    const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
+    std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + tid;
+    for (; i + (loads_per_iteration - 1) * Block < vectors; i += grid_stride) {  // whole tiles: no bounds checks
+        Vector<T> loaded[loads_per_iteration];
+#pragma unroll
+        for (unsigned int k = 0; k < loads_per_iteration; ++k) loaded[k] = load_vector(body + i + k * Block);
+        acc.add(loaded);  // adds only after every load is issued
+    }
+#pragma unroll
+    for (unsigned int k = 0; k < loads_per_iteration; ++k) {  // the one tile of this thread that crosses the end
+        if (i + k * Block < vectors) {
+            const Vector<T> loaded[1] = {load_vector(body + i + k * Block)};
+            acc.add(loaded);
+        }
+    }
+}
+
+// Inputs of bulk_min_elements or more take a path of their own. Each block reads one contiguous
+// run of chunk_bytes chunks (the chunks split evenly over the grid, the first blocks taking one
+// more), and no thread loads them: thread 0 asks the SM's copy engine (the TMA unit, sm_90)
+// for a whole chunk at a time with one instruction, cp.async.bulk, into a ring of `stages`
+// buffers in shared memory. Each buffer has an mbarrier that completes when its chunk's bytes have
+// landed; the threads wait on it, add the chunk out of shared memory, and once every thread is
+// done (a barrier) thread 0 refills that buffer with the chunk `stages` ahead. So `stages` chunks
+// are always in flight per block, asked for by one thread.
+constexpr unsigned int stages = 4;
+constexpr std::size_t chunk_bytes = 8192;
+constexpr std::size_t bulk_min_elements = std::size_t{1} << 30;  // 4 GiB of 4-byte elements
+
+// The shared address the bulk-copy and mbarrier instructions take.
+__device__ __forceinline__ unsigned int shared_address(const void* pointer) {
+    return static_cast<unsigned int>(__cvta_generic_to_shared(pointer));
+}
+
+// Thread 0: one bulk copy of chunk_bytes from `source` into `buffer`, announced to `ready` (the
+// mbarrier then waits for that many bytes as well as for this one arrival).
+__device__ __forceinline__ void copy_chunk(void* buffer, const void* source, unsigned long long* ready) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                 ::"r"(shared_address(ready)), "r"(static_cast<unsigned int>(chunk_bytes)) : "memory");
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
+                 ::"r"(shared_address(buffer)), "l"(source), "r"(static_cast<unsigned int>(chunk_bytes)),
+                   "r"(shared_address(ready)) : "memory");
+#endif
+}
+
+// Thread 0: the mbarriers, each waiting for one arrival (and the bytes it announces), made visible
+// to the copy engine before any copy uses them.
+__device__ __forceinline__ void init_ready(unsigned long long (&ready)[stages]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    for (unsigned int s = 0; s < stages; ++s)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(&ready[s])));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+
+// Thread 0, after the barrier that ends the reads of a buffer: orders those reads (the threads')
+// before the copy engine's next write into it, which the GPU treats as another path to memory.
+__device__ __forceinline__ void release_buffer() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
+}
+
+// Every thread: waits until `ready` has completed the phase of this use of its buffer.
+__device__ __forceinline__ void wait_for_chunk(unsigned long long* ready, unsigned int phase) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    unsigned int done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(shared_address(ready)), "r"(phase) : "memory");
+#endif
+}
+
+// This thread's share of in[0, n) on the bulk path: block 0's first threads take the head (the
+// elements before the first 16-byte boundary), the grid's threads what is left after the last
+// whole chunk (fewer elements than a chunk: one each, once the grid fills the GPU), and the
+// block's chunks arrive through the ring.
+template <unsigned int Block, class T, class Accumulator>
+__device__ __forceinline__ void bulk_thread_reduce(const T* in, std::size_t n, Accumulator& acc) {
+    __shared__ alignas(128) Vector<T> ring[stages][chunk_bytes / vector_bytes];
+    __shared__ alignas(8) unsigned long long ready[stages];
+    const unsigned int tid = threadIdx.x;
+    const std::size_t head = head_elements(in, n);
+    constexpr std::size_t chunk_elements = chunk_bytes / sizeof(T);
+    const std::size_t chunks = (n - head) / chunk_elements;
+    const unsigned char* body = reinterpret_cast<const unsigned char*>(in + head);
+    const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * Block + tid;
+    const std::size_t rest = head + chunks * chunk_elements;
+    if (thread < head) acc.add(in[thread]);
+    for (std::size_t i = rest + thread; i < n; i += static_cast<std::size_t>(gridDim.x) * Block) acc.add(in[i]);
+    const std::size_t share = chunks / gridDim.x, bigger = chunks % gridDim.x;  // blocks below `bigger`: one more
+    const std::size_t first = blockIdx.x * share + (blockIdx.x < bigger ? blockIdx.x : bigger);
+    const std::size_t count = share + (blockIdx.x < bigger ? 1 : 0);
+    if (tid == 0) {
+        init_ready(ready);
+        for (unsigned int s = 0; s < stages && s < count; ++s)
+            copy_chunk(ring[s], body + (first + s) * chunk_bytes, &ready[s]);
+    }
+    __syncthreads();  // every thread sees the initialised mbarriers
+    for (std::size_t c = 0; c < count; ++c) {
+        const unsigned int s = c % stages;
+        wait_for_chunk(&ready[s], (c / stages) % 2);  // each use of a buffer is one phase of its mbarrier
+        for (unsigned int v = tid; v < chunk_bytes / vector_bytes; v += Block) {
+            const Vector<T> loaded[1] = {ring[s][v]};
+            acc.add(loaded);
+        }
+        __syncthreads();  // nobody reads buffer s any more
+        if (tid == 0 && c + stages < count) {
+            release_buffer();
+            copy_chunk(ring[s], body + (first + c + stages) * chunk_bytes, &ready[s]);
+        }
+    }
+}
+
+// A slot: 64 bits, the high half `full` once a block has posted into it, the low half 32 bits of a
+// partial. A partial of T takes slots_per_partial<T> of them (one for 1- to 4-byte types, two for
+// 8-byte ones). Every slot is empty (zero) on entry and on return.
+using Slot = unsigned long long;
+constexpr Slot full = Slot{1} << 32;
+template <class T>
+constexpr unsigned int slots_per_partial = (sizeof(T) + 3) / 4;
+
+// Slots are read and written by different blocks while both run: always as device-scope atomics.
+// Relaxed is enough, since each slot carries its own mark and nothing else needs ordering.
+using SlotRef = cuda::atomic_ref<Slot, cuda::thread_scope_device>;
+
+// Writes a partial into its slots, each with one 64-bit store of the mark and 32 bits of the value.
+template <class T>
+__device__ __forceinline__ void post_partial(Slot* slots, T value) {
+    unsigned int bits[slots_per_partial<T>] = {};
+    memcpy(bits, &value, sizeof(T));
+#pragma unroll
+    for (unsigned int w = 0; w < slots_per_partial<T>; ++w)
+        SlotRef(slots[w]).store(full | bits[w], cuda::std::memory_order_relaxed);
+}
+
+// Partials each thread of the last block loads at once, in one round trip to L2, before it
+// looks at any of them. At 5 the kernel needs 36 registers per thread for every element type
+// (nvcc -Xptxas -v, sm_90), so 6 blocks of 256 fit on an SM: 792 blocks on an H100, whose
+// partials 256 threads read in one round.
+constexpr unsigned int partial_loads = 5;
+
+// The last block's thread reads, per round, the slots of blocks first, first + Block, ... (at most
+// partial_loads of them, only blocks of the grid, never the last block's own: it has that at hand).
+__device__ __forceinline__ bool posted_by_other(unsigned int block) { return block < gridDim.x && block != blockIdx.x; }
+
+// Looks at every slot of this round at once (one round trip to L2 for all, not one each): `full`
+// stands for the slots of blocks past the grid and of the last block itself.
+template <unsigned int Block, class T>
+__device__ __forceinline__ void load_round(Slot* slots, unsigned int first, Slot (&seen)[partial_loads][slots_per_partial<T>]) {
+    constexpr unsigned int words = slots_per_partial<T>;
+    Slot* const round_slots = slots + static_cast<std::size_t>(first) * words;  // block first + k*Block: + k*Block*words
+#pragma unroll
+    for (unsigned int k = 0; k < partial_loads; ++k)
+#pragma unroll
+        for (unsigned int w = 0; w < words; ++w)
+            seen[k][w] = posted_by_other(first + k * Block)
+                             ? SlotRef(round_slots[k * Block * words + w]).load(cuda::std::memory_order_relaxed)
+                             : full;
+}
+
+template <unsigned int Block, class T>
+__device__ __forceinline__ bool all_full(const Slot (&seen)[partial_loads][slots_per_partial<T>]) {
+    bool all = true;
+#pragma unroll
+    for (unsigned int k = 0; k < partial_loads; ++k)
+#pragma unroll
+        for (unsigned int w = 0; w < slots_per_partial<T>; ++w) all &= (seen[k][w] & full) != 0;
+    return all;
+}
+
+// `total` combined with this round's partials, in index order, `own` standing for the last
+// block's. Returns false, and leaves total unchanged, if a slot was still empty.
+template <class Op, unsigned int Block, class T>
+__device__ __forceinline__ bool add_round(T& total, Slot* slots, unsigned int first, T own) {
+    constexpr unsigned int words = slots_per_partial<T>;
+    Slot seen[partial_loads][words];
+    load_round<Block, T>(slots, first, seen);
+    if (!all_full<Block, T>(seen)) return false;
+    const Op op{};
+#pragma unroll
+    for (unsigned int k = 0; k < partial_loads && first + k * Block < gridDim.x; ++k) {
+        T partial = own;
+        if (first + k * Block != blockIdx.x) {
+            unsigned int bits[words];
+#pragma unroll
+            for (unsigned int w = 0; w < words; ++w) bits[w] = static_cast<unsigned int>(seen[k][w]);
+            memcpy(&partial, bits, sizeof(T));
+        }
+        total = op(total, partial);
+    }
+    return true;
+}
+
+// Empties this round's slots for the next call.
+template <unsigned int Block, class T>
+__device__ __forceinline__ void empty_slots(Slot* slots, unsigned int first) {
+    constexpr unsigned int words = slots_per_partial<T>;
+    Slot* const round_slots = slots + static_cast<std::size_t>(first) * words;
+#pragma unroll
+    for (unsigned int k = 0; k < partial_loads; ++k)
+#pragma unroll
+        for (unsigned int w = 0; w < words; ++w)
+            if (posted_by_other(first + k * Block))
+                SlotRef(round_slots[k * Block * words + w]).store(0, cuda::std::memory_order_relaxed);
+}
+
+// Vectors each thread loads in an input of one tile or less. The tile is counted in 4-byte elements
+// (tile_elements), so an 8-byte type needs twice as many 16-byte vectors to cover it.
+template <class T>
+constexpr unsigned int one_tile_loads = loads_per_iteration * (sizeof(T) > 4 ? sizeof(T) / 4 : 1);
+
+// This thread's elements of an input of one tile or less: its head and tail element, if any, and
+// its vectors tid, tid + Block, ..., every load issued before any addition and no loop around
+// them. The one_tile_loads x width values (16 for float32 and float64) are then added as a tree,
+// log2 of that many levels instead of one addition after another: at this size the thread's
+// additions are on the critical path. Each input enters as op(identity, value), as in step 11 an
+// input only ever arrives as the operator's second operand: that is what makes a NaN lose under
+// max and min (`b > a ? b : a` keeps a NaN that arrives first).
+template <class Op, unsigned int Block, class T>
+__device__ __forceinline__ T one_tile_sum(const T* in, std::size_t n) {
+    constexpr unsigned int width = Vector<T>::width, count = one_tile_loads<T> * width;
+    const Op op{};
+    const unsigned int tid = threadIdx.x;
+    const std::size_t head = head_elements(in, n);
+    const std::size_t vectors = (n - head) / width;
+    const std::size_t tail_begin = head + vectors * width;
+    const Vector<T>* body = reinterpret_cast<const Vector<T>*>(in + head);
+    const T identity = Op::template identity<T>();
+    T edge = identity;
+    if (tid < head) edge = op(edge, in[tid]);
+    if (tid < n - tail_begin) edge = op(edge, in[tail_begin + tid]);
+    T values[count];  // vector k's lanes at values[k * width], ...
+#pragma unroll
+    for (unsigned int k = 0; k < one_tile_loads<T>; ++k) {
+        Vector<T> loaded;
+        if (tid + k * Block < vectors) {
+            loaded = load_vector(body + tid + k * Block);
+        } else {
+#pragma unroll
+            for (unsigned int w = 0; w < width; ++w) loaded.lane[w] = identity;
+        }
+#pragma unroll
+        for (unsigned int w = 0; w < width; ++w) values[k * width + w] = op(identity, loaded.lane[w]);
+    }
+    return op(edge, tree_reduce<Op>(values));
+}
+
+// Any number of elements per thread; the last block combines every block's partial into *out,
+// the others post theirs in `slots`. Every slot is empty on entry and on return. With OneTile, a
+// grid of one block that holds the whole input in one tile: no loop, no slots.
+template <class Op, unsigned int Block, class T, bool OneTile, bool Bulk = false>
+__global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Slot* slots) {
+    __shared__ T warp_results[32];  // one entry per warp: at most 1024 / 32
+    __shared__ T last_block_partial;
+    const unsigned int tid = threadIdx.x;
+    if constexpr (OneTile) {
+        const T total = block_reduce<Op, Block>(one_tile_sum<Op, Block>(in, n), warp_results);
+        if (tid == 0) *out = total;
+        return;
+    }
+    RunningOp<Op, T> acc;
+    if constexpr (Bulk) bulk_thread_reduce<Block>(in, n, acc);  // its ring exists only in this kernel
+    else thread_reduce<Block>(in, n, acc);
+
+    T sum = block_reduce<Op, Block>(acc.sum, warp_results);
+
+    const bool is_last = blockIdx.x == gridDim.x - 1;  // the same for the whole block
+    if (!is_last) {
+        if (tid == 0) post_partial(slots + blockIdx.x * slots_per_partial<T>, sum);
+        return;
+    }
+    if (tid == 0) last_block_partial = sum;
+    __syncthreads();  // thread 0's partial, for the thread that adds it
+
+    // Up to partial_loads partials per thread per round, in index order. A slot still empty belongs
+    // to a block still adding, or not yet started: it will post, so the thread loads the round
+    // again at once (it spins) until every slot of the round is full.
+    T total = Op::template identity<T>();
+    for (unsigned int first = tid; first < gridDim.x; first += partial_loads * Block) {
+        while (!add_round<Op, Block>(total, slots, first, last_block_partial)) {
+        }
+        empty_slots<Block, T>(slots, first);
+    }
+    // Each lane left its spin loop on its own; the compiler cannot tell that they are together again
+    // and would guard every shuffle below with a slower path for a split warp (step 12's lab notes).
+    __syncwarp();
+    total = block_reduce<Op, Block>(total, warp_results);  // the same fixed order on every call
+    if (tid == 0) *out = total;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The exact float sum. Integers add associatively, floats do not: so the sum is made an integer. Every
+// float32 (float64) value is a whole number of the smallest subnormal, 2^-149 (2^-1074); so is every
+// sum of them, and common/exact_sum.h holds that number in 32-bit digits (12 for float32, 69 for
+// float64). Adding each element into the digits would be 2-3 read-modify-writes per element; instead
+// a thread keeps its running sum as two doubles, high + low, that are exact together: each value
+// enters with two error-free additions (two_sum), and the rare error that low cannot hold exactly goes
+// into the block's digits in shared memory. At the end the block's digits are added, as integers,
+// into the digits of the whole grid, and the last block rounds them once with the same code as the
+// CPU's exact sum (reduction::round_digits). Any grid, any order: the same integer, the same bits.
+
+// a + b rounded, and in `error` the exact rest: a + b == sum + error exactly (Knuth's TwoSum, 6
+// additions, right for any two finite doubles whose sum does not overflow). The _rn intrinsics keep
+// the compiler from merging or reordering these additions.
+__device__ __forceinline__ double two_sum(double a, double b, double& error) {
+    // solution-begin: the error-free addition
+    const double sum = __dadd_rn(a, b);
+    const double b_part = __dsub_rn(sum, a);
+    const double a_part = __dsub_rn(sum, b_part);
+    error = __dadd_rn(__dsub_rn(a, a_part), __dsub_rn(b, b_part));
+    return sum;
+    // solution-end
+}
+
+// The special inputs a thread saw, as bits of one word (or-ed across threads): the fourth bit says
+// that an input without its sign bit came, so the sum of zeros is -0 only while that bit is clear.
+constexpr unsigned int saw_nan = 1, saw_plus_inf = 2, saw_minus_inf = 4, saw_non_negative = 8;
+
+inline __host__ __device__ reduction::ExactSpecials specials_of(unsigned int seen) {
+    reduction::ExactSpecials specials;
+    specials.nan = (seen & saw_nan) != 0;
+    specials.plus_inf = (seen & saw_plus_inf) != 0;
+    specials.minus_inf = (seen & saw_minus_inf) != 0;
+    specials.all_negative_zero = (seen & saw_non_negative) == 0;
+    return specials;
+}
+
+// A float64 sum stays below 2^1023 when each term is below 2^1001 and the running sum below 2^1015
+// (a warp then adds 32 of them): larger values go straight to the digits.
+constexpr double largest_running = 0x1p1015, largest_term = 0x1p1001;
+
+// One thread's exact sum of T (float or double): high + low + what it put in `digits`.
+template <class T>
+struct ExactAccumulator {
+    using Layout = reduction::ExactLayout<T>;
+    std::int64_t* digits;             // the block's, in shared memory
+    double high = 0, low = 0;
+    unsigned int seen = 0;            // saw_* bits
+    unsigned int sign_and = ~0u;      // every input's top 32 bits and-ed: the sign stays while all are negative
+
+    // x, a finite whole number of units, into the digits: 3 of them, like ExactSum::add. Rare, and a
+    // loop of compare-and-swap (shared memory has no 64-bit atomic add): called, not inlined.
+    __device__ __noinline__ void flush(double x) {
+        const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(x));
+        const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+        unsigned long long m = (bits & ((1ull << 52) - 1)) | (biased != 0 ? 1ull << 52 : 0);
+        if (m == 0) return;
+        int shift = (biased != 0 ? biased : 1) - 1075 - Layout::unit_exponent;  // x = m x 2^shift units
+        if (shift < 0) {  // a float32 sum's double: its low bits are zeros, below the unit
+            m >>= -shift;
+            shift = 0;
+        }
+        const int offset = shift % 32;
+        const unsigned long long upper = m >> (32 - offset);
+        const unsigned int parts[3] = {static_cast<unsigned int>(m << offset), static_cast<unsigned int>(upper),
+                                       static_cast<unsigned int>(upper >> 32)};
+        const bool negative = (bits >> 63) != 0;
+#pragma unroll
+        for (int k = 0; k < 3; ++k)
+            if (parts[k] != 0)
+                atomicAdd(reinterpret_cast<unsigned long long*>(&digits[shift / 32 + k]),
+                          static_cast<unsigned long long>(negative ? -static_cast<long long>(parts[k])
+                                                                   : static_cast<long long>(parts[k])));
+    }
+
+    // x exactly into high + low; what low cannot hold goes to the digits (rare: see the lab notes).
+    __device__ __forceinline__ void add_exact(double x) {
+        // solution-begin: x into high + low, exactly
+        double error, rest;
+        high = two_sum(high, x, error);
+        low = two_sum(low, error, rest);
+        if (rest != 0) flush(rest);
+        // solution-end
+    }
+
+    // Any one element: specials set their bit, float64 values of 2^1001 and more go to the digits.
+    __device__ __forceinline__ void add_one(T x) {
+        const bool special = sizeof(T) == 4 ? !isfinite(static_cast<float>(x)) : !isfinite(static_cast<double>(x));
+        if (special) {
+            seen |= isnan(x) ? saw_nan : (x > 0 ? saw_plus_inf : saw_minus_inf);
+            return;
+        }
+        if constexpr (sizeof(T) == 8) {
+            if (fabs(high) >= largest_running) {
+                flush(high);
+                high = 0;
+            }
+            if (fabs(static_cast<double>(x)) >= largest_term) {
+                flush(x);
+                return;
+            }
+        }
+        add_exact(static_cast<double>(x));
+    }
+
+    __device__ __forceinline__ unsigned int top_bits(T x) const {
+        if constexpr (sizeof(T) == 4) return __float_as_uint(x);
+        else return static_cast<unsigned int>(__double2hiint(x));
+    }
+
+    __device__ __forceinline__ void add(T x) {
+        sign_and &= top_bits(x);
+        add_one(x);
+    }
+
+    // Several vectors at once (the loop's loads): the common case takes a shortcut, the rest add_one.
+    // float32: if no value is special and all lie within `window` binades (counted by the exponent
+    // field) of the largest, every value is a whole number of the smallest one's unit in the last
+    // place, and their double sum needs at most 53 bits: it is exact, and enters with one add_exact.
+    // float64: if every value is below largest_term, each enters with add_exact.
+    template <unsigned int Count>
+    __device__ __forceinline__ void add(const Vector<T> (&vectors)[Count]) {
+        constexpr unsigned int values = Count * Vector<T>::width;
+        if constexpr (sizeof(T) == 4) {
+            static_assert(values == 4 || values == 16, "the loops hand over one vector or loads_per_iteration");
+            constexpr int window = 53 - Layout::precision - (values == 16 ? 4 : 2);  // 53 bits hold `values` of them
+            unsigned int largest = 0, smallest_minus_one = ~0u;  // magnitudes' bits; zero's minus one is the most
+#pragma unroll
+            for (unsigned int k = 0; k < Count; ++k)
+#pragma unroll
+                for (unsigned int w = 0; w < Vector<T>::width; ++w) {
+                    const unsigned int bits = __float_as_uint(vectors[k].lane[w]);
+                    sign_and &= bits;
+                    largest = max(largest, bits & 0x7fffffffu);
+                    smallest_minus_one = min(smallest_minus_one, (bits & 0x7fffffffu) - 1);
+                }
+            const int top = static_cast<int>(largest >> 23);                             // 255: inf or NaN
+            const int bottom = max(static_cast<int>((smallest_minus_one + 1) >> 23), 1);  // subnormals: as field 1
+            if (top < 255 && top - bottom <= window) {
+                double sums[values];
+#pragma unroll
+                for (unsigned int k = 0; k < Count; ++k)
+#pragma unroll
+                    for (unsigned int w = 0; w < Vector<T>::width; ++w)
+                        sums[k * Vector<T>::width + w] = static_cast<double>(vectors[k].lane[w]);
+#pragma unroll
+                for (unsigned int half = values / 2; half > 0; half /= 2)
+#pragma unroll
+                    for (unsigned int i = 0; i < values / 2; ++i)  // a fixed bound: sums stays in registers
+                        if (i < half) sums[i] += sums[i + half];         // exact, so any order
+                add_exact(sums[0]);
+                return;
+            }
+        } else {
+            unsigned int largest = 0;  // the top 32 bits of the largest magnitude
+#pragma unroll
+            for (unsigned int k = 0; k < Count; ++k)
+#pragma unroll
+                for (unsigned int w = 0; w < Vector<T>::width; ++w) {
+                    const unsigned int bits = top_bits(vectors[k].lane[w]);
+                    sign_and &= bits;
+                    largest = max(largest, bits & 0x7fffffffu);
+                }
+            if (largest < (static_cast<unsigned int>(1023 + 1001) << 20)) {  // every value below 2^1001
+                if (fabs(high) >= largest_running) {
+                    flush(high);
+                    high = 0;
+                }
+#pragma unroll
+                for (unsigned int k = 0; k < Count; ++k)
+#pragma unroll
+                    for (unsigned int w = 0; w < Vector<T>::width; ++w) add_exact(vectors[k].lane[w]);
+                return;
+            }
+        }
+#pragma unroll
+        for (unsigned int k = 0; k < Count; ++k)
+#pragma unroll
+            for (unsigned int w = 0; w < Vector<T>::width; ++w) add_one(vectors[k].lane[w]);
+    }
+
+    // The warp's 32 sums into lane 0's (every lane must call it), then lane 0's into the digits, and
+    // the warp's special inputs into `block_seen`.
+    __device__ __forceinline__ void warp_into_digits(unsigned int* block_seen) {
+        constexpr unsigned int all_lanes = 0xffffffffu;
+        const unsigned int lane = threadIdx.x % 32;
+#pragma unroll
+        for (unsigned int offset = 16; offset > 0; offset /= 2) {
+            const double other_high = __shfl_down_sync(all_lanes, high, offset);
+            const double other_low = __shfl_down_sync(all_lanes, low, offset);
+            if (lane < offset) {  // the lanes whose sums lane 0 still needs; the others' are taken
+                add_exact(other_high);
+                add_exact(other_low);
+            }
+        }
+        unsigned int warp_seen = seen | ((sign_and & 0x80000000u) != 0 ? 0 : saw_non_negative);
+#pragma unroll
+        for (unsigned int offset = 16; offset > 0; offset /= 2) warp_seen |= __shfl_xor_sync(all_lanes, warp_seen, offset);
+        if (lane == 0) {
+            flush(high);
+            flush(low);
+            if (warp_seen != 0) atomicOr(block_seen, warp_seen);
+        }
+    }
+};
+
+// The grid's digits and special inputs, and the count of blocks that added theirs. All zero on entry and
+// on return (the last block empties them): the harness zero-fills the scratch once.
+template <class T>
+struct ExactGridState {
+    std::int64_t digits[reduction::ExactLayout<T>::digit_count];
+    unsigned int seen;
+    unsigned int blocks_done;
+};
+
+// One block's elements into its digits, then the block's digits into the grid's; the last block
+// rounds the grid's once into *out. A grid of one block rounds its own.
+template <unsigned int Block, class T, bool Bulk>
+__global__ void exact_sum_kernel(const T* in, std::size_t n, T* out, ExactGridState<T>* grid_state) {
+    constexpr int count = reduction::ExactLayout<T>::digit_count;
+    __shared__ std::int64_t digits[count];
+    __shared__ unsigned int seen;
+    __shared__ bool last;
+    const unsigned int tid = threadIdx.x;
+    for (unsigned int i = tid; i < count; i += Block) digits[i] = 0;
+    if (tid == 0) seen = 0;
+    __syncthreads();  // the digits are zero before any thread adds to them
+
+    ExactAccumulator<T> acc{digits};
+    if constexpr (Bulk) bulk_thread_reduce<Block>(in, n, acc);
+    else thread_reduce<Block>(in, n, acc);
+    acc.warp_into_digits(&seen);
+    __syncthreads();  // every warp's sum is in the digits
+    if (tid == 0) reduction::carry_digits(digits, count);  // each digit below 2^32: 2^31 blocks can add theirs
+    __syncthreads();
+    if (gridDim.x == 1) {
+        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen));
+        return;
+    }
+    for (unsigned int i = tid; i < count; i += Block)
+        if (digits[i] != 0)
+            atomicAdd(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), static_cast<unsigned long long>(digits[i]));
+    if (tid == 0 && seen != 0) atomicOr(&grid_state->seen, seen);
+    __threadfence();  // this block's additions, before its count below
+    __syncthreads();
+    if (tid == 0) last = atomicAdd(&grid_state->blocks_done, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!last) return;
+    __threadfence();  // every other block's additions, seen after their counts
+    for (unsigned int i = tid; i < count; i += Block)  // read and empty the grid's digits
+        digits[i] = static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
+    __syncthreads();
+    if (tid == 0) {
+        const unsigned int grid_seen = atomicExch(&grid_state->seen, 0u);
+        grid_state->blocks_done = 0;
+        *out = reduction::round_digits<T>(digits, specials_of(grid_seen));
+    }
+}
+
+template <class T>
+using ExactKernel = void (*)(const T*, std::size_t, T*, ExactGridState<T>*);
+
+template <class T, bool Bulk = false>
+ExactKernel<T> exact_kernel_for_block(int block) {
+    switch (block) {
+        case 32: return exact_sum_kernel<32, T, Bulk>;
+        case 64: return exact_sum_kernel<64, T, Bulk>;
+        case 128: return exact_sum_kernel<128, T, Bulk>;
+        case 256: return exact_sum_kernel<256, T, Bulk>;
+        case 512: return exact_sum_kernel<512, T, Bulk>;
+        case 1024: return exact_sum_kernel<1024, T, Bulk>;
+        default: throw std::invalid_argument("step14: block must be 32, 64, 128, 256, 512 or 1024");
+    }
+}
+
+template <class T>
+using Kernel = void (*)(const T*, std::size_t, T*, Slot*);
+
+// The runtime block size picks its compile-time instantiation.
+template <class Op, class T, bool OneTile = false, bool Bulk = false>
+Kernel<T> kernel_for_block(int block) {
+    switch (block) {
+        case 32: return reduce_single_pass_kernel<Op, 32, T, OneTile, Bulk>;
+        case 64: return reduce_single_pass_kernel<Op, 64, T, OneTile, Bulk>;
+        case 128: return reduce_single_pass_kernel<Op, 128, T, OneTile, Bulk>;
+        case 256: return reduce_single_pass_kernel<Op, 256, T, OneTile, Bulk>;
+        case 512: return reduce_single_pass_kernel<Op, 512, T, OneTile, Bulk>;
+        case 1024: return reduce_single_pass_kernel<Op, 1024, T, OneTile, Bulk>;
+        default: throw std::invalid_argument("step14: block must be 32, 64, 128, 256, 512 or 1024");
+    }
+}
+
+// Blocks that fit on the whole GPU at once, per block size: SM count x resident blocks per SM from
+// the occupancy API. Asked once per process, of the current device, for the float64 instantiation
+// (the one that needs the most shared memory and slots), so that every element type uses the same
+// grid. Max and Min are launched with Sum's grid: the same loop and slots. Bulk: of the bulk path's
+// kernel, whose ring of shared memory may let fewer blocks share an SM.
+template <bool Bulk = false>
+inline unsigned int resident_grid(int block) {
+    static const std::array<unsigned int, 11> grids = [] {
+        std::array<unsigned int, 11> result{};
+        int device = 0, sms = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        for (int b = 32; b <= 1024; b *= 2) {
+            int per_sm = 0;
+            CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_for_block<reduction::Sum, double, false, Bulk>(b), b, 0));
+            result[reduction::log2_exact(b)] = static_cast<unsigned int>(sms * per_sm);
+        }
+        return result;
+    }();
+    return grids[reduction::log2_exact(block)];
+}
+
+// A tile of a 4-byte type: loads_per_iteration vectors of 4 elements per thread. (The same for
+// every type: addition_depth does not know T, so the grid must not depend on it; other types get
+// a few idle blocks or a longer loop, nothing more.)
+inline constexpr std::size_t tile_elements(int block) { return loads_per_iteration * block * (vector_bytes / 4); }
+
+// The grid: enough blocks to fill the GPU, but none without elements to load.
+inline unsigned int grid_for(std::size_t n, int block) {
+    return static_cast<unsigned int>(std::min<std::size_t>(resident_grid(block), reduction::ceil_div(n, tile_elements(block))));
+}
+
+// The slots of one partial per block, and for float32 and float64 the exact sum's grid state after them.
+// The harness zero-fills them once; every call leaves them empty.
+template <class T>
+std::size_t slot_bytes(std::size_t n, int block) { return grid_for(n, block) * slots_per_partial<T> * sizeof(Slot); }
+
+template <class T>
+std::size_t scratch_bytes(std::size_t n, int block) {
+    if constexpr (std::is_floating_point_v<T>) return slot_bytes<T>(n, block) + sizeof(ExactGridState<T>);
+    else return slot_bytes<T>(n, block);
+}
+
+template <class T>
+ExactGridState<T>* exact_state(T* scratch, std::size_t n, int block) {  // 8-byte aligned: the slots are
+    return reinterpret_cast<ExactGridState<T>*>(reinterpret_cast<unsigned char*>(scratch) + slot_bytes<T>(n, block));
+}
+
+// The bulk path needs the kernel built for sm_90 or later (where cp.async.bulk exists): a build
+// for older GPUs only, or an older GPU, keeps the loop of step 12 for every size.
+inline bool bulk_copies_available() {
+    static const bool available = [] {
+        cudaFuncAttributes attributes{};
+        CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel_for_block<reduction::Sum, float, false, true>(256)));
+        return attributes.ptxVersion >= 90;
+    }();
+    return available;
+}
+
+inline bool takes_bulk_path(std::size_t n) { return n >= bulk_min_elements && bulk_copies_available(); }
+
+// The bulk path's grid: every block resident, never more blocks than the slots grid_for made.
+inline unsigned int bulk_grid(std::size_t n, int block) {
+    return std::min(resident_grid<true>(block), grid_for(n, block));
+}
+
+// The elements the first thread of block 0 adds on the bulk path: its head element, its elements
+// of what follows the last chunk, and its share of every chunk of the block's run (the first
+// blocks' runs are one chunk longer). The longer of float32's and float64's, like
+// elements_of_first_thread.
+inline std::size_t bulk_elements_of_first_thread(std::size_t n, int block) {
+    const std::size_t grid = bulk_grid(n, block), chunk_vectors = chunk_bytes / vector_bytes;
+    std::size_t longest = 0;
+    for (std::size_t size : {sizeof(float), sizeof(double)}) {
+        const std::size_t chunks = n / (chunk_bytes / size);
+        const std::size_t width = vector_bytes / size;
+        const std::size_t rest = reduction::ceil_div(chunk_bytes / size, grid * block);
+        longest = std::max(longest, 1 + rest + reduction::ceil_div(chunks, grid) * reduction::ceil_div(chunk_vectors, block) * width);
+    }
+    return longest;
+}
+
+// Vectors the first thread of block 0 loads: the most of any thread, since each of its loads
+// comes first in its tile.
+inline std::size_t loads_of_first_thread(std::size_t vectors, int block, std::size_t blocks) {
+    const std::size_t grid_stride = loads_per_iteration * block * blocks;
+    std::size_t loads = 0;
+    for (std::size_t k = 0; k < loads_per_iteration; ++k)
+        if (k * block < vectors) loads += reduction::ceil_div(vectors - k * block, grid_stride);
+    return loads;
+}
+
+// Elements the first thread of block 0 adds, one after another, in one launch: its head and tail
+// element, if any, and every lane of its vectors. The split depends on the input's alignment,
+// which the depth cannot see, so this is the longest over every possible head; and on the vector
+// width, so it is the longer of float32's (4) and float64's (2), the types whose sums round.
+inline std::size_t elements_of_first_thread(std::size_t count, int block, std::size_t blocks) {
+    std::size_t longest = 0;
+    for (std::size_t width : {vector_bytes / sizeof(float), vector_bytes / sizeof(double)}) {
+        for (std::size_t head = 0; head < width && head <= count; ++head) {
+            const std::size_t vectors = (count - head) / width;
+            const std::size_t tail = count - head - vectors * width;
+            const std::size_t chain = (head > 0) + (tail > 0) + width * loads_of_first_thread(vectors, block, blocks);
+            longest = std::max(longest, chain);
+        }
+    }
+    return longest;
+}
+
+// The threads of the one block that sums an input of one tile or less: one per tile's worth of
+// vectors (loads_per_iteration each), rounded up to whole warps and a power of two, at most
+// `block`. Counted in 4-byte vectors, like the tile, so that it does not depend on T.
+inline int small_block(std::size_t n, int block) {
+    const std::size_t threads = reduction::ceil_div(n, loads_per_iteration * (vector_bytes / 4));
+    int small = 32;
+    while (small < block && static_cast<std::size_t>(small) < threads) small *= 2;
+    return small;
+}
+
+// The values a thread adds as a tree in one_tile_sum: 16 for float32 and for float64, the types
+// whose sums round, so the depth need not know T.
+constexpr unsigned int one_tile_values = one_tile_loads<float> * Vector<float>::width;
+static_assert(one_tile_values == one_tile_loads<double> * Vector<double>::width);
+
+// Every thread adds its elements one after another, then the block tree adds log2(block) levels
+// (5 in the warp, log2(block / 32) after it). In the last block thread 0 adds the partials
+// 0, block, 2 x block, ..., then the tree runs again. An input of one tile: a value passes
+// log2(one_tile_values) levels of its thread's tree, one more for the edge element, then one tree
+// of small_block threads.
+inline std::size_t addition_depth(std::size_t n, int block) {
+    const std::size_t grid = grid_for(n, block);
+    if (grid == 1)
+        return reduction::log2_exact(one_tile_values) + 1 + reduction::log2_exact(small_block(n, block));
+    const std::size_t thread = n >= bulk_min_elements ? std::max(elements_of_first_thread(n, block, grid),
+                                                                bulk_elements_of_first_thread(n, block))
+                                                      : elements_of_first_thread(n, block, grid);
+    return thread + reduction::ceil_div(grid, block) + 2 * reduction::log2_exact(block);
+}
+
+// Any associative operator with an identity: reduction::Sum, reduction::Max, reduction::Min.
+template <class Op, class T>
+void reduce_op(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
+    const unsigned int grid = grid_for(n, block);
+    const bool one_tile = grid == 1;
+    const int threads = one_tile ? small_block(n, block) : block;
+    const bool bulk = takes_bulk_path(n);
+    if constexpr (Op::kind == reduction::OpKind::sum && std::is_floating_point_v<T>) {  // the exact sum
+        const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
+        kernel<<<bulk ? bulk_grid(n, block) : grid, threads, 0, stream>>>(in, n, out, exact_state(scratch, n, block));
+        CUDA_CHECK_LAUNCH();
+        return;
+    }
+    const Kernel<T> kernel = one_tile ? kernel_for_block<Op, T, true>(threads)
+                             : bulk   ? kernel_for_block<Op, T, false, true>(threads)
+                                      : kernel_for_block<Op, T>(threads);
+    const unsigned int blocks = bulk ? bulk_grid(n, block) : grid;
+    Slot* slots = reinterpret_cast<Slot*>(scratch);  // the scratch is 256-byte aligned (cudaMalloc)
+    kernel<<<blocks, threads, 0, stream>>>(in, n, out, slots);  // one launch
+    CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
+void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
+    reduce_op<reduction::Sum, T>(in, n, out, scratch, block, stream);
+}
+
+// This step as the harness calls it (common/step_api.h): its names, its bookkeeping, and its reduce on the
+// kernel's element type K. The same lines in every step; from step 11 on, `run` passes the operator Op on.
+struct Entry {
+    static constexpr const char* step_name = name;
+    static constexpr const char* step_change = change;
+    static constexpr bool has_operators = true;   // --op sum, max or min
+    static std::size_t depth(std::size_t n, int block) { return addition_depth(n, block); }
+    template <class K>
+    static std::size_t scratch(std::size_t n, int block) { return scratch_bytes<K>(n, block); }
+    template <class Op, class K>
+    static void run(const K* in, std::size_t n, K* out, K* work, int block, cudaStream_t stream) {
+        reduce_op<Op>(in, n, out, work, block, stream);
+    }
+};
+
+}  // namespace step14

@@ -1,0 +1,241 @@
+// Step 14's exact sum, bit for bit against the CPU's (common/exact_sum.h, ExactSum::result): inputs
+// built to break a float sum (ties, cancellations, subnormals beside the largest values, overflow that
+// cancels and overflow that stays, every NaN and infinity placement, signed zeros) and random inputs
+// over 1, 40 and every binade, float32 and float64, sizes from 1 to a few million, three offsets from
+// a 16-byte boundary. Each through reduce_op with every block size, and through the kernel itself on
+// grids of 1, 3 and 7 blocks and the whole GPU, the loop's kernel and the bulk path's, each call twice
+// on the same scratch, which must be empty again after every call.
+#include "../catch.h"
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "exact_sum.h"
+#include "gpu_test_support.h"
+#include "hang_guard.h"
+#include "operators.h"
+
+#include REDUCTION_STEP_HEADER
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace step = REDUCTION_STEP_NS;
+using reduction::DeviceBuffer;
+
+template <class T>
+const char* type_name() { return sizeof(T) == 4 ? "float32" : "float64"; }
+
+template <class T>
+std::string bits_text(T value) {
+    typename reduction::ExactLayout<T>::Bits bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g (0x%llx)", static_cast<double>(value), static_cast<unsigned long long>(bits));
+    return text;
+}
+
+template <class T>
+bool same_bits(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+
+// A random finite value: sign, exponent in [low, high] (powers of two), random significand.
+template <class T>
+T random_value(std::mt19937_64& random, int low, int high) {
+    std::uniform_int_distribution<int> exponent(low, high);
+    std::uniform_real_distribution<T> significand(1, 2);
+    const T value = std::ldexp(significand(random), exponent(random));
+    return random() % 2 ? -value : value;
+}
+
+// The named inputs of `size` values.
+template <class T>
+std::vector<std::pair<std::string, std::vector<T>>> inputs(std::size_t size, std::uint64_t seed) {
+    using L = std::numeric_limits<T>;
+    std::mt19937_64 random(seed);
+    std::vector<std::pair<std::string, std::vector<T>>> out;
+    auto make = [&](const std::string& name, auto value_of) {
+        std::vector<T> values(size);
+        for (std::size_t i = 0; i < size; ++i) values[i] = value_of(i);
+        out.emplace_back(name, std::move(values));
+    };
+    std::uniform_real_distribution<T> unit(0, 1);
+    make("uniform [0,1)", [&](std::size_t) { return unit(random); });
+    make("40 binades, both signs", [&](std::size_t) { return random_value<T>(random, -20, 20); });
+    make("every binade, both signs", [&](std::size_t) {
+        return random_value<T>(random, L::min_exponent - L::digits, L::max_exponent - 1);  // subnormals to the top
+    });
+    const T big = L::max(), tiny = L::denorm_min();
+    make("largest values cancel, the smallest subnormals remain", [&](std::size_t i) {
+        return i % 3 == 0 ? big : i % 3 == 1 ? -big : tiny;
+    });
+    make("overflow that cancels, then a tie", [&](std::size_t i) {  // big, big, -big, -big, ...: partial sums past the range
+        const T ulp_half = std::ldexp(T(1), -L::digits);
+        return i == size - 1 ? ulp_half : i % 4 < 2 ? big : -big;
+    });
+    make("overflow that stays", [&](std::size_t) { return big / 2; });
+    make("pairs x, -x and one tiny value", [&](std::size_t i) {
+        if (i == size / 2) return tiny;
+        const T x = random_value<T>(random, -60, 60);
+        return i % 2 ? -x : x;  // with an odd size the last x stays
+    });
+    make("all -0", [&](std::size_t) { return -T(0); });
+    make("-0 and one +0", [&](std::size_t i) { return i == size / 3 ? T(0) : -T(0); });
+    make("-1 and 1: an exact zero", [&](std::size_t i) { return size % 2 == 1 && i == size - 1 ? -T(0) : i % 2 ? T(1) : -T(1); });
+    make("1 and half-ulps: ties to even", [&](std::size_t i) { return i == 0 ? T(1) : std::ldexp(T(1), -L::digits); });
+    make("a NaN among uniform values", [&](std::size_t i) { return i == size / 2 ? L::quiet_NaN() : unit(random); });
+    make("+inf among uniform values", [&](std::size_t i) { return i == size - 1 ? L::infinity() : unit(random); });
+    make("-inf and huge values", [&](std::size_t i) { return i == 0 ? -L::infinity() : big; });
+    make("+inf and -inf", [&](std::size_t i) { return i == 0 ? L::infinity() : i == size - 1 ? -L::infinity() : T(1); });
+    return out;
+}
+
+template <class T>
+T exact_reference(const std::vector<T>& values, std::size_t offset, std::size_t n) {
+    reduction::ExactSum<T> sum;
+    sum.add(values.data() + offset, n);
+    return sum.result();
+}
+
+template <class T>
+void check_state_empty(const DeviceBuffer<unsigned char>& scratch, const std::string& what) {
+    std::vector<unsigned char> left(scratch.bytes());
+    CUDA_CHECK(cudaMemcpy(left.data(), scratch.get(), scratch.bytes(), cudaMemcpyDeviceToHost));
+    std::size_t nonzero = 0;
+    for (unsigned char byte : left) nonzero += byte != 0;
+    INFO(what);
+    REQUIRE(nonzero == 0);
+}
+
+// Every input of every size through reduce_op, each block size, twice.
+template <class T>
+void check_reduce_op(const std::vector<std::size_t>& sizes, const std::vector<int>& blocks) {
+    for (std::size_t size : sizes)
+        for (const auto& [name, values] : inputs<T>(size + 3, size)) {
+            DeviceBuffer<T> in(values.size()), out(1);
+            CUDA_CHECK(cudaMemcpy(in.get(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
+            for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+                const T expected = exact_reference(values, offset, size);
+                for (int block : blocks) {
+                    DeviceBuffer<unsigned char> scratch(step::scratch_bytes<T>(size, block));
+                    CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+                    for (int call = 0; call < 2; ++call) {
+                        const std::string what = std::string(REDUCTION_STEP_TAG " reduce ") + type_name<T>() + " " + name +
+                                                 " n=" + std::to_string(size) + " offset=" + std::to_string(offset) +
+                                                 " block=" + std::to_string(block) + " call " + std::to_string(call);
+                        const reduction::test::HangGuard guard(what, size * sizeof(T));
+                        CUDA_CHECK(cudaMemset(out.get(), 0x7F, sizeof(T)));
+                        step::reduce(in.get() + offset, size, out.get(), reinterpret_cast<T*>(scratch.get()), block, nullptr);
+                        T got{};
+                        CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
+                        INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
+                        REQUIRE(same_bits(got, expected));
+                    }
+                    check_state_empty<T>(scratch, std::string("scratch after ") + name);
+                }
+            }
+        }
+}
+
+// The kernels themselves on grids the launch never picks: any grid gives the same bits.
+template <class T, bool Bulk>
+void check_kernel_grids() {
+    constexpr std::size_t chunk = step::chunk_bytes / sizeof(T);
+    const std::size_t sizes[] = {1, 7, chunk - 1, chunk + 1, 5 * chunk - 3, 1000003};
+    for (std::size_t size : sizes)
+        for (const auto& [name, values] : inputs<T>(size + 3, 7 * size + 1)) {
+            DeviceBuffer<T> in(values.size()), out(1);
+            CUDA_CHECK(cudaMemcpy(in.get(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
+            DeviceBuffer<unsigned char> state(sizeof(step::ExactGridState<T>));
+            CUDA_CHECK(cudaMemset(state.get(), 0, state.bytes()));
+            for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
+                const T expected = exact_reference(values, offset, size);
+                for (int block : {32, 256, 1024}) {
+                    const unsigned int full = step::resident_grid<Bulk>(block);
+                    for (unsigned int grid : {1u, 3u, 7u, full}) {
+                        for (int call = 0; call < 2; ++call) {
+                            const std::string what = std::string(REDUCTION_STEP_TAG " exact kernel ") +
+                                                     (Bulk ? "(bulk) " : "") + type_name<T>() + " " + name + " n=" +
+                                                     std::to_string(size) + " offset=" + std::to_string(offset) +
+                                                     " block=" + std::to_string(block) + " grid=" + std::to_string(grid) +
+                                                     " call " + std::to_string(call);
+                            const reduction::test::HangGuard guard(what, size * sizeof(T));
+                            CUDA_CHECK(cudaMemset(out.get(), 0x7F, sizeof(T)));
+                            step::exact_kernel_for_block<T, Bulk>(block)<<<grid, block>>>(
+                                in.get() + offset, size, out.get(), reinterpret_cast<step::ExactGridState<T>*>(state.get()));
+                            CUDA_CHECK(cudaGetLastError());
+                            T got{};
+                            CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
+                            INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
+                            REQUIRE(same_bits(got, expected));
+                        }
+                    }
+                }
+            }
+            check_state_empty<T>(state, std::string("grid state after ") + name);
+        }
+}
+
+// The float32 shortcut's limit: 4 values in one aligned vector (what a thread of a small input adds at
+// once), 28 binades apart, whose exact sum needs 54 bits. A = 8 - 2^-21, B = 2^-19 - 2^-26 and
+// x = 2^-26 + 2^-49 add up to 16 + 2^-20 + 2^-49: just above the tie between the floats 16 and
+// 16 + 2^-19, so it rounds up. Added in one double, the 2^-49 is lost (the double's unit there is
+// 2^-48; the tie goes to even), and the sum rounds to 16. The window (27 binades for 4 values) keeps
+// this vector off the shortcut.
+void check_window_edge() {
+    const float a = std::ldexp(1.0f, 3) - std::ldexp(1.0f, -21), b = std::ldexp(1.0f, -19) - std::ldexp(1.0f, -26),
+                x = std::ldexp(1.0f, -26) + std::ldexp(1.0f, -49);
+    const std::vector<float> values = {a, b, a, x};
+    const float expected = exact_reference(values, 0, values.size());
+    REQUIRE(expected == 16.0f + std::ldexp(1.0f, -19));
+    DeviceBuffer<float> in(values.size()), out(1);  // cudaMalloc: 256-byte aligned, so one vector
+    CUDA_CHECK(cudaMemcpy(in.get(), values.data(), sizeof(float) * values.size(), cudaMemcpyHostToDevice));
+    for (int block : {32, 64, 128, 256, 512, 1024}) {
+        DeviceBuffer<unsigned char> scratch(step::scratch_bytes<float>(values.size(), block));
+        CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+        const std::string what = std::string(REDUCTION_STEP_TAG " reduce float32 at the window's edge, block=") +
+                                 std::to_string(block);
+        const reduction::test::HangGuard guard(what, 16);
+        step::reduce(in.get(), values.size(), out.get(), reinterpret_cast<float*>(scratch.get()), block, nullptr);
+        float got = 0;
+        CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
+        INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
+        REQUIRE(same_bits(got, expected));
+    }
+}
+
+}  // namespace
+
+const std::vector<std::size_t> exact_sizes = {1, 2, 3, 5, 17, 1000, 4097, 65537, (std::size_t{1} << 20) + 3, 3000017};
+const std::vector<int> every_block = {32, 64, 128, 256, 512, 1024};
+
+TEST_CASE(REDUCTION_STEP_TAG ": the exact sum through reduce, float32: the CPU's bits", "[exact]") {
+    check_reduce_op<float>(exact_sizes, every_block);
+}
+
+TEST_CASE(REDUCTION_STEP_TAG ": the exact sum through reduce, float64: the CPU's bits", "[exact]") {
+    check_reduce_op<double>(exact_sizes, every_block);
+}
+
+// For compute-sanitizer (tests/gpu/sanitize.sh): small sizes, one grid of several blocks, every input.
+TEST_CASE(REDUCTION_STEP_TAG ": the exact sum, small cases for compute-sanitizer", "[.][sanitize][exact]") {
+    check_reduce_op<float>({1, 5, 1000, 70001}, {32, 256});
+    check_reduce_op<double>({1, 5, 1000, 70001}, {32, 256});
+}
+
+TEST_CASE(REDUCTION_STEP_TAG ": the exact kernels on any grid, float32 and float64: the CPU's bits", "[exact]") {
+    check_kernel_grids<float, false>();
+    check_kernel_grids<double, false>();
+    if (step::bulk_copies_available()) {
+        check_kernel_grids<float, true>();
+        check_kernel_grids<double, true>();
+    }
+}
+
+TEST_CASE(REDUCTION_STEP_TAG ": the float32 shortcut's window: a vector whose sum needs 54 bits", "[exact]") {
+    check_window_edge();
+}
