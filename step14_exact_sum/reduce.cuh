@@ -515,9 +515,9 @@ struct ExactAccumulator {
     unsigned int seen = 0;            // saw_* bits
     unsigned int sign_and = ~0u;      // every input's top 32 bits and-ed: the sign stays while all are negative
 
-    // x, a finite whole number of units, into the digits: 3 of them, like ExactSum::add. Rare, and a
-    // loop of compare-and-swap (shared memory has no 64-bit atomic add): called, not inlined.
-    __device__ __noinline__ void flush(double x) {
+    // x, a finite whole number of units, into the digits: 3 of them, like ExactSum::add. Rare: each is a
+    // loop of compare-and-swap (shared memory has no 64-bit atomic add).
+    __device__ __forceinline__ void flush(double x) {
         const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(x));
         const int biased = static_cast<int>((bits >> 52) & 0x7ff);
         unsigned long long m = (bits & ((1ull << 52) - 1)) | (biased != 0 ? 1ull << 52 : 0);
@@ -633,10 +633,24 @@ struct ExactAccumulator {
                     flush(high);
                     high = 0;
                 }
+                // add_exact for each value, with one branch for all of them: each addition then waits
+                // only for the one before it (high, low), not for a test of its rest
+                double rests[values];
 #pragma unroll
                 for (unsigned int k = 0; k < Count; ++k)
 #pragma unroll
-                    for (unsigned int w = 0; w < Vector<T>::width; ++w) add_exact(vectors[k].lane[w]);
+                    for (unsigned int w = 0; w < Vector<T>::width; ++w) {
+                        double error;
+                        high = two_sum(high, vectors[k].lane[w], error);
+                        low = two_sum(low, error, rests[k * Vector<T>::width + w]);
+                    }
+                bool any_rest = false;
+#pragma unroll
+                for (unsigned int i = 0; i < values; ++i) any_rest |= rests[i] != 0;
+                if (any_rest)
+#pragma unroll
+                    for (unsigned int i = 0; i < values; ++i)
+                        if (rests[i] != 0) flush(rests[i]);
                 return;
             }
         }
@@ -683,7 +697,7 @@ struct ExactGridState {
 // One block's elements into its digits, then the block's digits into the grid's; the last block
 // rounds the grid's once into *out. A grid of one block rounds its own.
 template <unsigned int Block, class T, bool Bulk>
-__global__ void exact_sum_kernel(const T* in, std::size_t n, T* out, ExactGridState<T>* grid_state) {
+__global__ void __launch_bounds__(Block) exact_sum_kernel(const T* in, std::size_t n, T* out, ExactGridState<T>* grid_state) {
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     __shared__ std::int64_t digits[count];
     __shared__ unsigned int seen;
@@ -896,6 +910,25 @@ inline std::size_t addition_depth(std::size_t n, int block) {
     return thread + reduction::ceil_div(grid, block) + 2 * reduction::log2_exact(block);
 }
 
+// The exact kernels' own grid: as many blocks as fit on the GPU at once (their occupancy, per type and
+// path, from the occupancy API: they hold more registers than step 13's), none without elements.
+template <class T, bool Bulk>
+unsigned int exact_grid(std::size_t n, int block) {
+    static const std::array<unsigned int, 11> grids = [] {
+        std::array<unsigned int, 11> result{};
+        int device = 0, sms = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        for (int b = 32; b <= 1024; b *= 2) {
+            int per_sm = 0;
+            CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, exact_kernel_for_block<T, Bulk>(b), b, 0));
+            result[reduction::log2_exact(b)] = static_cast<unsigned int>(sms * per_sm);
+        }
+        return result;
+    }();
+    return static_cast<unsigned int>(std::min<std::size_t>(grids[reduction::log2_exact(block)], grid_for(n, block)));
+}
+
 // Any associative operator with an identity: reduction::Sum, reduction::Max, reduction::Min.
 template <class Op, class T>
 void reduce_op(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
@@ -905,7 +938,8 @@ void reduce_op(const T* in, std::size_t n, T* out, T* scratch, int block, cudaSt
     const bool bulk = takes_bulk_path(n);
     if constexpr (Op::kind == reduction::OpKind::sum && std::is_floating_point_v<T>) {  // the exact sum
         const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
-        kernel<<<bulk ? bulk_grid(n, block) : grid, threads, 0, stream>>>(in, n, out, exact_state(scratch, n, block));
+        const unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
+        kernel<<<blocks, threads, 0, stream>>>(in, n, out, exact_state(scratch, n, block));
         CUDA_CHECK_LAUNCH();
         return;
     }

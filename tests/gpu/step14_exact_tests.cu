@@ -223,8 +223,8 @@ TEST_CASE(REDUCTION_STEP_TAG ": the exact sum through reduce, float64: the CPU's
 
 // For compute-sanitizer (tests/gpu/sanitize.sh): small sizes, one grid of several blocks, every input.
 TEST_CASE(REDUCTION_STEP_TAG ": the exact sum, small cases for compute-sanitizer", "[.][sanitize][exact]") {
-    check_reduce_op<float>({1, 5, 1000, 70001}, {32, 256});
-    check_reduce_op<double>({1, 5, 1000, 70001}, {32, 256});
+    check_reduce_op<float>({5, 70001}, {256});
+    check_reduce_op<double>({5, 70001}, {256});
 }
 
 TEST_CASE(REDUCTION_STEP_TAG ": the exact kernels on any grid, float32 and float64: the CPU's bits", "[exact]") {
