@@ -589,8 +589,8 @@ struct ExactAccumulator {
     __device__ __forceinline__ void add(const Vector<T> (&vectors)[Count]) {
         constexpr unsigned int values = Count * Vector<T>::width;
         if constexpr (sizeof(T) == 4) {
-            static_assert(values == 4 || values == 16, "the loops hand over one vector or loads_per_iteration");
-            constexpr int window = 53 - Layout::precision - (values == 16 ? 4 : 2);  // 53 bits hold `values` of them
+            static_assert(values == 4 || values == 8 || values == 16, "one vector or loads_per_iteration of them");
+            constexpr int window = 53 - Layout::precision - (values == 16 ? 4 : values == 8 ? 3 : 2);  // log2(values)
             unsigned int largest = 0, smallest_minus_one = ~0u;  // magnitudes' bits; zero's minus one is the most
 #pragma unroll
             for (unsigned int k = 0; k < Count; ++k)
