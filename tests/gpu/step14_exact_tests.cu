@@ -1,6 +1,6 @@
 // Step 14's exact sum, bit for bit against the CPU's (common/exact_sum.h, ExactSum::result): inputs
 // built to break a float sum (ties, cancellations, subnormals beside the largest values, overflow that
-// cancels and overflow that stays, every NaN and infinity placement, signed zeros) and random inputs
+// cancels and overflow that stays, rests that only the digits hold, every NaN and infinity placement, signed zeros) and random inputs
 // over 1, 40 and every binade, float32 and float64, sizes from 1 to a few million, three offsets from
 // a 16-byte boundary. Each through reduce_op with every block size, and through the kernel itself on
 // grids of 1, 3 and 7 blocks and the whole GPU, the loop's kernel and the bulk path's, each call twice
@@ -82,6 +82,16 @@ std::vector<std::pair<std::string, std::vector<T>>> inputs(std::size_t size, std
         if (i == size / 2) return tiny;
         const T x = random_value<T>(random, -60, 60);
         return i % 2 ? -x : x;  // with an odd size the last x stays
+    });
+    // Vector by vector (4 values, float32; at offset 0 a thread's loop hands them over in this order):
+    // 2^100, 1, 2^-100, -2^100, then -1, 0, 0, 0. The 1 is high's error, so low holds it; the 2^-100
+    // then cannot join low (53 bits) and goes to the digits as a rest; 2^100 and -2^100 cancel in
+    // high and the -1 takes the 1: what is left is the digits' 2^-100 per pair of vectors.
+    make("rests below low: 2^100, 1, 2^-100, -2^100 and -1", [&](std::size_t i) {
+        const std::size_t vector = i / 4, lane = i % 4;
+        if (vector % 2 == 1) return lane == 0 ? -T(1) : T(0);
+        const T pattern[4] = {std::ldexp(T(1), 100), T(1), std::ldexp(T(1), -100), -std::ldexp(T(1), 100)};
+        return pattern[lane];
     });
     make("all -0", [&](std::size_t) { return -T(0); });
     make("-0 and one +0", [&](std::size_t i) { return i == size / 3 ? T(0) : -T(0); });
