@@ -3,7 +3,9 @@
 import argparse
 import math
 import re
+import struct
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 from . import REPO_ROOT
@@ -593,6 +595,218 @@ def ring_figure(evidence, relpath):
         fence.proxy.async orders the threads' reads of a buffer before the engine's next write into it.""", width=130)
 
 
+EXACT = "common/exact_sum.h"
+# std::numeric_limits<float> (IEEE 754 binary32): digits, min_exponent, max_exponent, and sizeof(float). ExactLayout's
+# lines are evaluated with these, so every float32 number below (precision 24, stored 23, exponent_bits 8,
+# unit_exponent -149, top_bit 340, digit_count 12) comes from common/exact_sum.h's expressions
+FLOAT32_LIMITS = {"limits_digits": 24, "limits_min_exponent": -125, "limits_max_exponent": 128, "sizeof_T": 4}
+LAYOUT = ("precision", "stored", "exponent_bits", "unit_exponent", "top_bit", "digit_count")
+CARRY = ("for (int i = 0; i + 1 < count; ++i) {\nconst std::int64_t up = digits[i] >> $width;\n"
+         "digits[i] -= up * (std::int64_t{1} << $width);\ndigits[i + 1] += up;")
+DIGITS_VALUE, DIGITS_TIMES = 1.5, 5000  # the figure's example: one float32, and a count of it added before a carry
+
+
+def exact_layout(evidence, limits=FLOAT32_LIMITS):
+    """ExactLayout<T>'s constants (and NAME_expr, each one's expression), each evaluated from its line of
+    common/exact_sum.h for T's numeric_limits."""
+    names = dict(limits)
+    for name in LAYOUT:  # the first 'static constexpr int NAME = ...;' of the file: ExactLayout's
+        m = evidence.find(EXACT, f"static constexpr int {name} = $expr;", f"ExactLayout's {name}")
+        names[f"{name}_expr"] = re.sub(r"std::numeric_limits<T>::", "", m["expr"])  # as the figure shows it
+        names[name] = evaluate(re.sub(r"std::numeric_limits<T>::(\w+)", r"limits_\1", m["expr"]), names,
+                               f"{EXACT}, ExactLayout::{name}")
+    return names
+
+
+def float32_placement(evidence, value):
+    """Where ExactSum<float>::add puts one finite float32: its fields, m, shift, digit index, offset and parts."""
+    layout = exact_layout(evidence)
+    stored, exponent_bits, width = layout["stored"], layout["exponent_bits"], 8 * layout["sizeof_T"]
+    require(1 + exponent_bits + stored == width, f"{EXACT}: ExactLayout<float> has 1 + {exponent_bits} + {stored} "
+            f"bits, not {width}", FigureError)
+    for line, what in (
+            ("const int biased = static_cast<int>((bits >> L::stored) & ((Bits{1} << L::exponent_bits) - 1));",
+             "the exponent field"),
+            ("const std::uint64_t fraction = static_cast<std::uint64_t>(bits & ((Bits{1} << L::stored) - 1));",
+             "the fraction field"),
+            ("const std::uint64_t m = biased == 0 ? fraction : fraction | (std::uint64_t{1} << L::stored);",
+             "the significand, its hidden bit set for a normal value"),
+            ("const std::uint64_t upper = m >> (32 - offset);", "the bits of m above the first digit")):
+        evidence.find(EXACT, line, what)  # mirrored below: bits -> biased, fraction, m; parts from m << offset
+    shift = evidence.find(EXACT, "const int shift = $expr;", "ExactSum::add's shift")["expr"]
+    offset = evidence.find(EXACT, "const int offset = $expr;", "ExactSum::add's offset")["expr"]
+    index = evidence.find(EXACT, "std::int64_t* digit = digits_.data() + $index;", "ExactSum::add's first digit")
+    count = evidence.number(EXACT, "for (int k = 0; k < $parts; ++k) digit[k] +=", "ExactSum::add's parts")
+    bits = struct.unpack(">I", struct.pack(">f", value))[0]
+    require(struct.unpack(">f", struct.pack(">f", value))[0] == value and math.isfinite(value),
+            f"the example {value} is not a finite float32", FigureError)
+    biased = (bits >> stored) & ((1 << exponent_bits) - 1)
+    fraction = bits & ((1 << stored) - 1)
+    m = fraction if biased == 0 else fraction | (1 << stored)
+    place = dict(layout, value=value, bits=bits, biased=biased, fraction=fraction, m=m,
+                 width=width, parts_written=count, shift_expr=shift, offset_expr=offset, index_expr=index["index"])
+    context = f"{EXACT}, ExactSum::add"
+    place["shift"] = evaluate(shift, {"biased": biased}, context)
+    place["offset"] = evaluate(offset, {"shift": place["shift"]}, context)
+    place["index"] = evaluate(index["index"], {"shift": place["shift"]}, context)
+    place["parts"] = [(m << place["offset"]) >> (32 * k) & 0xFFFFFFFF for k in range(count)]  # parts[3], 32 bits each
+    integer = m << place["shift"]
+    require(Fraction(integer) * Fraction(2) ** layout["unit_exponent"] == Fraction(value), f"{context}: m << shift "
+            f"is not {value} / 2^{layout['unit_exponent']}", FigureError)
+    require(sum(p << 32 * (place["index"] + k) for k, p in enumerate(place["parts"])) == integer, f"{context}: "
+            f"the parts in digits shift / 32 .. + {count - 1} do not add up to m << shift", FigureError)
+    return place
+
+
+def kernel_shift(evidence, relpath, value, layout):
+    """The kernel's flush of `value` as a double: (shift, m) from its lines, for the same integer as ExactSum's."""
+    field = evidence.find(relpath, "const int biased = static_cast<int>((bits >> $stored) & $mask);", "flush's "
+                          "exponent field")
+    evidence.find(relpath, "unsigned long long m = (bits & ((1ull << $stored) - 1)) | (biased != 0 ? 1ull << $stored "
+                           ": 0);", "flush's significand")
+    shift = evidence.find(relpath, "int shift = $expr;", "flush's shift")
+    context = f"{relpath}, flush"
+    stored, mask = evaluate(field["stored"], {}, context), evaluate(field["mask"], {}, context)
+    bits = struct.unpack(">Q", struct.pack(">d", value))[0]
+    biased = (bits >> stored) & mask
+    m = (bits & ((1 << stored) - 1)) | (1 << stored if biased != 0 else 0)
+    return evaluate(shift["expr"].replace("Layout::", ""), {"biased": biased, "unit_exponent": layout["unit_exponent"]},
+                    context), m, shift["expr"]
+
+
+def carry(digits, width):
+    """carry_digits on a copy: [(i, up)] for each digit that moved bits up, and the digits after."""
+    digits, moved = list(digits), []
+    for i in range(len(digits) - 1):  # i + 1 < count
+        up = digits[i] >> width  # Python's >> rounds down like the int64 shift: -1 for a small negative digit
+        digits[i] -= up * (1 << width)
+        digits[i + 1] += up
+        if up:
+            moved.append((i, up))
+    return moved, digits
+
+
+def hex_digit(v):
+    return "0" if v == 0 else f"0x{v:X}" if v > 0 else f"-0x{-v:X}"
+
+
+def digits_figure(evidence, relpath):
+    place = float32_placement(evidence, DIGITS_VALUE)
+    width_m = evidence.find(EXACT, CARRY, "carry_digits's loop")
+    digit_bits = evaluate(width_m["width"], {}, f"{EXACT}, carry_digits")
+    evidence.find(EXACT, "static constexpr int digit_count = L::digit_count;", "ExactSum's digits")
+    for shape, what in (("constexpr int count = reduction::ExactLayout<T>::digit_count;", "the kernel's digit count"),
+                        ("__shared__ std::int64_t digits[count];", "the block's digits"),
+                        ("const int offset = shift % 32;", "flush's offset"),
+                        ("&digits[shift / 32 + k]", "flush's digits"),
+                        ("if (tid == 0) reduction::carry_digits(digits, count);", "the block's carry")):
+        evidence.find(relpath, shape, what)
+    k_shift, k_m, k_expr = kernel_shift(evidence, relpath, DIGITS_VALUE, place)
+    require(k_m << k_shift == place["m"] << place["shift"], f"{relpath}: flush puts {DIGITS_VALUE} at another place "
+            f"than {EXACT}'s ExactSum::add", FigureError)
+    require(digit_bits == 32, f"{EXACT}: carry_digits keeps {digit_bits} bits per digit; the figure draws 32",
+            FigureError)
+    count, value, unit = place["digit_count"], DIGITS_VALUE, place["unit_exponent"]
+    stored, exponent_bits, width, index, offset = (place[k] for k in ("stored", "exponent_bits", "width", "index",
+                                                                        "offset"))
+    largest_top = place["limits_max_exponent"] - 1 - unit  # the largest float32's top bit, counted from the unit
+    left, cw = 150, 70
+    svg = Svg(left + count * cw + 40, None, "Step 14: one float32 value into the digits, and the carry",
+              f"ExactLayout<float> (common/exact_sum.h): precision = {place['precision']}, stored = {stored}, "
+              f"exponent_bits = {exponent_bits}, unit_exponent = {unit}, top_bit = {place['top_bit']}, "
+              f"digit_count = {count}")
+    # (1) the float32's fields
+    svg.text(16, 78, f"(1) the float32 {value:g}: {width} bits, 0x{place['bits']:08X}", size=13, weight="bold")
+    fields = Grid(svg, left, 124, 22, 22, size=10)
+    styles = ["b3"] + ["b1"] * exponent_bits + ["b0"] * stored
+    shown = {width - 1, width - 2, stored, stored - 1, 0}
+    row = fields.row([((place["bits"] >> (width - 1 - c)) & 1, styles[c]) for c in range(width)], "bits",
+                     above=[width - 1 - c if width - 1 - c in shown else "" for c in range(width)], label_fill=GREY)
+    fields.span(row, 0, 1, "sign", "b3")
+    fields.span(row, 1, exponent_bits, f"exponent field: biased = {place['biased']}", "b1")
+    fields.span(row, 1 + exponent_bits, stored, f"fraction: 0x{place['fraction']:X}", "b0")
+    svg.text(left, 166, f"m = fraction | 1 << {stored} = 0x{place['m']:X}: the {place['precision']}-bit significand "
+             f"with its hidden 1 (a subnormal, biased = 0, has m = fraction)", size=11)
+    svg.text(left, 182, f"{value:g} = m x 2^(shift + unit_exponent), shift = {place['shift_expr']} = {place['shift']}",
+             size=11)
+    # (2) the value as a count of units, m placed at bit `shift` of the digits
+    svg.text(16, 214, f"(2) {value:g} / 2^{unit} = m << {place['shift']} units: digit {place['index_expr']} = {index}, "
+             f"offset {place['offset_expr']} = {offset}", size=13, weight="bold")
+    bw, top = 11, 32 * (index + 2) - 1  # the ruler: the bits of digits index + 1 and index, highest first
+    ruler = Grid(svg, left, 258, bw, 20, size=8)
+    low, high = place["shift"], place["shift"] + place["precision"] - 1
+    edges = {top, high, low, 32 * (index + 1), 32 * index}
+    row = ruler.row([((place["m"] >> (top - c - low)) & 1, "b0") if low <= top - c <= high else ("", "off")
+                     for c in range(64)], "unit bits", above=[top - c if top - c in edges else "" for c in range(64)],
+                    label_fill=GREY)
+    for k in range(2):
+        ruler.span(row, 32 * k, 32, f"digits[{index + 1 - k}]: units 2^{32 * (index + 1 - k)} .. "
+                                   f"2^{32 * (index + 2 - k) - 1}", "b2")
+    y, right, m_right = 298, ruler.x(64), ruler.x(top - low + 1)
+    svg.line(right, y, m_right + 2, y, stroke=VERMILLION, width=1.4, arrow=True)
+    svg.line(right, y - 5, right, y + 5, stroke=VERMILLION, width=1.4)
+    svg.text((right + m_right) / 2, y + 16, f"offset = {offset} bits into digits[{index}]", size=10, anchor="middle",
+             fill=VERMILLION, weight="bold")
+    svg.text((ruler.x(top - high) + m_right) / 2, y + 16, f"m, {place['precision']} bits: {low} .. {high}", size=10,
+             anchor="middle", fill=BLUE, weight="bold")
+    parts = ", ".join(f"digits[{index + k}] += {hex_digit(p)}" for k, p in enumerate(place["parts"]))
+    span = place["precision"] + 31  # m << offset, offset at most 31: two digits for float32's 24 bits
+    svg.text(left, 336, f"ExactSum::add writes {place['parts_written']} parts of m << offset: {parts} (m << offset: "
+             f"at most {place['precision']} + 31 = {span} bits, {-(-span // digit_bits)} digits)", size=11)
+    # (3) the row of digits
+    svg.text(16, 370, f"(3) the digits: digit_count = {place['digit_count_expr']} = {count} int64s, each a "
+             f"{digit_bits}-bit digit; digits[i] counts units of 2^({digit_bits} i)", size=13, weight="bold")
+    digits = [0] * count
+    for k, p in enumerate(place["parts"]):
+        digits[index + k] += p
+    above = [f"{i}" if i < count - 1 else f"{i}, signed" for i in reversed(range(count))]
+
+    def style(i, v):
+        return "warn" if i < count - 1 and not 0 <= v < 1 << digit_bits else "on" if v else "off"
+
+    def digit_row(grid, values, label, **more):
+        return grid.row([(hex_digit(values[i]), style(i, values[i])) for i in reversed(range(count))], label,
+                        label_fill=GREY, **more)
+    row3 = Grid(svg, left, 400, cw, 22, size=9)
+    digit_row(row3, digits, f"after {value:g}", above=above)
+    headroom = place["top_bit"] - largest_top  # the bits top_bit leaves for any count of inputs
+    svg.text(left, 444, f"top_bit = {place['top_bit_expr']} = {largest_top} + {headroom} = {place['top_bit']}: the "
+             f"largest float32's top bit counted from the unit, plus {headroom} bits", size=11)
+    svg.text(left, 460, f"for any count of inputs. After a carry, digits 0 .. {count - 2} lie in [0, 2^{digit_bits}) "
+             f"and digits[{count - 1}], the last, holds the sign.", size=11)
+    # (4) the carry, on two examples
+    svg.text(16, 494, f"(4) the carry (carry_digits): for i = 0 .. {count - 2}: up = digits[i] >> {digit_bits}; "
+             f"digits[i] -= up * (1 << {digit_bits}); digits[i + 1] += up", size=13, weight="bold")
+    y = 522
+    examples = ((f"{value:g} added {DIGITS_TIMES:,} times, before any carry", [DIGITS_TIMES * d for d in digits]),
+                (f"-{value:g} alone: a negative digit", [-d for d in digits]))
+    for text, before in examples:
+        moved, after = carry(before, digit_bits)
+        total = sum(d << digit_bits * i for i, d in enumerate(before))
+        require(sum(d << digit_bits * i for i, d in enumerate(after)) == total and all(
+            0 <= d < 1 << digit_bits for d in after[:-1]), f"{EXACT}: carry_digits changes the value, or leaves a "
+            f"digit outside [0, 2^{digit_bits})", FigureError)
+        svg.text(left, y, text, size=11, weight="bold")
+        grid = Grid(svg, left, y + 10, cw, 22, gap=34, size=9)
+        digit_row(grid, before, "before")
+        after_row = digit_row(grid, after, "after the carry")
+        for i, up in moved:  # a hook from digit i up into digit i + 1, over the row after the carry
+            x1, x2, yy = grid.x(count - 1 - i) + cw / 2, grid.x(count - 2 - i) + cw / 2, grid.ys[after_row]
+            svg.line(x1, yy, x1, yy - 10, stroke=VERMILLION, width=1.4)
+            svg.line(x1, yy - 10, x2, yy - 10, stroke=VERMILLION, width=1.4)
+            svg.line(x2, yy - 10, x2, yy - 2, stroke=VERMILLION, width=1.4, arrow=True)
+            svg.text((x1 + x2) / 2, yy - 14, f"up = {up}", size=9, anchor="middle", fill=VERMILLION, weight="bold")
+        y = grid.y + 8
+    return svg.caption(y + 6, f"""Every finite float32 is m x 2^e, m an integer below 2^{place['precision']} and e at
+        least {unit}, so it is a whole number of units 2^{unit}, and so is any sum of them: the digits hold that
+        integer exactly, {digit_bits} bits per int64, which has room for 2^{63 - digit_bits} additions of
+        {digit_bits}-bit parts before a carry must move bits up. Blue: a digit in its range, [0, 2^{digit_bits})
+        (the last: either sign); orange: one the carry must fix. The right shift of a negative int64 rounds down,
+        so -{value:g} leaves 0x{(1 << digit_bits) - 1:X} in every digit above it and -1 in the last. The kernel's
+        flush (reduce.cuh) places a double the same way: shift = {k_expr} = {k_shift} for {value:g}, with a
+        {k_m.bit_length()}-bit m: the same integer, the same bits.""", width=140)
+
+
 def small_n_chart(table, step12_limit=None):
     rows = [r for r in table.rows if r["type"] == "int32"]
     wanted = (("step12_small_n", SERIES_STYLE[0]), ("cub", CUB_STYLE), ("read_probe", PROBE_STYLE))
@@ -718,7 +932,7 @@ LESSON_FIGURES = [  # step, name, drawn by (from the step's reduce.cuh), title i
     ("step08_warp_shuffle", "shuffle", shuffle_figure), ("step09_vector_loads", "vector_loads", vector_loads_figure),
     ("step10_single_pass", "slots", slots_figure), ("step11_any_operator", "identity", identity_figure),
     ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step13_bulk_copies", "ring", ring_figure),
-    ("step15_multi_gpu", "shards", shards_figure)]
+    ("step14_exact_sum", "digits", digits_figure), ("step15_multi_gpu", "shards", shards_figure)]
 
 
 def every_figure(root):

@@ -39,7 +39,8 @@ def copy_inputs(destination):
         if (step / "figures").is_dir():
             shutil.copytree(step / "figures", destination / step.name / "figures")
     (destination / "common").mkdir()
-    shutil.copy(ROOT / "common" / "operators.h", destination / "common" / "operators.h")
+    for name in ("operators.h", "exact_sum.h"):
+        shutil.copy(ROOT / "common" / name, destination / "common" / name)
     for folder in sorted((ROOT / "results").iterdir()):
         if folder.is_dir():
             (destination / "results" / folder.name).mkdir(parents=True)
@@ -122,6 +123,18 @@ class Extraction(unittest.TestCase):
         self.assertIn("for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {", evidence.used[0][1])
         self.assertRegex(evidence.fingerprint(), r"^drawn from step03_sequential/reduce.cuh; sha256 of the lines "
                                                  r"used: [0-9a-f]{64}$")
+
+    def test_step14_places_a_float32_from_exact_sums_lines(self):
+        evidence = source.Evidence(ROOT)
+        place = figures.float32_placement(evidence, 1.5)  # 0xC00000 x 2^126 units of 2^-149
+        self.assertEqual((place["unit_exponent"], place["top_bit"], place["digit_count"]), (-149, 340, 12))
+        self.assertEqual((place["biased"], place["m"], place["shift"], place["index"], place["offset"]),
+                         (127, 0xC00000, 126, 3, 30))
+        self.assertEqual(place["parts"], [0, 0x300000, 0])
+        smallest = figures.float32_placement(evidence, 2.0 ** -149)  # a subnormal: one unit, in digit 0
+        self.assertEqual((smallest["biased"], smallest["m"], smallest["shift"], smallest["parts"]),
+                         (0, 1, 0, [1, 0, 0]))
+        self.assertEqual(figures.carry([0, 0, -5, 0], 32), ([(2, -1)], [0, 0, 2 ** 32 - 5, -1]))
 
     def test_a_pattern_not_found_names_the_file_and_the_expression(self):
         with tempfile.TemporaryDirectory() as temp:
@@ -219,6 +232,19 @@ class Check(unittest.TestCase):
         after = (self.root / "step10_single_pass/figures/slots.svg").read_text(encoding="utf-8")
         self.assertIn("partial_loads = 5", before)
         self.assertIn("partial_loads = 4", after)
+
+    def test_step14s_digits_follow_exact_sum_h(self):
+        self.edit("common/exact_sum.h", "digit_count = top_bit / 32 + 2;", "digit_count = top_bit / 32 + 3;")
+        code, _, err = run_main("--root", self.root, "--check")
+        self.assertEqual(code, 1)
+        self.assertIn("error: step14_exact_sum/figures/digits.svg differs from its sources", err)
+        self.assertEqual(run_main("--root", self.root)[0], 0)
+        after = (self.root / "step14_exact_sum/figures/digits.svg").read_text(encoding="utf-8")
+        self.assertIn("digit_count = 13", after)
+        self.edit("step14_exact_sum/reduce.cuh", "- 1075 - Layout::unit_exponent;", "- 1074 - Layout::unit_exponent;")
+        code, _, err = run_main("--root", self.root, "--check")
+        self.assertEqual(code, 2)
+        self.assertIn("step14_exact_sum/reduce.cuh: flush puts 1.5 at another place", err)
 
     def test_a_missing_figure_is_named(self):
         (self.root / "step08_warp_shuffle/figures/shuffle.svg").unlink()
