@@ -418,3 +418,34 @@ def render_step12_parts(results, context=""):
     return (markdown_table(["n", "what is compared", *(gpu_label(gpu) for gpu in gpus)], "ll" + "r" * len(gpus), cells)
             + "\nThe slower's median time per call over the faster's (above 1: the part makes it faster), L2 warm.\n"
             + "".join(f"\n{s}\n" for s in stamps))
+
+
+EXACT_SWEEP = "exact_sweep_{type}.csv"  # compare --sweep --steps step13,step14,cub --type TYPE (bench/reproduce.sh)
+EXACT_SIZES = (10, 16, 20, 24, 28, 30, 32)  # log2 of the sizes the lesson's table shows
+
+
+def render_exact_speed(results, folder, context):
+    # Step 14's exact float sums beside step 13's rounded ones and CUB's, per call, from FOLDER's exact_sweep_*.csv
+    # (one process per type, timed alike). None, and the block stays as it is, while those files do not exist.
+    where = results.directory.parent / folder
+    files = [where / EXACT_SWEEP.format(type=t) for t in ("float32", "float64")]
+    if not all(f.is_file() for f in files):
+        return None
+    exact = steps.find("step14_exact_sum")
+    rounded = steps.previous(exact).folder
+    cells, stamps = [], []
+    for path in files:
+        table = read_table(path)
+        stamps.append(f"`results/{folder}/{path.name}`: {short_stamp(table.stamp)}")
+        times = {(r["step"], int(r["n"])): r for r in table.rows}
+        for log2 in EXACT_SIZES:
+            n = 1 << log2
+            found = [times.get((s, n)) for s in (rounded, exact.folder, CUB_STEP)]
+            require(all(found), f"{context}: {path.name} needs {rounded}, {exact.folder} and {CUB_STEP} at n = {n}")
+            require(all(r["status"] == "PASS" for r in found[:2]), f"{context}: {path.name}: a step at n = {n} did not verify")
+            us = [table.number(r, "time_median_ms") * 1000 for r in found]
+            cells.append([found[0]["type"], size_text(n)] + [f"{u:,.1f}" for u in us]
+                         + [f"{us[0] / us[1]:.2f}", f"{us[2] / us[1]:.2f}"])
+    return "\n".join(stamps) + "\n\n" + markdown_table(
+        ["type", "n", f"{rounded[:6]} µs", f"{exact.folder[:6]} µs", "CUB µs", f"{exact.folder[:6]} speed / {rounded[:6]}",
+         f"{exact.folder[:6]} speed / CUB"], "llrrrrr", cells)
