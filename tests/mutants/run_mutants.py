@@ -441,6 +441,17 @@ def kept_rows(out, records, catalogue):
             if row.get("id") in catalogue and row["id"] not in ran]
 
 
+def earlier_runs(out):
+    """--update: the runs whose rows an earlier OUT holds, one '# earlier:' line each (its own and those it kept)."""
+    if out == "-" or not Path(out).is_file():
+        return []
+    lines = Path(out).read_text().splitlines()
+    kept = [line for line in lines if line.startswith("# earlier: ")]
+    stamp = dict(line[2:].split(": ", 1) for line in lines if line.startswith("# ") and ": " in line)
+    own = f"# earlier: {stamp.get('date_utc', '?')}; commit {stamp.get('commit', '?')}; {stamp.get('command', '?')}"
+    return kept + [own]
+
+
 def write_csv(records, stamp, out, earlier=()):
     """The rows in the catalogue's order: this run's, and --update's earlier ones."""
     order = {m.id: i for i, m in enumerate(load_catalogue())}
@@ -537,6 +548,8 @@ def main(argv):
     command = "python3 -m tests.mutants.run_mutants " + shlex.join(argv)
     earlier = kept_rows(args.csv, records, {m.id for m in load_catalogue()}) if args.update else []
     stamp = stamp_lines(build_dir, command)
+    if earlier:  # the stamp describes this run; the runs whose rows are kept are named below it
+        stamp = stamp + earlier_runs(args.csv)
     # written after every kind of test, so that a run stopped early still leaves what it found
     written = lambda: args.csv != "-" and write_csv(records, stamp, args.csv, earlier)
     run_tests(records, build_dir, args.gpu_jobs, args.large_jobs, args.timeout_scale, build_exes, written)
