@@ -59,6 +59,8 @@ ANSWERS=(
   "13_1_eight_stages|step13_bulk_copies|step13|nobuild||"
   "13_4_16k_two_stages|step13_bulk_copies|step13|pass|step13_bulk_copies --n 2^31|per call"
   "13_4_4k_eight_stages|step13_bulk_copies|step13|pass|step13_bulk_copies --n 2^31|per call"
+  "14_2|step14_exact_sum|step14|fail|step14_exact_sum --n 2^20 --type float32|per call|result"
+  "14_3|step14_exact_sum|step14|fail|step14_exact_sum --n 2^20 --type float32|per call|result"
 )
 
 touched=()
