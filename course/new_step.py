@@ -127,9 +127,9 @@ def with_sass_rows(table_text, new, previous):
         line for line in table_text.splitlines(keepends=True) if line.startswith(f"{previous.folder},")))))
     out = io.StringIO()
     writer = csv.DictWriter(out, header.split(","), lineterminator="\n")
-    for row in rows:
-        writer.writerow(row | dict(step=new.folder, previous_passes="yes",
-                                   reason=f"carried over from {previous.folder}: {row['reason']}"))
+    for row in rows:  # the reasons of code carried over end in "(carried over)", as the file's rows do
+        reason = row["reason"] if row["reason"].endswith("(carried over)") else row["reason"] + " (carried over)"
+        writer.writerow(row | dict(step=new.folder, previous_passes="yes", reason=reason))
     return table_text + out.getvalue()
 
 
