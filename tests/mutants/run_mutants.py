@@ -436,9 +436,8 @@ def kept_rows(out, records, catalogue):
         return []
     lines = [line for line in Path(out).read_text().splitlines() if line.strip() and not line.startswith("#")]
     ran = {record.mutant.id for record in records}
-    # a file written before the gpus column came from one GPU (results/h200/mutants.csv's first run)
-    return [{**row, "gpus": row.get("gpus") or "1"} for row in csv.DictReader(lines)
-            if row.get("id") in catalogue and row["id"] not in ran]
+    # a row from before the gpus column keeps it empty: how many GPUs that run had is not known here
+    return [row for row in csv.DictReader(lines) if row.get("id") in catalogue and row["id"] not in ran]
 
 
 def earlier_runs(out):
