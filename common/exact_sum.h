@@ -52,12 +52,19 @@ struct ExactSpecials {
 };
 
 // Moves every digit's excess over 32 bits into the next one: digits 0 .. count-2 in [0, 2^32), the last signed.
-REDUCTION_HOST_DEVICE inline void carry_digits(std::int64_t* digits, int count) {
+// The excess travels up in a register, so a digit is read once and written once. Returns the index of the
+// highest non-zero digit after the carry, or -1 if every digit is zero.
+REDUCTION_HOST_DEVICE inline int carry_digits(std::int64_t* digits, int count) {
+    std::int64_t up = 0;
+    int highest = -1;
     for (int i = 0; i + 1 < count; ++i) {
-        const std::int64_t up = digits[i] >> 32;  // floor division: the low 32 bits stay, non-negative
-        digits[i] -= up * (std::int64_t{1} << 32);
-        digits[i + 1] += up;
+        const std::int64_t digit = digits[i] + up;
+        up = digit >> 32;  // floor division: the low 32 bits stay, non-negative
+        digits[i] = digit - up * (std::int64_t{1} << 32);
+        if (digits[i] != 0) highest = i;
     }
+    digits[count - 1] += up;
+    return digits[count - 1] != 0 ? count - 1 : highest;
 }
 
 namespace exact_detail {
@@ -68,20 +75,27 @@ REDUCTION_HOST_DEVICE inline int leading_zeros(std::uint64_t x) {
     return __builtin_clzll(x);
 #endif
 }
-// After carry_digits, with a non-negative value: bit i of it, and `count` bits from bit `from` (count <= 64).
+// After carry_digits, with a non-negative value (each digit then one 32-bit word of it): bit i of it, and
+// `count` bits from bit `from` (count <= 64, none above the highest non-zero digit): at most three words.
 REDUCTION_HOST_DEVICE inline bool bit(const std::int64_t* digits, int i) {
     return (static_cast<std::uint64_t>(digits[i / 32]) >> (i % 32)) & 1;
 }
+REDUCTION_HOST_DEVICE inline std::uint64_t word(const std::int64_t* digits, int i) {
+    return static_cast<std::uint32_t>(digits[i]);
+}
 REDUCTION_HOST_DEVICE inline std::uint64_t bits(const std::int64_t* digits, int from, int count) {
-    std::uint64_t out = 0;
-    for (int k = count - 1; k >= 0; --k) out = (out << 1) | static_cast<std::uint64_t>(bit(digits, from + k));
-    return out;
+    const int first = from / 32, last = (from + count - 1) / 32, shift = from % 32;
+    std::uint64_t low_words = word(digits, first);
+    if (last > first) low_words |= word(digits, first + 1) << 32;
+    std::uint64_t out = low_words >> shift;
+    if (last > first + 1) out |= word(digits, first + 2) << (64 - shift);  // shift > 0: count <= 64
+    return count < 64 ? out & ((std::uint64_t{1} << count) - 1) : out;
 }
 REDUCTION_HOST_DEVICE inline bool any_below(const std::int64_t* digits, int end) {  // any of bits 0 .. end-1 set
-    for (int i = 0; i < end / 32; ++i)
-        if (digits[i] != 0) return true;
+    std::int64_t any = 0;  // or-ed without an early exit: the loads do not wait for each other
+    for (int i = 0; i < end / 32; ++i) any |= digits[i];
     const std::uint64_t mask = (std::uint64_t{1} << (end % 32)) - 1;
-    return (static_cast<std::uint64_t>(digits[end / 32]) & mask) != 0;
+    return any != 0 || (static_cast<std::uint64_t>(digits[end / 32]) & mask) != 0;
 }
 template <class T>
 REDUCTION_HOST_DEVICE inline T from_bits(typename ExactLayout<T>::Bits bits) {
@@ -100,14 +114,12 @@ REDUCTION_HOST_DEVICE T round_digits(std::int64_t* digits, const ExactSpecials& 
     constexpr int count = L::digit_count;
     if (specials.nan || (specials.plus_inf && specials.minus_inf)) return from_bits<T>(L::quiet_nan);
     if (specials.plus_inf || specials.minus_inf) return from_bits<T>(L::infinity | (specials.minus_inf ? L::sign_bit : 0));
-    carry_digits(digits, count);
+    int high = carry_digits(digits, count);
     const bool negative = digits[count - 1] < 0;
     if (negative) {  // the magnitude: every digit negated, the carries moved again
         for (int i = 0; i < count; ++i) digits[i] = -digits[i];
-        carry_digits(digits, count);
+        high = carry_digits(digits, count);
     }
-    int high = count - 1;
-    while (high >= 0 && digits[high] == 0) --high;
     if (high < 0) return from_bits<T>(specials.all_negative_zero ? L::sign_bit : 0);
     const int top = 32 * high + 63 - exact_detail::leading_zeros(static_cast<std::uint64_t>(digits[high]));
     // keep `precision` bits from `top` down; round on the next bit and every bit below it
