@@ -601,8 +601,8 @@ EXACT = "common/exact_sum.h"
 # unit_exponent -149, top_bit 340, digit_count 12) comes from common/exact_sum.h's expressions
 FLOAT32_LIMITS = {"limits_digits": 24, "limits_min_exponent": -125, "limits_max_exponent": 128, "sizeof_T": 4}
 LAYOUT = ("precision", "stored", "exponent_bits", "unit_exponent", "top_bit", "digit_count")
-CARRY = ("for (int i = 0; i + 1 < count; ++i) {\nconst std::int64_t up = digits[i] >> $width;\n"
-         "digits[i] -= up * (std::int64_t{1} << $width);\ndigits[i + 1] += up;")
+CARRY = ("for (int i = 0; i + 1 < count; ++i) {\nconst std::int64_t digit = digits[i] + up;\nup = digit >> $width;"
+         "\ndigits[i] = digit - up * (std::int64_t{1} << $width);")
 DIGITS_VALUE, DIGITS_TIMES = 1.5, 5000  # the figure's example: one float32, and a count of it added before a carry
 
 
@@ -699,7 +699,8 @@ def digits_figure(evidence, relpath):
                         ("__shared__ std::int64_t digits[count];", "the block's digits"),
                         ("const int offset = shift % 32;", "flush's offset"),
                         ("&digits[shift / 32 + k]", "flush's digits"),
-                        ("if (tid == 0) reduction::carry_digits(digits, count);", "the block's carry")):
+                        ("const std::int64_t from_below = i > 0 ? digits[i - 1] >> 32 : 0;", "the block's one-step carry"),
+                        ("reduction::round_digits<T>(digits", "the rounding, which carries")):
         evidence.find(relpath, shape, what)
     k_shift, k_m, k_expr = kernel_shift(evidence, relpath, DIGITS_VALUE, place)
     require(k_m << k_shift == place["m"] << place["shift"], f"{relpath}: flush puts {DIGITS_VALUE} at another place "
@@ -775,8 +776,9 @@ def digits_figure(evidence, relpath):
     svg.text(left, 460, f"for any count of inputs. After a carry, digits 0 .. {count - 2} lie in [0, 2^{digit_bits}) "
              f"and digits[{count - 1}], the last, holds the sign.", size=11)
     # (4) the carry, on two examples
-    svg.text(16, 494, f"(4) the carry (carry_digits): for i = 0 .. {count - 2}: up = digits[i] >> {digit_bits}; "
-             f"digits[i] -= up * (1 << {digit_bits}); digits[i + 1] += up", size=13, weight="bold")
+    svg.text(16, 494, f"(4) the carry (carry_digits), up = 0, for i = 0 .. {count - 2}: d = digits[i] + up; "
+             f"up = d >> {digit_bits}; digits[i] = d - up * (1 << {digit_bits}); then digits[{count - 1}] += up",
+             size=13, weight="bold")
     y = 522
     examples = ((f"{value:g} added {DIGITS_TIMES:,} times, before any carry", [DIGITS_TIMES * d for d in digits]),
                 (f"-{value:g} alone: a negative digit", [-d for d in digits]))

@@ -712,15 +712,19 @@ __global__ void __launch_bounds__(Block) exact_sum_kernel(const T* in, std::size
     else thread_reduce<Block>(in, n, acc);
     acc.warp_into_digits(&seen);
     __syncthreads();  // every warp's sum is in the digits
-    if (tid == 0) reduction::carry_digits(digits, count);  // each digit below 2^32: 2^31 blocks can add theirs
-    __syncthreads();
-    if (gridDim.x == 1) {
+    if (gridDim.x == 1) {  // round_digits carries them itself
         if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen));
         return;
     }
-    for (unsigned int i = tid; i < count; i += Block)
-        if (digits[i] != 0)
-            atomicAdd(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), static_cast<unsigned long long>(digits[i]));
+    // Each digit's excess over 32 bits moved one digit up, every digit at once (the same integer): each is
+    // then below 2^33 in size, so 2^30 blocks can add theirs into the grid's before a digit overflows.
+    for (unsigned int i = tid; i < count; i += Block) {
+        const std::int64_t from_below = i > 0 ? digits[i - 1] >> 32 : 0;  // floor division, as carry_digits
+        const std::int64_t kept = i + 1 < count ? digits[i] & 0xffffffff : digits[i];  // the last keeps its sign
+        const std::int64_t digit = kept + from_below;
+        if (digit != 0)
+            atomicAdd(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), static_cast<unsigned long long>(digit));
+    }
     if (tid == 0 && seen != 0) atomicOr(&grid_state->seen, seen);
     __threadfence();  // this block's additions, before its count below
     __syncthreads();
