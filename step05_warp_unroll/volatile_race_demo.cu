@@ -22,8 +22,6 @@ namespace step05_volatile_race_demo {
 inline constexpr const char* name = "step05_volatile_race_demo";
 inline constexpr const char* change = "WRONG FORM: last warp through a volatile pointer, no __syncwarp() (a data race)";
 
-using step05::addition_depth;
-using step05::scratch_bytes;
 
 // Step 05's kernel except the last warp. Every lane of warp 0 adds at every level (the classic
 // code has no `if (tid < offset)`): lanes past the offset compute values nobody reads, which is
@@ -55,27 +53,30 @@ __global__ void reduce_volatile_race_kernel(const T* in, std::size_t n, T* parti
     if (tid == 0) partials[blockIdx.x] = sdata[0];
 }
 
-// Step 05's host loop, launching the kernel above.
+// The first level with the kernel above (the race is there), the levels after it by step 05's own
+// reduce, on the partials: the same launches and additions as step 05, so its depth holds.
+template <class T>
+std::size_t scratch_bytes(std::size_t n, int block) {
+    const std::size_t blocks = reduction::ceil_div(n, 2 * block);
+    return blocks * sizeof(T) + step05::scratch_bytes<T>(blocks, block);
+}
+
 template <class T>
 void reduce(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
     if (block < 64)
         throw reduction::UsageError(std::string(name) + ": --block must be at least 64 (the classic unroll reads 32 slots past the last lane)");
-    T* const level_outputs[2] = {scratch, scratch + reduction::ceil_div(n, 2 * block)};
-    const std::size_t shared_bytes = block * sizeof(T);
-    for (int level = 0;; ++level) {
-        const std::size_t blocks = reduction::ceil_div(n, 2 * block);
-        T* const level_out = blocks == 1 ? out : level_outputs[level % 2];
-        reduce_volatile_race_kernel<<<static_cast<unsigned int>(blocks), block, shared_bytes, stream>>>(in, n, level_out);
-        CUDA_CHECK_LAUNCH();
-        if (blocks == 1) return;
-        in = level_out;
-        n = blocks;
-    }
+    const std::size_t blocks = reduction::ceil_div(n, 2 * block);  // < 2^31 for any n that fits on a GPU
+    T* const partials = blocks == 1 ? out : scratch;
+    reduce_volatile_race_kernel<<<static_cast<unsigned int>(blocks), block, block * sizeof(T), stream>>>(in, n, partials);
+    CUDA_CHECK_LAUNCH();
+    if (blocks > 1) step05::reduce(partials, blocks, out, scratch + blocks, block, stream);
 }
 
-// As the harness calls it: step 05's Entry with this program's names and reduce.
+// As the harness calls it: step 05's Entry with this program's names, scratch and reduce.
 struct Entry : step05::Entry {
     static constexpr const char *step_name = name, *step_change = change;
+    template <class K>
+    static std::size_t scratch(std::size_t n, int block) { return scratch_bytes<K>(n, block); }
     template <class Op, class K>
     static void run(const K* in, std::size_t n, K* out, K* w, int b, cudaStream_t s) { reduce(in, n, out, w, b, s); }
 };
