@@ -8,7 +8,8 @@
 # run the step as the answer's exercise asks, run `ctest -L stepNN`, print one line, revert the
 # patch. At the end the touched steps are built again from the unpatched tree.
 # By default ctest leaves out the large, sanitizer and speed tests (minutes each); set
-# ANSWERS_CTEST_EXCLUDE= (empty) to run them too.
+# ANSWERS_CTEST_EXCLUDE= (empty) to run them too. ANSWERS_ONLY=REGEX tries only the answers whose
+# names match (e.g. '^1[34]_'), so that the whole list can be split over several runs.
 #
 # A line: answer, PASS or FAIL (PASS: the tests did what the answer predicts: pass, fail, or the
 # build stops), what happened, then the run's line(s) the answer's prediction is about.
@@ -27,6 +28,7 @@ if [ "${1:-}" = --check ]; then  # no build, no GPU: the patches against the tre
 fi
 BUILD=${1:-build-gpu}
 EXCLUDE=${ANSWERS_CTEST_EXCLUDE-large|sanitizer|speed}
+ONLY=${ANSWERS_ONLY:-.}
 LOG=${ANSWERS_LOG:-/tmp/answers-logs}
 mkdir -p "$LOG"
 
@@ -38,7 +40,7 @@ git diff --quiet HEAD -- || { echo "the tree has uncommitted changes: commit or 
 echo "# gpu: $(nvidia-smi --query-gpu=name --format=csv,noheader -i 0 2>/dev/null || echo unknown)"
 echo "# date_utc: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "# commit: ${REDUCTION_COMMIT:-$(git describe --always --exclude='*' --dirty=+uncommitted 2>/dev/null || echo unknown)}"
-echo "# command: bash tests/answers/run.sh $BUILD (ctest -LE '${EXCLUDE}')"
+echo "# command: ${ANSWERS_ONLY:+ANSWERS_ONLY='$ONLY' }bash tests/answers/run.sh $BUILD (ctest -LE '${EXCLUDE}')"
 
 current=""
 revert() { [ -n "$current" ] && git apply -R "$HERE/$current.patch" && current=""; }
@@ -66,6 +68,7 @@ ANSWERS=(
 touched=()
 for row in "${ANSWERS[@]}"; do
   IFS='|' read -r name steps labels expected runs keep <<<"$row"
+  [[ $name =~ $ONLY ]] || continue
   patch="$HERE/$name.patch"
   if ! git apply --check "$patch" 2>"$LOG/$name.apply"; then
     echo "$name FAIL the patch does not apply ($LOG/$name.apply)"; continue
