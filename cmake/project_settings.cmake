@@ -13,3 +13,6 @@ set(CMAKE_CUDA_EXTENSIONS OFF)
 
 # Every executable in <build>/bin: ./build/bin/step01_interleaved, ./build/bin/compare
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/bin)
+# Libraries found relative to the program ($ORIGIN/...), not by the build folder's absolute path: a build folder
+# copied elsewhere (another machine, the same layout) still runs (compare's cub_gpu_to_gpu library sits in bin/).
+set(CMAKE_BUILD_RPATH_USE_ORIGIN ON)

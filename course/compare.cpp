@@ -27,6 +27,8 @@ void print_text(const std::vector<std::vector<TableRow>>& tables, const CompareP
               << "  timing   " << timing_text(options.measure) << "\n";
     for (const auto& rows : tables)
         std::cout << "\n" << type_name(rows.front().type) << ", " << l2_text(options.measure.flush_l2) << "\n" << text_table(rows);
+    if (!plan.notes.empty()) std::cout << "\n";
+    for (const std::string& note : plan.notes) std::cout << note << "\n";  // a row left out of a table, and why
     std::cout << "\nms/call: per-call median; batch ms: per call with no event between calls;\n"
               << "x previous, x step01, x CUB: that row's per-call median / this row's (above 1: this row is faster)\n";
 }
@@ -44,6 +46,8 @@ int compare_main(int argc, const char* const* argv) {
     ComparePlan plan = plan_compare(options);
     draw_seed(plan.input);  // one seed for every type and size, so that the stamp can name it and a run can be replayed
     const DeviceInfo device = open_device(options.device);
+    if (options.format != OutputFormat::text || options.sweep)  // the text table prints them under its tables
+        for (const std::string& note : plan.notes) std::cerr << note << "\n";
     // --sweep: every size that fits, its CSV rows written as each finishes: an interrupted sweep keeps them.
     std::vector<std::vector<std::size_t>> sizes(plan.types.size(), {plan.input.n});  // for each type
     std::size_t free_bytes = 0, total_bytes = 0, total = 0, done = 0;

@@ -21,8 +21,8 @@ const StepOps* step_ops(const StepApi& step) {
 }
 
 const StepApi* find_step(const std::string& key) {
-    for (const StepApi* other : {&cub_step(), &read_probe_step(), &read_probe_bulk_step()})
-        if (key == other->name) return other;
+    for (const StepApi* other : {&cub_step(), cub_gpu_to_gpu_step(), &read_probe_step(), &read_probe_bulk_step()})
+        if (other && key == other->name) return other;
     std::string prefix = key;
     if (prefix.rfind("step", 0) != 0) prefix = "step" + std::string(key.size() == 1 ? "0" : "") + key;
     for (const StepApi& step : course_steps())

@@ -15,11 +15,13 @@
 
 namespace reduction::course {
 // The command line's request, every user mistake rejected (UsageError) before any GPU is looked for. The steps:
-// in course order, then CUB and the probe, whatever order --steps named them in.
+// in course order, then CUB's rows and the probe, whatever order --steps named them in. A step without functions for
+// a type (cub_gpu_to_gpu's int32) is left out of that type's table.
 struct ComparePlan {
     std::vector<const StepApi*> steps;
     std::vector<ElementType> types;
     InputSpec input;  // --n, or an --input file with n its element count (counted_input); the sweep sets n per size
+    std::vector<std::string> notes;  // a row left out of a table, and why: printed with the tables (compare.cpp)
 };
 ComparePlan plan_compare(const Options& options);
 

@@ -3,7 +3,8 @@
 # compiler, Catch2 (the tests), Python 3 (the grader, the results pages), Open MPI (step 15's one rank
 # per GPU) from the distribution; and cuobjdump with nvdisasm, which the grader's compiled-code check
 # runs, where the toolkit lacks them: NVIDIA's PyPI wheels, into a folder of this user's cache, where
-# tools/grade finds them (tools/compiled_code.py). Installs only what is missing: safe to run again.
+# tools/grade finds them (tools/compiled_code.py); and a newer CCCL's headers for compare's row cub_gpu_to_gpu,
+# into third_party/ (below). Installs only what is missing: safe to run again.
 # usage: tools/install_prerequisites.sh        (asks sudo for apt-get when not run as root)
 set -euo pipefail
 
@@ -47,6 +48,26 @@ else
   "$tools_dir/nvidia/cu13/bin/cuobjdump" --version >/dev/null
   echo "install_prerequisites: cuobjdump: $tools_dir/nvidia/cu13/bin/cuobjdump (tools/grade looks there;" \
        "to run it yourself: export PATH=\"$tools_dir/nvidia/cu13/bin:\$PATH\")"
+fi
+# compare's row cub_gpu_to_gpu needs CUB's determinism::gpu_to_gpu, which CUDA 13.0's CCCL lacks: the headers of a
+# newer CCCL (NVIDIA's PyPI wheel nvidia-cuda-cccl, its include/cccl folder) go to third_party/cccl/include, where
+# CMake looks (REDUCTION_GPU_TO_GPU_CCCL). Inside the tree (git ignores third_party/), not in a cache: GPU machines
+# without network receive a copy of the tree, and the headers must travel with it. Only in the course's tree (an
+# assignment has no compare); copied in whole or not at all.
+tree="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cccl_dir="$tree/third_party/cccl/include"
+if [ -f "$tree/course/cub_gpu_to_gpu.cu" ]; then
+  if ! grep -qs gpu_to_gpu "$cccl_dir/cub/device/device_reduce.cuh"; then
+    wheel_dir="$(mktemp -d)"
+    trap 'rm -rf "$wheel_dir"' EXIT
+    PIP_ROOT_USER_ACTION=ignore PIP_DISABLE_PIP_VERSION_CHECK=1 python3 -m pip install --quiet --no-deps \
+      --target "$wheel_dir" nvidia-cuda-cccl==13.3.5.0.6
+    rm -rf "$cccl_dir.partial" "$cccl_dir"
+    mkdir -p "$(dirname "$cccl_dir")"
+    cp -R "$wheel_dir/nvidia/cu13/include/cccl" "$cccl_dir.partial"
+    mv "$cccl_dir.partial" "$cccl_dir"
+  fi
+  echo "install_prerequisites: CCCL with determinism::gpu_to_gpu: $cccl_dir (compare's row cub_gpu_to_gpu)"
 fi
 if ! command -v nvcc >/dev/null 2>&1 && [ ! -x "$nvcc_bin/nvcc" ]; then
   echo "install_prerequisites: nvcc not found (on PATH or in /usr/local/cuda/bin): install the CUDA toolkit," \

@@ -3,9 +3,11 @@
 #include "../catch.h"
 #include "../host/host_test_support.h"
 #include "any_order_bound.h"
+#include "course_steps.h"
 #include "course_table.h"
 #include "report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <stdexcept>
@@ -121,6 +123,15 @@ TEST_CASE("ratio columns are blank when step01 or CUB was not measured", "[cours
         CHECK(test::contains(first_line, "1.00"));    // x step01
         CHECK(test::contains(first_line, "3.2000"));  // the batch figure: 0.8 * 4 ms
     }
+}
+
+TEST_CASE("cub_gpu_to_gpu is one of CUB's rows: no x previous, x CUB against cub", "[course]") {
+    std::vector<Measurement> rows = sample_table();
+    rows.push_back(make_row("cub_gpu_to_gpu", 0.5));
+    const std::vector<TableRow> rated = rate(rows);
+    CHECK_FALSE(rated[4].ratios.previous.has_value());
+    CHECK(near(rated[4].ratios.step01, 8.0));
+    CHECK(near(rated[4].ratios.cub, 0.5));  // cub's 0.25 ms / 0.5 ms
 }
 
 TEST_CASE("compare's CSV: the row's fields, then x_previous, x_step01 and x_cub, as the README shows", "[course]") {
@@ -275,3 +286,87 @@ TEST_CASE("the any-order bound for CUB's float sums", "[course]") {
         CHECK_FALSE(verify_any_order(100.0 + 1e-3, d)->pass);
     }
 }
+
+// REDUCTION_EXPECT_GPU_TO_GPU (tests/CMakeLists.txt): the configure found the headers and built the row's library.
+#if REDUCTION_EXPECT_GPU_TO_GPU
+namespace {
+// The steps' names in a plan, in its order.
+std::vector<std::string> names(const ComparePlan& plan) {
+    std::vector<std::string> out;
+    for (const StepApi* step : plan.steps) out.push_back(step->name);
+    return out;
+}
+
+bool any_note_with(const ComparePlan& plan, const std::string& part) {
+    for (const std::string& note : plan.notes)
+        if (test::contains(note, part)) return true;
+    return false;
+}
+}  // namespace
+
+TEST_CASE("cub_gpu_to_gpu: built with the headers, a row of float32 and float64 sums after cub", "[course]") {
+    const StepApi* step = cub_gpu_to_gpu_step();
+    REQUIRE(step != nullptr);
+    CHECK(find_step("cub_gpu_to_gpu") == step);
+    CHECK(cub_gpu_to_gpu_missing().empty());
+    CHECK(test::contains(step->change, "determinism::gpu_to_gpu (CCCL 3."));
+    CHECK(step->addition_depth(1000, 256) == 999);  // any order: gamma_{n-1}, as cub
+    CHECK(step->int32.reduce == nullptr);
+    CHECK(step->int32.scratch_bytes == nullptr);
+    CHECK(step->float32.reduce != nullptr);
+    CHECK(step->float64.reduce != nullptr);
+    SECTION("named, in any order: the course's steps, cub, then it") {
+        const ComparePlan plan =
+            plan_compare(compare_options({"--steps", "cub_gpu_to_gpu,cub,14,13", "--type", "float32", "--sweep"}));
+        const std::vector<std::string> expected = {find_step("13")->name, find_step("14")->name, "cub", "cub_gpu_to_gpu"};
+        CHECK(names(plan) == expected);
+        CHECK(plan.notes.empty());
+    }
+    SECTION("by default: in the float32 table, not in the int32 table, and a note says why") {
+        const ComparePlan plan = plan_compare(compare_options({"--type", "all"}));
+        CHECK(std::find(plan.steps.begin(), plan.steps.end(), step) != plan.steps.end());
+        CHECK(plan.types.size() == 2);
+        REQUIRE(plan.notes.size() == 1);
+        CHECK(test::contains(plan.notes[0], "cub_gpu_to_gpu: not in the int32 table"));
+    }
+    SECTION("by default for int32 alone, or with --op max: left out without a word") {
+        for (const ComparePlan& plan : {plan_compare(compare_options({"--type", "int32"})),
+                                        plan_compare(compare_options({"--type", "float32", "--op", "max"}))}) {
+            CHECK(std::find(plan.steps.begin(), plan.steps.end(), step) == plan.steps.end());
+            CHECK(plan.notes.empty());
+        }
+    }
+    SECTION("named alone with --type all: the int32 table would be empty, so int32 leaves the plan") {
+        const ComparePlan plan = plan_compare(compare_options({"--steps", "cub_gpu_to_gpu", "--type", "all"}));
+        CHECK(plan.types == std::vector<ElementType>{ElementType::float32});
+        CHECK(any_note_with(plan, "not in the int32 table"));
+    }
+    SECTION("named for int32 alone or for an operator: refused before any GPU, saying why") {
+        const std::string int32 = test::usage_error_message(
+            [] { plan_compare(compare_options({"--steps", "cub_gpu_to_gpu", "--type", "int32"})); });
+        CHECK(test::contains(int32, "has no int32 table"));
+        CHECK(test::contains(int32, "same bits on every GPU"));
+        const std::string max = test::usage_error_message(
+            [] { plan_compare(compare_options({"--steps", "cub_gpu_to_gpu", "--type", "float32", "--op", "max"})); });
+        CHECK(test::contains(max, "has no --op max"));
+    }
+}
+#else
+TEST_CASE("cub_gpu_to_gpu: built without the headers, skipped with the reason", "[course]") {
+    CHECK(cub_gpu_to_gpu_step() == nullptr);
+    CHECK(find_step("cub_gpu_to_gpu") == nullptr);
+    CHECK(test::contains(cub_gpu_to_gpu_missing(), "tools/install_prerequisites.sh fetches them"));
+    SECTION("named: one line that says what is missing and where it comes from") {
+        const std::string message = test::usage_error_message(
+            [] { plan_compare(compare_options({"--steps", "cub_gpu_to_gpu", "--type", "float32"})); });
+        CHECK(test::contains(message, "not in this build"));
+        CHECK(test::contains(message, "determinism::gpu_to_gpu not found at"));
+    }
+    SECTION("by default: a note under the float tables") {
+        const ComparePlan plan = plan_compare(compare_options({"--type", "float32"}));
+        REQUIRE(plan.notes.size() == 1);
+        CHECK(test::contains(plan.notes[0], "cub_gpu_to_gpu: skipped: headers of a CCCL"));
+        CHECK(plan_compare(compare_options({"--type", "int32"})).notes.empty());
+    }
+}
+#endif
