@@ -6,7 +6,8 @@
 #   --only         a subset of these NAMEs; each writes RESULTS_DIR/NAME.csv, in this order, from
 #     headline, headline_cold       compare --type all --csv, and the same with --flush-l2
 #     sweep                         compare --sweep
-#     exact_sweep_float32, _float64 compare --sweep of steps 13, 14 and CUB, one type each (step 14's lesson)
+#     exact_sweep_float32, _float64 compare --sweep of steps 13, 14, CUB and CUB gpu_to_gpu, a type each (step 14)
+#     exact_bits                    python3 -m bench.exact_bits: one sum's bits per block size (step 14's lesson)
 #     peers                         python3 -m bench.peers: torch, CuPy, JAX (skipped without python3 and torch)
 #     dram_latency, loaded_latency  the executables: the latency alone, and while the GPU streams
 #     read_patterns                 the executable: every reading pattern, and the combines (steps 12 and 13's notes)
@@ -44,7 +45,7 @@ cd "$root" || exit 2
 names=$(python3 -m bench.variants list) ||
   echo "reproduce.sh: python3 -m bench.variants list failed (it needs Python 3.11): the variants' CSVs are left out" >&2
 read -r -d '' -a variants <<<"$names"
-all_names=(headline headline_cold sweep exact_sweep_float32 exact_sweep_float64 peers dram_latency loaded_latency read_patterns spread ncu race_demo "${variants[@]}")
+all_names=(headline headline_cold sweep exact_sweep_float32 exact_sweep_float64 exact_bits peers dram_latency loaded_latency read_patterns spread ncu race_demo "${variants[@]}")
 selected=("${all_names[@]}")
 all_names+=(mutants)  # never by default: it rebuilds the course once per mistake
 [[ -n $only ]] && IFS=, read -r -a selected <<<"$only"
@@ -111,7 +112,11 @@ for name in "${all_names[@]}"; do
     headline)       produce $name $name.csv "$bin/compare" --type all --csv ;;
     headline_cold)  produce $name $name.csv "$bin/compare" --type all --csv --flush-l2 ;;
     sweep)          produce $name $name.csv "$bin/compare" --sweep ;;
-    exact_sweep_*)  produce $name $name.csv "$bin/compare" --sweep --steps step13,step14,cub --type "${name#exact_sweep_}" ;;
+    exact_sweep_*)  exact_steps=step13,step14,cub  # and CUB's gpu_to_gpu where compare was built with it
+                    "$bin/compare" --steps cub_gpu_to_gpu --type float32 --n 1 --iters 1 --warmup 0 >/dev/null 2>&1 &&
+                      exact_steps+=,cub_gpu_to_gpu
+                    produce $name $name.csv "$bin/compare" --sweep --steps $exact_steps --type "${name#exact_sweep_}" ;;
+    exact_bits)     produce $name $name.csv python3 -m bench.exact_bits "$bin" ;;
     # right after the sweep, on the same GPU: the ratios in the README's "What you would use instead"
     peers)          if python3 -c "import torch" >/dev/null 2>&1; then produce $name $name.csv python3 -m bench.peers
                     else skipped+=("peers.csv (python3 with torch not found)"); fi ;;

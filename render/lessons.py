@@ -420,32 +420,68 @@ def render_step12_parts(results, context=""):
             + "".join(f"\n{s}\n" for s in stamps))
 
 
-EXACT_SWEEP = "exact_sweep_{type}.csv"  # compare --sweep --steps step13,step14,cub --type TYPE (bench/reproduce.sh)
+EXACT_SWEEP = "exact_sweep_{type}.csv"  # compare --sweep --steps step13,step14,cub[,cub_gpu_to_gpu] --type TYPE
 EXACT_SIZES = (10, 16, 20, 24, 28, 30, 32)  # log2 of the sizes the lesson's table shows
+GPU_TO_GPU_STEP = "cub_gpu_to_gpu"  # CUB's reproducible sum: its columns only where the sweep has it
 
 
 def render_exact_speed(results, folder, context):
-    # Step 14's exact float sums beside step 13's rounded ones and CUB's, per call, from FOLDER's exact_sweep_*.csv
-    # (one process per type, timed alike). None, and the block stays as it is, while those files do not exist.
+    # Step 14's exact float sums beside step 13's rounded ones, CUB's and (where measured) CUB's gpu_to_gpu, per
+    # call, from FOLDER's exact_sweep_*.csv (one process per type, timed alike). None, and the block stays as it is,
+    # while those files do not exist.
     where = results.directory.parent / folder
     files = [where / EXACT_SWEEP.format(type=t) for t in ("float32", "float64")]
     if not all(f.is_file() for f in files):
         return None
     exact = steps.find("step14_exact_sum")
     rounded = steps.previous(exact).folder
+    tables = [read_table(path) for path in files]
+    reproducible = all(any(r["step"] == GPU_TO_GPU_STEP for r in t.rows) for t in tables)
+    wanted = (rounded, exact.folder, CUB_STEP) + ((GPU_TO_GPU_STEP,) if reproducible else ())
     cells, stamps = [], []
-    for path in files:
-        table = read_table(path)
+    for path, table in zip(files, tables):
         stamps.append(f"`results/{folder}/{path.name}`: {short_stamp(table.stamp)}")
         times = {(r["step"], int(r["n"])): r for r in table.rows}
         for log2 in EXACT_SIZES:
             n = 1 << log2
-            found = [times.get((s, n)) for s in (rounded, exact.folder, CUB_STEP)]
-            require(all(found), f"{context}: {path.name} needs {rounded}, {exact.folder} and {CUB_STEP} at n = {n}")
+            found = [times.get((s, n)) for s in wanted]
+            require(all(found), f"{context}: {path.name} needs {', '.join(wanted)} at n = {n}")
             require(all(r["status"] == "PASS" for r in found[:2]), f"{context}: {path.name}: a step at n = {n} did not verify")
             us = [table.number(r, "time_median_ms") * 1000 for r in found]
             cells.append([found[0]["type"], size_text(n)] + [f"{u:,.1f}" for u in us]
-                         + [f"{us[0] / us[1]:.2f}", f"{us[2] / us[1]:.2f}"])
-    return "\n".join(stamps) + "\n\n" + markdown_table(
-        ["type", "n", f"{rounded[:6]} µs", f"{exact.folder[:6]} µs", "CUB µs", f"{exact.folder[:6]} speed / {rounded[:6]}",
-         f"{exact.folder[:6]} speed / CUB"], "llrrrrr", cells)
+                         + [f"{us[0] / us[1]:.2f}"] + [f"{u / us[1]:.2f}" for u in us[2:]])
+    short = exact.folder[:6]
+    headers = ["type", "n", f"{rounded[:6]} µs", f"{short} µs", "CUB µs"]
+    headers += ["CUB gpu_to_gpu µs"] if reproducible else []
+    headers += [f"{short} speed / {rounded[:6]}", f"{short} speed / CUB"]
+    headers += [f"{short} speed / gpu_to_gpu"] if reproducible else []
+    return "\n".join(stamps) + "\n\n" + markdown_table(headers, "ll" + "r" * (len(headers) - 2), cells)
+
+EXACT_BITS = "exact_bits.csv"  # python3 -m bench.exact_bits (bench/reproduce.sh)
+
+
+def render_exact_bits(results, folder, context):
+    # One float sum's bits for each block size (and with it the grid), per step of FOLDER's exact_bits.csv: a cell
+    # "=" has the bits of the row's first. None, and the block stays as it is, while the file does not exist.
+    path = results.directory.parent / folder / EXACT_BITS
+    if not path.is_file():
+        return None
+    table = read_table(path)
+    blocks = distinct(table.rows, "block")
+    cells = []
+    for type_name in distinct(table.rows, "type"):
+        of_type = [r for r in table.rows if r["type"] == type_name]
+        for step in distinct(of_type, "step"):
+            by_block = {r["block"]: r for r in of_type if r["step"] == step}
+            require(list(by_block) == blocks, f"{context}: {path.name}: {step} ({type_name}) lacks a block size")
+            require(all(r["status"] == "PASS" for r in by_block.values()),
+                    f"{context}: {path.name}: a result of {step} ({type_name}) did not verify")
+            first = by_block[blocks[0]]["bits"]
+            row = [by_block[b]["bits"] for b in blocks]
+            cells.append([type_name, f"`{step}`"] + [f"`{first}`"] + ["=" if b == first else f"`{b}`" for b in row[1:]]
+                         + [str(len(set(row)))])
+    return (f"`results/{folder}/{EXACT_BITS}`: {short_stamp(table.stamp)}\n\n"
+            + markdown_table(["type", "step"] + [f"block {b}" for b in blocks] + ["different sums"],
+                             "ll" + "r" * (len(blocks) + 1), cells)
+            + f"\nn = {size_text(int(table.rows[0]['n']))}, one input for every cell; `=`: the bits of the row's "
+              f"first cell.\n")

@@ -1,0 +1,72 @@
+"""The bits of one float sum as the block size changes (and with it the grid): step 10, step 14, CUB and CUB's
+gpu_to_gpu on the same input, for step 14's lesson (its bit table).
+
+    python3 -m bench.exact_bits [BUILD_BIN_DIR]      a stamped CSV on stdout (default build/bin)
+
+One `compare --json` per type and block size, every step on the same generated input (a fixed seed); the
+rows: type, n, block, step, result (the decimal compare prints, exact enough to name the value), bits (its
+IEEE bits in hex), status. A step compare does not have (cub_gpu_to_gpu built without its headers) is left
+out, and a '#' line says so. Exit 0 done; 1 a run failed or a result did not verify; 3 no usable GPU.
+"""
+
+import json
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+TYPES = ("float32", "float64")
+BLOCKS = (32, 64, 128, 256, 512, 1024)
+STEPS = ("step10", "step14", "cub", "cub_gpu_to_gpu")
+N, SEED = 2**24 + 3, 1  # an odd size: every block's head and tail differ
+COLUMNS = ("type", "n", "block", "step", "result", "bits", "status")
+
+
+def bits(type_name, decimal):  # the IEEE bits of compare's decimal (max_digits10 digits: it names one value)
+    fmt, width = (">f", 8) if type_name == "float32" else (">d", 16)
+    return "0x" + struct.pack(fmt, float(decimal)).hex().upper().rjust(width, "0")
+
+
+def run(compare, type_name, block, steps):
+    command = [str(compare), "--steps", ",".join(steps), "--type", type_name, "--n", str(N), "--block", str(block),
+               "--seed", str(SEED), "--iters", "3", "--warmup", "1", "--json"]
+    done = subprocess.run(command, capture_output=True, text=True)
+    return done.returncode, done.stdout, done.stderr, command
+
+
+def main(argv):
+    bin_dir = Path(argv[1] if len(argv) > 1 else "build/bin")
+    compare = bin_dir / "compare"
+    steps = list(STEPS)
+    notes = []
+    rc, out, err, command = run(compare, TYPES[0], BLOCKS[0], ["cub_gpu_to_gpu"])
+    if rc == 3:
+        print(err.strip(), file=sys.stderr)
+        return 3
+    if rc != 0 and "cub_gpu_to_gpu" in err:  # built without the newer CCCL headers: the other steps still run
+        steps.remove("cub_gpu_to_gpu")
+        notes.append("# note: cub_gpu_to_gpu left out: " + err.strip().splitlines()[-1])
+    status, stamp, rows = 0, None, []
+    for type_name in TYPES:
+        for block in BLOCKS:
+            rc, out, err, command = run(compare, type_name, block, steps)
+            if rc not in (0, 1):
+                print(f"exact_bits: {' '.join(command)} exited {rc}: {err.strip()}", file=sys.stderr)
+                return rc
+            status = status or rc
+            document = json.loads(out)
+            stamp = stamp or document["stamp"]
+            for r in document["results"]:
+                rows.append([type_name, str(N), str(block), r["step"], r["result"], bits(type_name, r["result"]),
+                             r["status"]])
+    stamp = dict(stamp, command=f"python3 -m bench.exact_bits {bin_dir} (compare --steps {','.join(steps)} "
+                                f"--type TYPE --n {N} --block BLOCK --seed {SEED} --iters 3 --warmup 1 --json, "
+                                f"for each type and block)")
+    lines = [f"# {key}: {value}" for key, value in stamp.items()] + notes + [",".join(COLUMNS)]
+    lines += [",".join(row) for row in rows]
+    print("\n".join(lines))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
