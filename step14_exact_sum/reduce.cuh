@@ -502,9 +502,9 @@ inline __host__ __device__ reduction::ExactSpecials specials_of(unsigned int see
     return specials;
 }
 
-// A float64 sum stays below 2^1023 when each term is below 2^1001 and the running sum below 2^1015
-// (a warp then adds 32 of them): larger values go straight to the digits.
-constexpr double largest_running = 0x1p1015, largest_term = 0x1p1001;
+// A float64 sum stays below 2^1023 when each term is below 2^1001 and each thread's running sum below 2^1012
+// (a block then adds at most 1024 of them): larger values go straight to the digits.
+constexpr double largest_running = 0x1p1012, largest_term = 0x1p1001;
 
 // One thread's exact sum of T (float or double): high + low + what it put in `digits`.
 template <class T>
@@ -660,28 +660,61 @@ struct ExactAccumulator {
             for (unsigned int w = 0; w < Vector<T>::width; ++w) add_one(vectors[k].lane[w]);
     }
 
-    // The warp's 32 sums into lane 0's (every lane must call it), then lane 0's into the digits, and
-    // the warp's special inputs into `block_seen`.
-    __device__ __forceinline__ void warp_into_digits(unsigned int* block_seen) {
+    // Another thread's high + low added exactly: three two_sums, the first two independent of each other, so
+    // the chain is two of them long (two add_exacts would make it four).
+    __device__ __forceinline__ void add_pair(double other_high, double other_low) {
+        double low_rest, high_error, rest;
+        low = two_sum(low, other_low, low_rest);
+        high = two_sum(high, other_high, high_error);
+        low = two_sum(low, high_error, rest);
+        if (low_rest != 0 || rest != 0) {  // rare: both into the digits (flush skips a zero)
+            flush(low_rest);
+            flush(rest);
+        }
+    }
+
+    // The sums of lanes 0 .. Lanes-1 into lane 0's (every lane of the warp must call it).
+    template <unsigned int Lanes>
+    __device__ __forceinline__ void sum_lanes() {
         constexpr unsigned int all_lanes = 0xffffffffu;
         const unsigned int lane = threadIdx.x % 32;
 #pragma unroll
-        for (unsigned int offset = 16; offset > 0; offset /= 2) {
+        for (unsigned int offset = Lanes / 2; offset > 0; offset /= 2) {
             const double other_high = __shfl_down_sync(all_lanes, high, offset);
             const double other_low = __shfl_down_sync(all_lanes, low, offset);
-            if (lane < offset) {  // the lanes whose sums lane 0 still needs; the others' are taken
-                add_exact(other_high);
-                add_exact(other_low);
-            }
+            if (lane < offset) add_pair(other_high, other_low);  // the lanes whose sums lane 0 still needs
         }
+    }
+
+    // The block's sums into its digits (every thread must call it: it holds barriers). Each warp adds its
+    // 32 sums into lane 0's, warp 0 adds the warps' pairs, and its lane 0 alone flushes the block's high and
+    // low: a compare-and-swap loop is slow when many warps flush into the same digits at once. The
+    // special inputs go into `block_seen`, once per warp.
+    template <unsigned int Block>
+    __device__ __forceinline__ void block_into_digits(unsigned int* block_seen) {
+        constexpr unsigned int all_lanes = 0xffffffffu, warps = Block / 32;
+        __shared__ double warp_high[warps], warp_low[warps];
+        const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+        sum_lanes<32>();
         unsigned int warp_seen = seen | ((sign_and & 0x80000000u) != 0 ? 0 : saw_non_negative);
 #pragma unroll
         for (unsigned int offset = 16; offset > 0; offset /= 2) warp_seen |= __shfl_xor_sync(all_lanes, warp_seen, offset);
         if (lane == 0) {
-            flush(high);
-            flush(low);
+            warp_high[warp] = high;
+            warp_low[warp] = low;
             if (warp_seen != 0) atomicOr(block_seen, warp_seen);
         }
+        __syncthreads();  // every warp's pair is in shared memory
+        if (warp == 0) {
+            high = lane < warps ? warp_high[lane] : 0.0;
+            low = lane < warps ? warp_low[lane] : 0.0;
+            sum_lanes<warps>();
+            if (lane == 0) {
+                flush(high);
+                flush(low);
+            }
+        }
+        __syncthreads();  // the block's sum is in its digits
     }
 };
 
@@ -710,8 +743,7 @@ __global__ void __launch_bounds__(Block) exact_sum_kernel(const T* in, std::size
     ExactAccumulator<T> acc{digits};
     if constexpr (Bulk) bulk_thread_reduce<Block>(in, n, acc);
     else thread_reduce<Block>(in, n, acc);
-    acc.warp_into_digits(&seen);
-    __syncthreads();  // every warp's sum is in the digits
+    acc.template block_into_digits<Block>(&seen);
     if (gridDim.x == 1) {  // round_digits carries them itself
         if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen));
         return;
