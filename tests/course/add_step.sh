@@ -19,10 +19,17 @@ set -euo pipefail
 tree="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 work="${1:-}"
 configure_args=("${@:2}")
+temporary=""
 if [ -z "$work" ]; then
   work="$(mktemp -d)"
-  trap 'rm -rf "$work"' EXIT
+  temporary=yes
 fi
+host_pid=""
+cleanup() {
+  if [ -n "$host_pid" ]; then kill "$host_pid" 2>/dev/null || true; wait "$host_pid" 2>/dev/null || true; fi
+  if [ -n "$temporary" ]; then rm -rf "$work"; fi
+}
+trap cleanup EXIT
 fail() { echo "add_step: FAIL: $*" >&2; exit 1; }
 say() { echo "add_step: [${SECONDS} s] $*"; }
 
@@ -36,6 +43,22 @@ step="${tag}_added"
 say "python3 -m course.new_step $step --from step04_first_add (in a copy of the course: $copy)"
 (cd "$copy" && python3 -m course.new_step "$step" --from step04_first_add --change "step 04 under another name") \
   >"$work/new_step.log" 2>&1 || { cat "$work/new_step.log"; fail "course.new_step did not add $step"; }
+
+# The copy's host checks read only its sources: they run while the copy configures and builds.
+host_checks() {
+  local i=0 check
+  for check in "tests.mutants.run_mutants --check-catalogue" tests.tools.test_classroom_tools \
+               "render results/h100 --check" "render results/h200 --check" "render results/h200x2 --check" \
+               "render.figures --check" "tools.lesson_words --max 1000"; do
+    i=$((i + 1))
+    # shellcheck disable=SC2086  # a module and its arguments, split on purpose
+    (cd "$copy" && python3 -m $check) >"$work/host_check_$i.log" 2>&1 ||
+      { tail -n 30 "$work/host_check_$i.log"; echo "python3 -m $check failed"; return 1; }
+  done
+}
+say "the copy's host checks, beside the configure and the build (log: $work/host_checks.log)"
+host_checks >"$work/host_checks.log" 2>&1 &
+host_pid=$!
 
 build="$work/build"
 say "configuring the copy (log: $work/configure.log)"
@@ -65,17 +88,14 @@ ctest --test-dir "$build" -R "^gpu_$tag\$" --output-on-failure >"$work/ctest.log
   { cat "$work/ctest.log"; fail "gpu_$tag failed"; }
 grep -Eo "gpu_$tag \.+ *[^0-9]*(Passed|Skipped)" "$work/ctest.log" | sed 's/^/add_step:   /' || true
 
-say "the copy's host checks"
-host_check() {
-  (cd "$copy" && python3 -m "$@") >"$work/host_check.log" 2>&1 || { tail -n 30 "$work/host_check.log"; fail "python3 -m $*"; }
-}
-host_check tests.mutants.run_mutants --check-catalogue
-host_check tests.tools.test_classroom_tools
-for results in results/h100 results/h200 results/h200x2; do
-  host_check render "$results" --check
-done
-host_check render.figures --check
-host_check tools.lesson_words --max 1000
+say "waiting for the copy's host checks"
+status=0
+wait "$host_pid" || status=$?
+host_pid=""
+if [ "$status" -ne 0 ]; then
+  cat "$work/host_checks.log"
+  fail "$(tail -n 1 "$work/host_checks.log")"
+fi
 
 say "make_exercise $tag (log: $work/make_exercise.log)"
 # From $work: python3 -m would import tools/ from the working folder first, were it another course tree.
