@@ -448,7 +448,8 @@ def render_exact_speed(results, folder, context):
             require(all(found), f"{context}: {path.name} needs {', '.join(wanted)} at n = {n}")
             require(all(r["status"] == "PASS" for r in found[:2]), f"{context}: {path.name}: a step at n = {n} did not verify")
             us = [table.number(r, "time_median_ms") * 1000 for r in found]
-            cells.append([found[0]["type"], size_text(n)] + [f"{u:,.1f}" for u in us]
+            wrong = [" (wrong sum)" if r["status"] == "FAIL" else "" for r in found]  # CUB's rows are timed all the same
+            cells.append([found[0]["type"], size_text(n)] + [f"{u:,.1f}{w}" for u, w in zip(us, wrong)]
                          + [f"{us[0] / us[1]:.2f}"] + [f"{u / us[1]:.2f}" for u in us[2:]])
     short = exact.folder[:6]
     headers = ["type", "n", f"{rounded[:6]} µs", f"{short} µs", "CUB µs"]
@@ -474,7 +475,7 @@ def render_exact_bits(results, folder, context):
         for step in distinct(of_type, "step"):
             by_block = {r["block"]: r for r in of_type if r["step"] == step}
             require(list(by_block) == blocks, f"{context}: {path.name}: {step} ({type_name}) lacks a block size")
-            require(all(r["status"] == "PASS" for r in by_block.values()),
+            require(all(r["status"] != "FAIL" for r in by_block.values()),
                     f"{context}: {path.name}: a result of {step} ({type_name}) did not verify")
             first = by_block[blocks[0]]["bits"]
             row = [by_block[b]["bits"] for b in blocks]

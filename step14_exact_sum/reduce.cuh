@@ -502,9 +502,9 @@ inline __host__ __device__ reduction::ExactSpecials specials_of(unsigned int see
     return specials;
 }
 
-// A float64 sum stays below 2^1023 when each term is below 2^1001 and each thread's running sum below 2^1012
-// (a block then adds at most 1024 of them): larger values go straight to the digits.
-constexpr double largest_running = 0x1p1012, largest_term = 0x1p1001;
+// A float64 sum stays below 2^1023 when each term is below 2^1001 and the running sum below 2^1015
+// (a warp then adds 32 of them): larger values go straight to the digits.
+constexpr double largest_running = 0x1p1015, largest_term = 0x1p1001;
 
 // One thread's exact sum of T (float or double): high + low + what it put in `digits`.
 template <class T>
@@ -660,116 +660,48 @@ struct ExactAccumulator {
             for (unsigned int w = 0; w < Vector<T>::width; ++w) add_one(vectors[k].lane[w]);
     }
 
-    // Another thread's high + low added exactly: three two_sums, the first two independent of each other, so
-    // the chain is two of them long (two add_exacts would make it four).
-    __device__ __forceinline__ void add_pair(double other_high, double other_low) {
-        double low_rest, high_error, rest;
-        low = two_sum(low, other_low, low_rest);
-        high = two_sum(high, other_high, high_error);
-        low = two_sum(low, high_error, rest);
-        if (low_rest != 0 || rest != 0) {  // rare: both into the digits (flush skips a zero)
-            flush(low_rest);
-            flush(rest);
-        }
-    }
-
-    // The sums of lanes 0 .. Lanes-1 into lane 0's (every lane of the warp must call it).
-    template <unsigned int Lanes>
-    __device__ __forceinline__ void sum_lanes() {
+    // The warp's 32 sums into lane 0's (every lane must call it), then lane 0's into the digits, and
+    // the warp's special inputs into `block_seen`.
+    __device__ __forceinline__ void warp_into_digits(unsigned int* block_seen) {
         constexpr unsigned int all_lanes = 0xffffffffu;
         const unsigned int lane = threadIdx.x % 32;
 #pragma unroll
-        for (unsigned int offset = Lanes / 2; offset > 0; offset /= 2) {
+        for (unsigned int offset = 16; offset > 0; offset /= 2) {
             const double other_high = __shfl_down_sync(all_lanes, high, offset);
             const double other_low = __shfl_down_sync(all_lanes, low, offset);
-            if (lane < offset) add_pair(other_high, other_low);  // the lanes whose sums lane 0 still needs
+            if (lane < offset) {  // the lanes whose sums lane 0 still needs; the others' are taken
+                add_exact(other_high);
+                add_exact(other_low);
+            }
         }
-    }
-
-    // The block's sums into its digits (every thread must call it: it holds barriers). Each warp adds its
-    // 32 sums into lane 0's, warp 0 adds the warps' pairs, and its lane 0 alone flushes the block's high and
-    // low: a compare-and-swap loop is slow when many warps flush into the same digits at once. The
-    // special inputs go into `block_seen`, once per warp.
-    template <unsigned int Block>
-    __device__ __forceinline__ void block_into_digits(unsigned int* block_seen) {
-        constexpr unsigned int all_lanes = 0xffffffffu, warps = Block / 32;
-        __shared__ double warp_high[warps], warp_low[warps];
-        const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-        sum_lanes<32>();
         unsigned int warp_seen = seen | ((sign_and & 0x80000000u) != 0 ? 0 : saw_non_negative);
 #pragma unroll
         for (unsigned int offset = 16; offset > 0; offset /= 2) warp_seen |= __shfl_xor_sync(all_lanes, warp_seen, offset);
         if (lane == 0) {
-            warp_high[warp] = high;
-            warp_low[warp] = low;
+            flush(high);
+            flush(low);
             if (warp_seen != 0) atomicOr(block_seen, warp_seen);
         }
-        __syncthreads();  // every warp's pair is in shared memory
-        if (warp == 0) {
-            high = lane < warps ? warp_high[lane] : 0.0;
-            low = lane < warps ? warp_low[lane] : 0.0;
-            sum_lanes<warps>();
-            if (lane == 0) {
-                flush(high);
-                flush(low);
-            }
-        }
-        __syncthreads();  // the block's sum is in its digits
     }
 };
 
-// The grid's digits, in `copies` copies: block b adds its digits into copy b % copies, so that each
-// address takes a 32nd of the atomics (atomics on one address wait for each other in L2). Zero on entry
-// and on return (the last block empties them): the harness zero-fills the scratch once.
+// The grid's digits and special inputs, and the count of blocks that added theirs. All zero on entry and
+// on return (the last block empties them): the harness zero-fills the scratch once.
 template <class T>
 struct ExactGridState {
-    static constexpr unsigned int copies = 32;  // one per lane: a warp of the last block reads a digit's copies at once
-    std::int64_t digits[reduction::ExactLayout<T>::digit_count][copies];
+    std::int64_t digits[reduction::ExactLayout<T>::digit_count];
+    unsigned int seen;
+    unsigned int blocks_done;
 };
 
-// Digits read and emptied by the last block while other blocks' atomics may still be arriving elsewhere:
-// device-scope atomics, relaxed (the fences around the slots order them).
-using DigitRef = cuda::atomic_ref<unsigned long long, cuda::thread_scope_device>;
-
-// The last block: the grid's copies of each digit added into its own digits, and emptied. Warp w takes
-// digits w, w + warps, ...; its lane g reads copy g. Up to `at_once` digits per warp load before any is
-// added: one round trip to L2 for all of them.
-template <unsigned int Block, class T>
-__device__ __forceinline__ void add_grid_copies(ExactGridState<T>* grid_state, std::int64_t* digits) {
-    constexpr unsigned int count = reduction::ExactLayout<T>::digit_count, warps = Block / 32, at_once = 8;
-    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-    for (unsigned int first = warp; first < count; first += warps * at_once) {
-        unsigned long long values[at_once];
-#pragma unroll
-        for (unsigned int k = 0; k < at_once; ++k) {
-            const unsigned int d = first + k * warps;
-            values[k] = d < count ? DigitRef(*reinterpret_cast<unsigned long long*>(&grid_state->digits[d][lane]))
-                                        .load(cuda::std::memory_order_relaxed)
-                                  : 0;
-        }
-#pragma unroll
-        for (unsigned int k = 0; k < at_once; ++k) {
-            const unsigned int d = first + k * warps;
-            if (d < count)
-                DigitRef(*reinterpret_cast<unsigned long long*>(&grid_state->digits[d][lane])).store(0, cuda::std::memory_order_relaxed);
-            unsigned long long sum = values[k];  // integers: any order of the additions gives the same sum
-#pragma unroll
-            for (unsigned int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-            if (lane == 0 && d < count) digits[d] += static_cast<std::int64_t>(sum);
-        }
-    }
-}
-
-// One block's elements into its digits; every block but the last adds its digits into the grid's and
-// posts its slot (full, and its special inputs), as step 13's blocks post their partials; the last block
-// waits for every slot, adds the grid's digits into its own and rounds them once into *out. A grid of one
-// block rounds its own.
+// One block's elements into its digits, then the block's digits into the grid's; the last block
+// rounds the grid's once into *out. A grid of one block rounds its own.
 template <unsigned int Block, class T, bool Bulk>
-__global__ void __launch_bounds__(Block)
-    exact_sum_kernel(const T* in, std::size_t n, T* out, Slot* slots, ExactGridState<T>* grid_state) {
+__global__ void __launch_bounds__(Block) exact_sum_kernel(const T* in, std::size_t n, T* out, ExactGridState<T>* grid_state) {
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     __shared__ std::int64_t digits[count];
     __shared__ unsigned int seen;
+    __shared__ bool last;
     const unsigned int tid = threadIdx.x;
     for (unsigned int i = tid; i < count; i += Block) digits[i] = 0;
     if (tid == 0) seen = 0;
@@ -778,50 +710,40 @@ __global__ void __launch_bounds__(Block)
     ExactAccumulator<T> acc{digits};
     if constexpr (Bulk) bulk_thread_reduce<Block>(in, n, acc);
     else thread_reduce<Block>(in, n, acc);
-    acc.template block_into_digits<Block>(&seen);
+    acc.warp_into_digits(&seen);
+    __syncthreads();  // every warp's sum is in the digits
     if (gridDim.x == 1) {  // round_digits carries them itself
         if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen));
         return;
     }
-    const bool is_last = blockIdx.x == gridDim.x - 1;  // the same for the whole block
-    if (!is_last) {
-        // Each digit's excess over 32 bits moved one digit up, every digit at once (the same integer): each
-        // is then below 2^33 in size, so 2^30 blocks can add theirs into the grid's before a digit overflows.
-        for (unsigned int i = tid; i < count; i += Block) {
-            const std::int64_t from_below = i > 0 ? digits[i - 1] >> 32 : 0;  // floor division, as carry_digits
-            const std::int64_t kept = i + 1 < count ? digits[i] & 0xffffffff : digits[i];  // the last keeps its sign
-            const std::int64_t digit = kept + from_below;
-            if (digit != 0)
-                atomicAdd(reinterpret_cast<unsigned long long*>(&grid_state->digits[i][blockIdx.x % ExactGridState<T>::copies]),
-                          static_cast<unsigned long long>(digit));
-        }
-        __threadfence();  // this block's additions, before its slot
-        __syncthreads();
-        if (tid == 0) post_partial(slots + blockIdx.x, seen);
-        return;
+    // Each digit's excess over 32 bits moved one digit up, every digit at once (the same integer): each is
+    // then below 2^33 in size, so 2^30 blocks can add theirs into the grid's before a digit overflows.
+    for (unsigned int i = tid; i < count; i += Block) {
+        const std::int64_t from_below = i > 0 ? digits[i - 1] >> 32 : 0;  // floor division, as carry_digits
+        const std::int64_t kept = i + 1 < count ? digits[i] & 0xffffffff : digits[i];  // the last keeps its sign
+        const std::int64_t digit = kept + from_below;
+        if (digit != 0)
+            atomicAdd(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), static_cast<unsigned long long>(digit));
     }
-    // The last block: every other block's slot, a round of partial_loads per thread at a time (step 13's
-    // rounds), spinning while one is still empty; their special inputs or-ed into its own.
-    unsigned int others_seen = 0;
-    for (unsigned int first = tid; first < gridDim.x; first += partial_loads * Block) {
-        Slot posted[partial_loads][1];
-        do {
-            load_round<Block, unsigned int>(slots, first, posted);
-        } while (!all_full<Block, unsigned int>(posted));
-#pragma unroll
-        for (unsigned int k = 0; k < partial_loads; ++k) others_seen |= static_cast<unsigned int>(posted[k][0]);
-        empty_slots<Block, unsigned int>(slots, first);
-    }
-    if (others_seen != 0) atomicOr(&seen, others_seen);
-    __threadfence();  // every other block's additions, seen after its slot (by whichever thread saw the slot)
-    __syncthreads();  // every slot seen, before any thread reads the grid's digits
-    add_grid_copies<Block>(grid_state, digits);
+    if (tid == 0 && seen != 0) atomicOr(&grid_state->seen, seen);
+    __threadfence();  // this block's additions, before its count below
     __syncthreads();
-    if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen));
+    if (tid == 0) last = atomicAdd(&grid_state->blocks_done, 1u) == gridDim.x - 1;
+    __syncthreads();
+    if (!last) return;
+    __threadfence();  // every other block's additions, seen after their counts
+    for (unsigned int i = tid; i < count; i += Block)  // read and empty the grid's digits
+        digits[i] = static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
+    __syncthreads();
+    if (tid == 0) {
+        const unsigned int grid_seen = atomicExch(&grid_state->seen, 0u);
+        grid_state->blocks_done = 0;
+        *out = reduction::round_digits<T>(digits, specials_of(grid_seen));
+    }
 }
 
 template <class T>
-using ExactKernel = void (*)(const T*, std::size_t, T*, Slot*, ExactGridState<T>*);
+using ExactKernel = void (*)(const T*, std::size_t, T*, ExactGridState<T>*);
 
 template <class T, bool Bulk = false>
 ExactKernel<T> exact_kernel_for_block(int block) {
@@ -1021,7 +943,7 @@ void reduce_op(const T* in, std::size_t n, T* out, T* scratch, int block, cudaSt
     if constexpr (Op::kind == reduction::OpKind::sum && std::is_floating_point_v<T>) {  // the exact sum
         const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
         const unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
-        kernel<<<blocks, threads, 0, stream>>>(in, n, out, reinterpret_cast<Slot*>(scratch), exact_state(scratch, n, block));
+        kernel<<<blocks, threads, 0, stream>>>(in, n, out, exact_state(scratch, n, block));
         CUDA_CHECK_LAUNCH();
         return;
     }

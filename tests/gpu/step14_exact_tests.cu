@@ -15,7 +15,6 @@
 
 #include REDUCTION_STEP_HEADER
 
-#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -161,11 +160,7 @@ void check_kernel_grids() {
         for (const auto& [name, values] : inputs<T>(size + 3, 7 * size + 1)) {
             DeviceBuffer<T> in(values.size()), out(1);
             CUDA_CHECK(cudaMemcpy(in.get(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
-            // the slots of the largest grid below, then the grid's digits
-            const std::size_t slot_bytes =
-                std::max({step::resident_grid<Bulk>(32), step::resident_grid<Bulk>(256), step::resident_grid<Bulk>(1024)}) *
-                sizeof(step::Slot);
-            DeviceBuffer<unsigned char> state(slot_bytes + sizeof(step::ExactGridState<T>));
+            DeviceBuffer<unsigned char> state(sizeof(step::ExactGridState<T>));
             CUDA_CHECK(cudaMemset(state.get(), 0, state.bytes()));
             for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
                 const T expected = exact_reference(values, offset, size);
@@ -181,8 +176,7 @@ void check_kernel_grids() {
                             const reduction::test::HangGuard guard(what, size * sizeof(T));
                             CUDA_CHECK(cudaMemset(out.get(), 0x7F, sizeof(T)));
                             step::exact_kernel_for_block<T, Bulk>(block)<<<grid, block>>>(
-                                in.get() + offset, size, out.get(), reinterpret_cast<step::Slot*>(state.get()),
-                                reinterpret_cast<step::ExactGridState<T>*>(state.get() + slot_bytes));
+                                in.get() + offset, size, out.get(), reinterpret_cast<step::ExactGridState<T>*>(state.get()));
                             CUDA_CHECK(cudaGetLastError());
                             T got{};
                             CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
