@@ -6,7 +6,8 @@ gpu_to_gpu on the same input, for step 14's lesson (its bit table).
 One `compare --json` per type and block size, every step on the same generated input (a fixed seed); the
 rows: type, n, block, step, result (the decimal compare prints, exact enough to name the value), bits (its
 IEEE bits in hex), status. A step compare does not have (cub_gpu_to_gpu built without its headers) is left
-out, and a '#' line says so. Exit 0 done; 1 a run failed or a result did not verify; 3 no usable GPU.
+out, and a '#' line says so. Exit 0 done; 1 a run failed or a result did not verify; 2 no compare in
+BUILD_BIN_DIR; 3 no usable GPU.
 """
 
 import json
@@ -37,6 +38,10 @@ def run(compare, type_name, block, steps):
 def main(argv):
     bin_dir = Path(argv[1] if len(argv) > 1 else "build/bin")
     compare = bin_dir / "compare"
+    if not compare.is_file():
+        print(f"exact_bits: {compare} not found: build the course first (cmake --workflow --preset course)",
+              file=sys.stderr)
+        return 2
     steps = list(STEPS)
     notes = []
     rc, out, err, command = run(compare, TYPES[0], BLOCKS[0], ["cub_gpu_to_gpu"])

@@ -112,6 +112,49 @@ class Blocks(unittest.TestCase):
             self.assertIn("float32, 4,096 blocks of 256 threads, its kernel compiled to 32 registers per thread (one "
                           "tile each)", body)
 
+    def test_exact_bits_counts_the_different_sums_and_marks_repeats(self):
+        with tempfile.TemporaryDirectory() as temp:
+            (Path(temp) / "here").mkdir()
+            (Path(temp) / "gpu").mkdir()
+            results, spec = tables.Results(Path(temp) / "here"), "<!-- results:exact-bits gpu -->\nkept\n<!-- results:end -->\n"
+            self.assertEqual(pages.render_text(spec, results, "README.md"), (spec, []))  # no exact_bits.csv yet
+            rows = "".join(f"float32,19,{b},{step},1.5,{bits},{status}\n" for b in (32, 64) for step, bits, status in (
+                ("step10_single_pass", "0x3FC00000" if b == 32 else "0x3FC00001", "PASS"),
+                ("step14_exact_sum", "0x3FC00000", "PASS"), ("cub", "0x3FC00000", "-")))
+            (Path(temp) / "gpu" / "exact_bits.csv").write_text(
+                "# gpu: G\n# date_utc: D\n# commit: c\ntype,n,block,step,result,bits,status\n" + rows, encoding="utf-8")
+            body, changes = rendered_block("exact-bits gpu", results)
+            self.assertEqual(len(changes), 1)
+            self.assertIn("| type | step | block 32 | block 64 | different sums |", body)
+            self.assertIn("| float32 | `step10_single_pass` | `0x3FC00000` | `0x3FC00001` | 2 |", body)
+            self.assertIn("| float32 | `step14_exact_sum` | `0x3FC00000` | = | 1 |", body)
+            self.assertIn("| float32 | `cub` | `0x3FC00000` | = | 1 |", body)  # CUB's '-' (timed only) is no failure
+            (Path(temp) / "gpu" / "exact_bits.csv").write_text(
+                "# gpu: G\n# date_utc: D\n# commit: c\ntype,n,block,step,result,bits,status\n"
+                + rows.replace("0x3FC00000,PASS", "0x3FC00000,FAIL", 1), encoding="utf-8")
+            with self.assertRaisesRegex(tables.ResultsError, "did not verify"):
+                rendered_block("exact-bits gpu", results)
+
+    def test_exact_speed_adds_gpu_to_gpu_where_swept_and_marks_its_wrong_sums(self):
+        with tempfile.TemporaryDirectory() as temp:
+            (Path(temp) / "here").mkdir()
+            (Path(temp) / "gpu").mkdir()
+            for t in ("float32", "float64"):
+                rows = ["type,op,n,block,step,time_median_ms,status"]
+                for log2 in (10, 16, 20, 24, 28, 30, 32):
+                    for step, ms, status in (("step13_bulk_copies", 1.0, "PASS"), ("step14_exact_sum", 2.0, "PASS"),
+                                             ("cub", 1.0, "PASS"),
+                                             ("cub_gpu_to_gpu", 4.0, "FAIL" if t == "float64" and log2 == 32 else "PASS")):
+                        rows.append(f"{t},sum,{1 << log2},256,{step},{ms},{status}")
+                (Path(temp) / "gpu" / f"exact_sweep_{t}.csv").write_text(
+                    "# gpu: G\n# date_utc: D\n# commit: c\n" + "\n".join(rows) + "\n", encoding="utf-8")
+            body, changes = rendered_block("exact-speed gpu", tables.Results(Path(temp) / "here"))
+            self.assertEqual(len(changes), 1)
+            self.assertIn("| CUB gpu_to_gpu µs | step14 speed / step13 | step14 speed / CUB | step14 speed / gpu_to_gpu |",
+                          body)
+            self.assertIn("| float32 | 2^10 | 1,000.0 | 2,000.0 | 1,000.0 | 4,000.0 | 0.50 | 0.50 | 2.00 |", body)
+            self.assertIn("| float64 | 2^32 | 1,000.0 | 2,000.0 | 1,000.0 | 4,000.0 (wrong sum) | 0.50 | 0.50 | 2.00 |", body)
+
     def test_course_table_has_warm_and_cold_tables_with_every_row(self):
         body = self.block("course-table")
         self.assertIn("**int32** sum, n = 1048576 (2^20), block 256, L2 warm:", body)
