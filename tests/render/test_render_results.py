@@ -53,6 +53,22 @@ def rendered_block(spec, results):
     return updated.split("\n", 1)[1].rsplit("<!-- results:end -->", 1)[0], changes
 
 
+@contextlib.contextmanager
+def folder_beside():
+    """An empty results folder and one beside it, which a block names (`cub-grid gpu 24`, `exact-bits gpu`):
+    (the first as Results, the path of the second, `gpu`)."""
+    with tempfile.TemporaryDirectory() as temp:
+        (Path(temp) / "here").mkdir()
+        (Path(temp) / "gpu").mkdir()
+        yield tables.Results(Path(temp) / "here"), Path(temp) / "gpu"
+
+
+def untouched_until_measured(test, spec, results):
+    """A block whose file is not measured yet renders to itself: its old text stays."""
+    text = f"<!-- results:{spec} -->\nkept\n<!-- results:end -->\n"
+    test.assertEqual(pages.render_text(text, results, "README.md"), (text, []))
+
+
 class ReadResults(unittest.TestCase):
     def test_stamp_lines_become_the_stamp(self):
         table = tables.Results(FIXTURE).compare("headline.csv")
@@ -96,12 +112,9 @@ class Blocks(unittest.TestCase):
         return body
 
     def test_cub_grid_leaves_its_block_alone_until_measured_then_says_the_grid(self):
-        with tempfile.TemporaryDirectory() as temp:
-            (Path(temp) / "here").mkdir()
-            (Path(temp) / "gpu").mkdir()
-            results, spec = tables.Results(Path(temp) / "here"), "<!-- results:cub-grid gpu 24 -->\nkept\n<!-- results:end -->\n"
-            self.assertEqual(pages.render_text(spec, results, "README.md"), (spec, []))  # no cub_grid.csv yet
-            (Path(temp) / "gpu" / "cub_grid.csv").write_text(
+        with folder_beside() as (results, gpu):
+            untouched_until_measured(self, "cub-grid gpu 24", results)  # no cub_grid.csv yet
+            (gpu / "cub_grid.csv").write_text(
                 "# gpu: G\n# date_utc: D\n# commit: c\ntype,n,kernel,grid_size,block_size,registers_per_thread\n"
                 "int32,16777216,DeviceReduceKernel,3960,256,40\nint32,16777216,DeviceReduceSingleTileKernel,1,256,38\n"
                 "float32,16777216,DeviceReduceKernel,4096,256,32\n", encoding="utf-8")
@@ -113,32 +126,29 @@ class Blocks(unittest.TestCase):
                           "tile each)", body)
 
     def test_exact_bits_counts_the_different_sums_and_marks_repeats(self):
-        with tempfile.TemporaryDirectory() as temp:
-            (Path(temp) / "here").mkdir()
-            (Path(temp) / "gpu").mkdir()
-            results, spec = tables.Results(Path(temp) / "here"), "<!-- results:exact-bits gpu -->\nkept\n<!-- results:end -->\n"
-            self.assertEqual(pages.render_text(spec, results, "README.md"), (spec, []))  # no exact_bits.csv yet
+        with folder_beside() as (results, gpu):
+            untouched_until_measured(self, "exact-bits gpu", results)  # no exact_bits.csv yet
             rows = "".join(f"float32,19,{b},{step},1.5,{bits},{status}\n" for b in (32, 64) for step, bits, status in (
                 ("step10_single_pass", "0x3FC00000" if b == 32 else "0x3FC00001", "PASS"),
                 ("step14_exact_sum", "0x3FC00000", "PASS"), ("cub", "0x3FC00000", "-")))
-            (Path(temp) / "gpu" / "exact_bits.csv").write_text(
+            (gpu / "exact_bits.csv").write_text(
                 "# gpu: G\n# date_utc: D\n# commit: c\ntype,n,block,step,result,bits,status\n" + rows, encoding="utf-8")
             body, changes = rendered_block("exact-bits gpu", results)
             self.assertEqual(len(changes), 1)
-            self.assertIn("| type | step | block 32 | block 64 | different sums |", body)
-            self.assertIn("| float32 | `step10_single_pass` | `0x3FC00000` | `0x3FC00001` | 2 |", body)
-            self.assertIn("| float32 | `step14_exact_sum` | `0x3FC00000` | = | 1 |", body)
-            self.assertIn("| float32 | `cub` | `0x3FC00000` | = | 1 |", body)  # CUB's '-' (timed only) is no failure
-            (Path(temp) / "gpu" / "exact_bits.csv").write_text(
+            wanted = ("| type | step | block 32 | block 64 | different sums |",
+                      "| float32 | `step10_single_pass` | `0x3FC00000` | `0x3FC00001` | 2 |",
+                      "| float32 | `step14_exact_sum` | `0x3FC00000` | = | 1 |",
+                      "| float32 | `cub` | `0x3FC00000` | = | 1 |")  # CUB's '-' (timed only) is no failure
+            self.assertEqual([line for line in wanted if line not in body], [])
+            (gpu / "exact_bits.csv").write_text(
                 "# gpu: G\n# date_utc: D\n# commit: c\ntype,n,block,step,result,bits,status\n"
                 + rows.replace("0x3FC00000,PASS", "0x3FC00000,FAIL", 1), encoding="utf-8")
             with self.assertRaisesRegex(tables.ResultsError, "did not verify"):
                 rendered_block("exact-bits gpu", results)
 
     def test_exact_speed_adds_gpu_to_gpu_where_swept_and_marks_its_wrong_sums(self):
-        with tempfile.TemporaryDirectory() as temp:
-            (Path(temp) / "here").mkdir()
-            (Path(temp) / "gpu").mkdir()
+        with folder_beside() as (results, gpu):
+            untouched_until_measured(self, "exact-speed gpu", results)  # no exact_sweep_*.csv yet
             for t in ("float32", "float64"):
                 rows = ["type,op,n,block,step,time_median_ms,status"]
                 for log2 in (10, 16, 20, 24, 28, 30, 32):
@@ -146,14 +156,14 @@ class Blocks(unittest.TestCase):
                                              ("cub", 1.0, "PASS"),
                                              ("cub_gpu_to_gpu", 4.0, "FAIL" if t == "float64" and log2 == 32 else "PASS")):
                         rows.append(f"{t},sum,{1 << log2},256,{step},{ms},{status}")
-                (Path(temp) / "gpu" / f"exact_sweep_{t}.csv").write_text(
+                (gpu / f"exact_sweep_{t}.csv").write_text(
                     "# gpu: G\n# date_utc: D\n# commit: c\n" + "\n".join(rows) + "\n", encoding="utf-8")
-            body, changes = rendered_block("exact-speed gpu", tables.Results(Path(temp) / "here"))
+            body, changes = rendered_block("exact-speed gpu", results)
             self.assertEqual(len(changes), 1)
-            self.assertIn("| CUB gpu_to_gpu µs | step14 speed / step13 | step14 speed / CUB | step14 speed / gpu_to_gpu |",
-                          body)
-            self.assertIn("| float32 | 2^10 | 1,000.0 | 2,000.0 | 1,000.0 | 4,000.0 | 0.50 | 0.50 | 2.00 |", body)
-            self.assertIn("| float64 | 2^32 | 1,000.0 | 2,000.0 | 1,000.0 | 4,000.0 (wrong sum) | 0.50 | 0.50 | 2.00 |", body)
+            wanted = ("| CUB gpu_to_gpu µs | step14 speed / step13 | step14 speed / CUB | step14 speed / gpu_to_gpu |",
+                      "| float32 | 2^10 | 1,000.0 | 2,000.0 | 1,000.0 | 4,000.0 | 0.50 | 0.50 | 2.00 |",
+                      "| float64 | 2^32 | 1,000.0 | 2,000.0 | 1,000.0 | 4,000.0 (wrong sum) | 0.50 | 0.50 | 2.00 |")
+            self.assertEqual([line for line in wanted if line not in body], [])
 
     def test_course_table_has_warm_and_cold_tables_with_every_row(self):
         body = self.block("course-table")
