@@ -64,9 +64,7 @@ def main(argv):
             for r in document["results"]:
                 rows.append([type_name, str(N), str(block), r["step"], r["result"], bits(type_name, r["result"]),
                              r["status"]])
-    stamp = dict(stamp, command=f"python3 -m bench.exact_bits {bin_dir} (compare --steps {','.join(steps)} "
-                                f"--type TYPE --n {N} --block BLOCK --seed {SEED} --iters 3 --warmup 1 --json, "
-                                f"for each type and block)")
+    stamp = dict(stamp, command=f"python3 -m bench.exact_bits {bin_dir}")  # its compare commands: run() above
     lines = [f"# {key}: {value}" for key, value in stamp.items()] + notes + [",".join(COLUMNS)]
     lines += [",".join(row) for row in rows]
     print("\n".join(lines))

@@ -484,5 +484,4 @@ def render_exact_bits(results, folder, context):
     return (f"`results/{folder}/{EXACT_BITS}`: {short_stamp(table.stamp)}\n\n"
             + markdown_table(["type", "step"] + [f"block {b}" for b in blocks] + ["different sums"],
                              "ll" + "r" * (len(blocks) + 1), cells)
-            + f"\nn = {size_text(int(table.rows[0]['n']))}, one input for every cell; `=`: the bits of the row's "
-              f"first cell.\n")
+            + f"\nn = {size_text(int(table.rows[0]['n']))}; `=`: the row's first bits.\n")
