@@ -22,6 +22,8 @@ namespace step05_volatile_race_demo {
 inline constexpr const char* name = "step05_volatile_race_demo";
 inline constexpr const char* change = "WRONG FORM: last warp through a volatile pointer, no __syncwarp() (a data race)";
 
+// What differs from step 05 is the kernel below and the first level it runs; the depth is step 05's
+// (its Entry, at the end), the scratch holds the first level's partials before step 05's own.
 
 // Step 05's kernel except the last warp. Every lane of warp 0 adds at every level (the classic
 // code has no `if (tid < offset)`): lanes past the offset compute values nobody reads, which is
