@@ -9,6 +9,8 @@
 namespace {
 using lab::Word;
 constexpr std::size_t min_footprint = std::size_t{16} << 10;  // 16 KiB: well inside any L1
+// the CSV header, in --help too
+constexpr const char* csv_columns = "footprint_bytes,hops,latency_ns,level";
 
 // Follows `hops` pointers from *cursor and leaves the last one there: the next launch goes on from it.
 __global__ void pointer_chase_kernel(Word* cursor, std::uint64_t hops) {
@@ -26,8 +28,8 @@ int run(int argc, char** argv) {
                      "[--hops N] [--stride BYTES] [--max-footprint BYTES]\n"
                      "  --hops N               timed dependent loads per footprint (default 2^20)\n"
                      "  --stride BYTES         bytes between nodes, a power of two >= 128 (default 128)\n"
-                     "  --max-footprint BYTES  largest buffer, a power of two from 16K (default 1G)\n"
-                     "Sizes accept 1048576, 2^20 or 1M. Prints CSV: footprint_bytes,hops,latency_ns,level\n",
+                     "  --max-footprint BYTES  largest buffer, a power of two from 16K (default 1G)\n" +
+                         lab::sizes_and_csv_help("1048576, 2^20 or 1M", csv_columns),
                      "--hops, --stride, --max-footprint", [&](const std::string& flag, const std::string& value) {
         const std::size_t count = reduction::parse_count(flag, value);
         if (flag == "--hops" && count == 0) throw reduction::UsageError("--hops: must be at least 1");
@@ -48,7 +50,7 @@ int run(int argc, char** argv) {
     std::mt19937_64 rng(20070101);  // fixed: the same chains on every run
     reduction::Stamp stamp = reduction::device_stamp(device, argc, argv);
     stamp.insert(stamp.end(), {{"l1_level_up_to_bytes", std::to_string(l1_bytes)}, {"stride_bytes", std::to_string(stride)}});
-    std::cout << reduction::stamp_lines(stamp) << "footprint_bytes,hops,latency_ns,level\n" << std::flush;
+    std::cout << reduction::stamp_lines(stamp) << csv_columns << "\n" << std::flush;
     for (std::size_t footprint = min_footprint; footprint <= max_footprint; footprint *= 2) {
         lab::upload_chain(buffer.get(), cursor.get(), footprint, stride, rng);
         // Warm-up: every node once where the cycle fits in the caches, else at least 2^20 hops (clocks up, TLB warm).

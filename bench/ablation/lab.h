@@ -30,6 +30,12 @@ void parse_flags(int argc, char** argv, const std::string& help, const std::stri
     }
 }
 
+// The end of a probe's --help: one size as its size flags accept it ("1048576, 2^20 or 1M") and the
+// columns of the CSV it prints, the same text it writes as the CSV's header.
+inline std::string sizes_and_csv_help(const std::string& size_spellings, const std::string& columns) {
+    return "Sizes accept " + size_spellings + ". Prints CSV:\n  " + columns + "\n";
+}
+
 inline cudaEvent_t new_event() {
     cudaEvent_t event = nullptr;
     CUDA_CHECK(cudaEventCreate(&event));

@@ -14,6 +14,8 @@ constexpr std::size_t chase_stride = 128;                        // one L2 line 
 constexpr std::size_t chase_footprint = std::size_t{256} << 20;  // 256 MiB: five times the H100's L2
 constexpr std::uint64_t hops_per_poll = 64;                      // chain hops between two looks at the streamers
 constexpr std::uint64_t max_hops = std::uint64_t{1} << 16;       // the probe's bound, and all it does when alone
+// the CSV header, in --help too
+constexpr const char* csv_columns = "loads,blocks_per_sm,streaming_threads,bytes_in_flight,gbps,latency_ns,hops,status";
 
 struct Window {  // what one launch leaves behind, read by the host
     unsigned long long bytes;             // bytes the streamers read
@@ -92,9 +94,8 @@ int run(int argc, char** argv) {
     lab::parse_flags(argc, argv,
                      "[--passes N] [--stream-bytes BYTES]\n"
                      "  --passes N            times each streaming configuration reads the stream buffer (1-64, default 8)\n"
-                     "  --stream-bytes BYTES  the stream buffer, a multiple of 4 from 64M (default 1G)\n"
-                     "Sizes accept 1073741824, 2^30 or 1G. Prints CSV:\n"
-                     "  loads,blocks_per_sm,streaming_threads,bytes_in_flight,gbps,latency_ns,hops,status\n",
+                     "  --stream-bytes BYTES  the stream buffer, a multiple of 4 from 64M (default 1G)\n" +
+                         lab::sizes_and_csv_help("1073741824, 2^30 or 1G", csv_columns),
                      "--passes, --stream-bytes", [&](const std::string& flag, const std::string& value) {
         const std::size_t count = flag == "--passes" && value == "0" ? 0 : reduction::parse_count(flag, value);
         if (flag == "--passes" && (count < 1 || count > 64))
@@ -129,8 +130,7 @@ int run(int argc, char** argv) {
                                              std::to_string(chase_stride) + " bytes, random order, one thread"},
                                {"bytes_in_flight", "streaming threads x loads x 4 bytes: the most the streamers can have "
                                                    "outstanding"}});
-    std::cout << reduction::stamp_lines(stamp)
-              << "loads,blocks_per_sm,streaming_threads,bytes_in_flight,gbps,latency_ns,hops,status\n" << std::flush;
+    std::cout << reduction::stamp_lines(stamp) << csv_columns << "\n" << std::flush;
     bool all_loaded = true;
     rows.insert(rows.begin(), rows.back());  // first untimed, the last configuration: clocks up, translations cached
     for (std::size_t r = 0; r < rows.size(); ++r) {

@@ -107,15 +107,10 @@ void check_whole(std::uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("fill: windows anywhere in 2^33 + 17 elements equal the host formula bit for bit", "[gpu][fill]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_type([seed](auto zero) { check_windows<decltype(zero)>(seed); });
-}
+REDUCTION_SEEDED_TEST_CASE("fill: windows anywhere in 2^33 + 17 elements equal the host formula bit for bit", "[gpu][fill]",
+                           test::for_each_type, check_windows)
 
-TEST_CASE("fill: whole inputs equal generate_input", "[gpu][fill]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_type([seed](auto zero) { check_whole<decltype(zero)>(seed); });
-}
+REDUCTION_SEEDED_TEST_CASE("fill: whole inputs equal generate_input", "[gpu][fill]", test::for_each_type, check_whole)
 
 TEST_CASE("fill: a count of zero writes nothing", "[gpu][fill]") {
     DeviceBuffer<float> device(4);

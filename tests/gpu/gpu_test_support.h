@@ -122,3 +122,11 @@ std::size_t scratch_bytes(const StepApi& step, std::size_t n, int block) {
 #define REDUCTION_TEST_SEED(name)                                                                              \
     const std::uint64_t name = ::reduction::test::test_seed();                                                \
     INFO("seed " << name << " (replay with REDUCTION_TEST_SEED=" << name << ")")
+
+// A test case that runs check<T>(seed) for each element type T that for_each gives (each_type.h:
+// test::for_each_type or test::for_each_float_type), all of them on one seed (REDUCTION_TEST_SEED).
+#define REDUCTION_SEEDED_TEST_CASE(name, tags, for_each, check)                                                \
+    TEST_CASE(name, tags) {                                                                                    \
+        REDUCTION_TEST_SEED(seed);                                                                             \
+        for_each([seed](auto zero) { check<decltype(zero)>(seed); });                                          \
+    }

@@ -221,17 +221,11 @@ void check_nans(std::uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("max and min equal std::max_element and std::min_element", "[gpu][ops]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_type([seed](auto zero) { check_ops_matrix<decltype(zero)>(seed); });
-}
+REDUCTION_SEEDED_TEST_CASE("max and min equal std::max_element and std::min_element", "[gpu][ops]", test::for_each_type,
+                           check_ops_matrix)
 
-TEST_CASE("max and min with +inf and -inf inputs", "[gpu][ops]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_float_type([seed](auto zero) { check_infinities<decltype(zero)>(seed); });
-}
+REDUCTION_SEEDED_TEST_CASE("max and min with +inf and -inf inputs", "[gpu][ops]", test::for_each_float_type,
+                           check_infinities)
 
-TEST_CASE("max and min skip NaN wherever it is; +0 and -0", "[gpu][ops]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_float_type([seed](auto zero) { check_nans<decltype(zero)>(seed); });
-}
+REDUCTION_SEEDED_TEST_CASE("max and min skip NaN wherever it is; +0 and -0", "[gpu][ops]", test::for_each_float_type,
+                           check_nans)

@@ -479,43 +479,23 @@ void check_dirty_shared_memory(std::uint64_t seed) {
 
 #define STEP_CASE(title) REDUCTION_STEP_TAG ": " title
 
-TEST_CASE(STEP_CASE("every size, type, block size and pattern matches the reference, twice bit-identically"),
-          "[gpu][" REDUCTION_STEP_TAG "]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_type([seed](auto zero) { check_matrix<decltype(zero)>(seed); });
-}
+// A test case of the step, tagged [gpu][stepNN], that runs check<T>(seed) for every element type T.
+#define STEP_CASE_EVERY_TYPE(title, check) \
+    REDUCTION_SEEDED_TEST_CASE(STEP_CASE(title), "[gpu][" REDUCTION_STEP_TAG "]", test::for_each_type, check)
 
-TEST_CASE(STEP_CASE("input pointers 1, 2 and 3 elements past an aligned allocation"), "[gpu][" REDUCTION_STEP_TAG "]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_type([seed](auto zero) { check_offsets<decltype(zero)>(seed); });
-}
+STEP_CASE_EVERY_TYPE("every size, type, block size and pattern matches the reference, twice bit-identically", check_matrix)
 
-TEST_CASE(STEP_CASE("1000 back-to-back calls on one input give bit-identical results"), "[gpu][" REDUCTION_STEP_TAG "]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_type([seed](auto zero) { check_back_to_back_calls<decltype(zero)>(seed); });
-}
+STEP_CASE_EVERY_TYPE("input pointers 1, 2 and 3 elements past an aligned allocation", check_offsets)
 
-TEST_CASE(STEP_CASE("two inputs alternating on one scratch, queued with no synchronisation"),
-          "[gpu][" REDUCTION_STEP_TAG "]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_type([seed](auto zero) { check_alternating_inputs<decltype(zero)>(seed); });
-}
+STEP_CASE_EVERY_TYPE("1000 back-to-back calls on one input give bit-identical results", check_back_to_back_calls)
 
-TEST_CASE(STEP_CASE("shared memory left dirty by an earlier kernel changes nothing"), "[gpu][" REDUCTION_STEP_TAG "]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_type([seed](auto zero) { check_dirty_shared_memory<decltype(zero)>(seed); });
-}
+STEP_CASE_EVERY_TYPE("two inputs alternating on one scratch, queued with no synchronisation", check_alternating_inputs)
 
-TEST_CASE(STEP_CASE("every launch on the stream it is given (a graph captured on a non-blocking stream)"),
-          "[gpu][" REDUCTION_STEP_TAG "]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_type([seed](auto zero) { check_given_stream<decltype(zero)>(seed); });
-}
+STEP_CASE_EVERY_TYPE("shared memory left dirty by an earlier kernel changes nothing", check_dirty_shared_memory)
 
-TEST_CASE(STEP_CASE("a second input on the same scratch gives the second input's result"), "[gpu][" REDUCTION_STEP_TAG "]") {
-    REDUCTION_TEST_SEED(seed);
-    test::for_each_type([seed](auto zero) { check_scratch_reuse<decltype(zero)>(seed); });
-}
+STEP_CASE_EVERY_TYPE("every launch on the stream it is given (a graph captured on a non-blocking stream)", check_given_stream)
+
+STEP_CASE_EVERY_TYPE("a second input on the same scratch gives the second input's result", check_scratch_reuse)
 
 TEST_CASE(STEP_CASE("one-byte elements sum modulo 256"), "[gpu][" REDUCTION_STEP_TAG "]") {
     REDUCTION_TEST_SEED(seed);

@@ -2,6 +2,7 @@
 // messages are checked by catching the exception (CHECK_THROWS_WITH's matcher forms differ).
 #pragma once
 
+#include "../catch.h"
 #include "exit_codes.h"
 
 #include <cerrno>
@@ -9,15 +10,26 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 namespace reduction::test {
 
 inline bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
+}
+
+// CHECK(f(input) == text) for each (input, text) pair of a table, a failure naming its input.
+template <class In, class F>
+void check_each(const F& f, std::initializer_list<std::pair<In, const char*>> cases) {
+    for (const auto& [input, text] : cases) {
+        INFO("input " << input);
+        CHECK(f(input) == text);
+    }
 }
 
 // The message of the UsageError that f() throws. When f() throws nothing the result is a marker

@@ -19,12 +19,8 @@ TEST_CASE("theoretical peak bandwidth from memory clock and bus width", "[device
 }
 
 TEST_CASE("CUDA version text", "[device_info]") {
-    CHECK(cuda_version_text(13000) == "13.0");
-    CHECK(cuda_version_text(12040) == "12.4");
-    CHECK(cuda_version_text(12080) == "12.8");
-    CHECK(cuda_version_text(11080) == "11.8");
-    CHECK(cuda_version_text(13010) == "13.1");
-    CHECK(cuda_version_text(12090) == "12.9");
+    test::check_each<int>(cuda_version_text, {{13000, "13.0"}, {12040, "12.4"}, {12080, "12.8"}, {11080, "11.8"},
+                                              {13010, "13.1"}, {12090, "12.9"}});
 }
 
 TEST_CASE("why no CUDA device can be used", "[device_info]") {

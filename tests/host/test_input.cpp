@@ -54,6 +54,15 @@ T serial_value(Pattern pattern, std::uint64_t seed, std::size_t i) {
 
 using test::for_each_type;
 
+// f(pattern) for every pattern, a failure naming its pattern.
+template <class F>
+void for_each_pattern(const F& f) {
+    for (Pattern pattern : all_patterns) {
+        INFO("pattern " << pattern_name(pattern));
+        f(pattern);
+    }
+}
+
 template <class T>
 std::size_t count_differences(const std::vector<T>& a, const std::vector<T>& b) {
     std::size_t differences = 0;
@@ -78,15 +87,14 @@ struct SeedDeterminesValues {
 template <class T>
 struct PrefixProperty {
     void operator()() const {
-        for (Pattern pattern : all_patterns) {
-            INFO("pattern " << pattern_name(pattern));
+        for_each_pattern([](Pattern pattern) {
             const auto longer = generate_input<T>(5000, pattern, 7);
             for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{999}, std::size_t{4999}}) {
                 const auto shorter = generate_input<T>(n, pattern, 7);
                 REQUIRE(shorter.size() == n);
                 CHECK(std::equal(shorter.begin(), shorter.end(), longer.begin()));
             }
-        }
+        });
     }
 };
 
@@ -111,12 +119,11 @@ struct ExactPatterns {
 template <class T>
 struct SingleElement {
     void operator()() const {
-        for (Pattern pattern : all_patterns) {
-            INFO("pattern " << pattern_name(pattern));
+        for_each_pattern([](Pattern pattern) {
             const auto values = generate_input<T>(1, pattern, 5);
             REQUIRE(values.size() == 1);
             CHECK(values[0] == serial_value<T>(pattern, 5, 0));
-        }
+        });
     }
 };
 
@@ -134,8 +141,7 @@ struct ThreadedMatchesSerial {
             samples.insert(samples.end(), {boundary - 1, boundary, boundary + 1});
         }
         for (std::size_t i = 0; i < n; i += 104729) samples.push_back(i);  // a prime stride
-        for (Pattern pattern : all_patterns) {
-            INFO("pattern " << pattern_name(pattern));
+        for_each_pattern([&](Pattern pattern) {
             const std::uint64_t seed = 0xC0FFEE;
             const auto values = generate_input<T>(n, pattern, seed);
             REQUIRE(values.size() == n);
@@ -143,7 +149,7 @@ struct ThreadedMatchesSerial {
                 INFO("i = " << i);
                 CHECK(values[i] == serial_value<T>(pattern, seed, i));
             }
-        }
+        });
     }
 };
 

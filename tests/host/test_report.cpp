@@ -232,15 +232,11 @@ TEST_CASE("a row knows its element type and the input's bytes from T", "[report]
 }
 
 TEST_CASE("count_text names powers of two", "[report]") {
-    CHECK(count_text(16777216) == "16777216 (2^24)");
-    CHECK(count_text(1000003) == "1000003");
-    CHECK(count_text(1) == "1 (2^0)");
-    CHECK(count_text(2) == "2 (2^1)");
-    CHECK(count_text(3) == "3");
-    CHECK(count_text((std::size_t{1} << 24) + 1) == "16777217");
-    CHECK(count_text((std::size_t{1} << 24) - 1) == "16777215");
-    CHECK(count_text(std::size_t{1} << 40) == "1099511627776 (2^40)");
-    CHECK(count_text(std::size_t{1} << 63) == "9223372036854775808 (2^63)");
+    test::check_each<std::size_t>(count_text, {{16777216, "16777216 (2^24)"}, {1000003, "1000003"}, {1, "1 (2^0)"},
+                                               {2, "2 (2^1)"}, {3, "3"}, {(std::size_t{1} << 24) + 1, "16777217"},
+                                               {(std::size_t{1} << 24) - 1, "16777215"},
+                                               {std::size_t{1} << 40, "1099511627776 (2^40)"},
+                                               {std::size_t{1} << 63, "9223372036854775808 (2^63)"}});
 }
 
 TEST_CASE("footprint_text says whether the input fits in L2", "[report]") {

@@ -35,6 +35,15 @@ def write_manifest(root, *folders):
         encoding="utf-8")
 
 
+def copy_readme_tree(root):
+    """The fixture's tree of READMEs under root: its README.md, the lesson and its lab notes, and the
+    course/steps.csv that names the lesson's step."""
+    (root / LESSON.parent).mkdir(parents=True)
+    for page in ("README.md", LESSON, NOTES):
+        shutil.copy(FIXTURE / page, root / page)
+    write_manifest(root, LESSON.parent.name)
+
+
 def run_main(*args):
     """main()'s exit code, its stdout and stderr captured."""
     out, err = io.StringIO(), io.StringIO()
@@ -110,6 +119,12 @@ class Blocks(unittest.TestCase):
         body, changes = rendered_block(spec, tables.Results(FIXTURE))
         self.assertEqual(len(changes), 1)
         return body
+
+    def assert_block_holds(self, spec, *parts):
+        """The block `spec` renders to a text that holds each of `parts`."""
+        body = self.block(spec)
+        for part in parts:
+            self.assertIn(part, body)
 
     def test_cub_grid_leaves_its_block_alone_until_measured_then_says_the_grid(self):
         with folder_beside() as (results, gpu):
@@ -216,30 +231,27 @@ class Blocks(unittest.TestCase):
         self.assertEqual(len([line for line in body.splitlines() if line.startswith("| int32")]), 4)
 
     def test_ncu_table_scales_and_explains_each_counter(self):
-        body = self.block("ncu step02_nondivergent step01_interleaved")
-        self.assertIn("| duration, us | 80.0 | 40.0 |", body)
-        self.assertIn("| warp instructions, millions | 1.23 | 0.65 |", body)
-        self.assertIn("per issue | 2.50 | 3.12 | warp-cycles", body)
+        self.assert_block_holds("ncu step02_nondivergent step01_interleaved", "| duration, us | 80.0 | 40.0 |",
+                                "| warp instructions, millions | 1.23 | 0.65 |",
+                                "per issue | 2.50 | 3.12 | warp-cycles")
 
     def test_ncu_table_of_one_step(self):
-        body = self.block("ncu step01_interleaved")
-        self.assertIn("| counter | step01_interleaved | what it counts |", body)
+        self.assert_block_holds("ncu step01_interleaved", "| counter | step01_interleaved | what it counts |")
 
     def test_csv_block_takes_any_columns(self):
-        body = self.block("csv step07_loads.csv")
-        self.assertIn("| type | n | loads | time_median_ms | gbps | percent_of_peak |", body)
-        self.assertIn("| int32 | 2^28 | 4 | 1.1000 | 976.1 | 97.6 |", body)
-        some = self.block("csv step07_loads.csv cols=loads,gbps")
-        self.assertIn("| loads | gbps |", some)
+        self.assert_block_holds("csv step07_loads.csv",
+                                "| type | n | loads | time_median_ms | gbps | percent_of_peak |",
+                                "| int32 | 2^28 | 4 | 1.1000 | 976.1 | 97.6 |")
+        self.assert_block_holds("csv step07_loads.csv cols=loads,gbps", "| loads | gbps |")
 
     def test_sweep_claims_say_where_each_step_wins(self):
-        body = self.block("sweep-claims")
-        self.assertIn("From n = 2^22 up, every step is faster than the one before it", body)
-        self.assertIn("| step02_nondivergent | step01_interleaved | 2^22 (slower or equal at 1 smaller sizes) |", body)
-        self.assertIn("| step07_multi_level | step02_nondivergent | every size | every size |", body)
-        self.assertIn("| 2^24 | 1.016 | 1.016 |", body)
-        self.assertIn("| 2^28 | 1.017 | 1.017 |", body)
-        self.assertIn("At n = 2^28, step07_multi_level reaches 697.2 GB/s (69.7 % of peak) and CUB 685.8 GB/s.", body)
+        self.assert_block_holds(
+            "sweep-claims",
+            "From n = 2^22 up, every step is faster than the one before it",
+            "| step02_nondivergent | step01_interleaved | 2^22 (slower or equal at 1 smaller sizes) |",
+            "| step07_multi_level | step02_nondivergent | every size | every size |",
+            "| 2^24 | 1.016 | 1.016 |", "| 2^28 | 1.017 | 1.017 |",
+            "At n = 2^28, step07_multi_level reaches 697.2 GB/s (69.7 % of peak) and CUB 685.8 GB/s.")
 
     def test_sweep_claims_call_level_what_the_measured_spread_cannot_tell_apart(self):
         body = self.block("sweep-claims")  # int32: step07 varies 2.9 % run to run, so 1.016 is level
@@ -410,11 +422,7 @@ class CommandLine(unittest.TestCase):
         for name in RESULT_FILES:
             shutil.copy(FIXTURE / name, self.results / name)
         self.root = self.dir / "repo"
-        (self.root / LESSON.parent).mkdir(parents=True)
-        shutil.copy(FIXTURE / "README.md", self.root / "README.md")
-        shutil.copy(FIXTURE / LESSON, self.root / LESSON)
-        shutil.copy(FIXTURE / NOTES, self.root / NOTES)
-        write_manifest(self.root, LESSON.parent.name)
+        copy_readme_tree(self.root)
 
     def tearDown(self):
         self.temp.cleanup()
@@ -565,11 +573,7 @@ class SecondGpu(unittest.TestCase):
         for name in RESULT_FILES + ["peers.csv"]:
             shutil.copy(FIXTURE / name, self.h100 / name)
         self.root = self.dir / "repo"
-        (self.root / LESSON.parent).mkdir(parents=True)
-        shutil.copy(FIXTURE / "README.md", self.root / "README.md")
-        shutil.copy(FIXTURE / LESSON, self.root / LESSON)
-        shutil.copy(FIXTURE / NOTES, self.root / NOTES)
-        write_manifest(self.root, LESSON.parent.name)
+        copy_readme_tree(self.root)
         self.h200 = self.dir / "results" / "h200"
 
     def tearDown(self):
