@@ -27,14 +27,23 @@ esac
 
 # compute-sanitizer runs kernels many times slower: the tests' hang bound (hang_guard.h) grows with it
 export REDUCTION_TEST_TIME_SCALE=${REDUCTION_TEST_TIME_SCALE:-20}
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# The four tools at once, each in its own process and log: they share the GPU as any concurrent
+# tests do, and the test takes as long as the slowest tool instead of all four in turn.
+tools=(memcheck racecheck synccheck initcheck)
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+for tool in "${tools[@]}"; do
+  ( "$sanitizer" --tool "$tool" --error-exitcode 99 "$tests" "[sanitize]" >"$logs/$tool.log" 2>&1
+    echo $? >"$logs/$tool.status" ) &
+done
+wait
 status=0
-for tool in memcheck racecheck synccheck initcheck; do
-  if "$sanitizer" --tool "$tool" --error-exitcode 99 "$tests" "[sanitize]" >"$log" 2>&1; then
+for tool in "${tools[@]}"; do
+  code=$(cat "$logs/$tool.status")
+  if [ "$code" = 0 ]; then
     echo "ok    $tool"
   else
-    echo "FAIL  $tool (exit $?)"; tail -n 40 "$log"; status=1
+    echo "FAIL  $tool (exit $code)"; tail -n 40 "$logs/$tool.log"; status=1
   fi
 done
 exit $status
