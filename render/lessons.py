@@ -357,15 +357,16 @@ def render_bundles(results, context=""):
             + "".join(out))
 
 
-def render_multigpu_gap(results, folder, pair_folder, one_gpu_folder, type_name, log2, context):
+def render_multigpu_gap(results, folder, pair_folder, one_gpu_folder, type_name, log2, per_gpu_step=None, *, context):
     # Four GPUs against two at one size: each GPU's shard as one GPU sums it alone (one_gpu_folder's sweep.csv, the
-    # step the GPUs run), beside one all-reduce of 4 bytes on two (pair_folder) and on four GPUs (folder).
+    # step the GPUs ran: per_gpu_step if given, else step 15's previous), beside one all-reduce of 4 bytes on two
+    # (pair_folder) and on four GPUs (folder).
     parent, n = results.directory.parent, 1 << int(log2)
     table = Results(parent / folder).table("step15.csv")
     times = {int(r["gpus"]): table.number(r, "time_median_ms") * 1000 for r in rows_where(
         table, type=type_name, n=str(n), from_one_gpu="0", launch="process")}
     require(2 in times and 4 in times, f"{context}: {table.name} needs {type_name} runs at n = {n} on 2 and 4 GPUs")
-    previous = steps.previous(steps.find("step15_multi_gpu")).folder
+    previous = per_gpu_step or steps.previous(steps.find("step15_multi_gpu")).folder
     one = Results(parent / one_gpu_folder)
     sweep, l2 = Sweep(one.compare("sweep.csv")), one.compare("sweep.csv").stamp.get("l2_mib")
     shard = {}

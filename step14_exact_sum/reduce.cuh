@@ -694,10 +694,21 @@ struct ExactGridState {
     unsigned int blocks_done;
 };
 
+// A GPU's exact sum before it is rounded, for a step that adds the sums of several GPUs (step 15): the
+// grid's digits, and how many of these special inputs it saw (0 or 1 each). Digits and counts are
+// integers, so the partials of K GPUs add, in any order, to those of the whole input.
+template <class T>
+struct ExactPartial {
+    std::int64_t digits[reduction::ExactLayout<T>::digit_count];
+    std::int64_t nan, plus_inf, minus_inf, non_negative;
+};
+
 // One block's elements into its digits, then the block's digits into the grid's; the last block
-// rounds the grid's once into *out. A grid of one block rounds its own.
+// rounds the grid's once into *out. A grid of one block rounds its own. Given a `partial`, the last
+// block writes the grid's digits there instead, unrounded.
 template <unsigned int Block, class T, bool Bulk>
-__global__ void __launch_bounds__(Block) exact_sum_kernel(const T* in, std::size_t n, T* out, ExactGridState<T>* grid_state) {
+__global__ void __launch_bounds__(Block)
+    exact_sum_kernel(const T* in, std::size_t n, T* out, ExactGridState<T>* grid_state, ExactPartial<T>* partial) {
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     __shared__ std::int64_t digits[count];
     __shared__ unsigned int seen;
@@ -712,7 +723,7 @@ __global__ void __launch_bounds__(Block) exact_sum_kernel(const T* in, std::size
     else thread_reduce<Block>(in, n, acc);
     acc.warp_into_digits(&seen);
     __syncthreads();  // every warp's sum is in the digits
-    if (gridDim.x == 1) {  // round_digits carries them itself
+    if (gridDim.x == 1 && partial == nullptr) {  // round_digits carries them itself
         if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen));
         return;
     }
@@ -735,15 +746,35 @@ __global__ void __launch_bounds__(Block) exact_sum_kernel(const T* in, std::size
     for (unsigned int i = tid; i < count; i += Block)  // read and empty the grid's digits
         digits[i] = static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
     __syncthreads();
+    if (partial != nullptr)  // unrounded: each digit below blocks x 2^33 in size, so K x blocks < 2^30 partials add
+        for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = digits[i];
     if (tid == 0) {
         const unsigned int grid_seen = atomicExch(&grid_state->seen, 0u);
         grid_state->blocks_done = 0;
-        *out = reduction::round_digits<T>(digits, specials_of(grid_seen));
+        if (partial == nullptr) {
+            *out = reduction::round_digits<T>(digits, specials_of(grid_seen));
+        } else {
+            partial->nan = (grid_seen & saw_nan) != 0;
+            partial->plus_inf = (grid_seen & saw_plus_inf) != 0;
+            partial->minus_inf = (grid_seen & saw_minus_inf) != 0;
+            partial->non_negative = (grid_seen & saw_non_negative) != 0;
+        }
     }
 }
 
+// K GPUs' partials, added (by an all-reduce), rounded once: the same code as one GPU's and the CPU's.
 template <class T>
-using ExactKernel = void (*)(const T*, std::size_t, T*, ExactGridState<T>*);
+__global__ void round_partial_kernel(ExactPartial<T>* summed, T* out) {
+    reduction::ExactSpecials specials;
+    specials.nan = summed->nan != 0;
+    specials.plus_inf = summed->plus_inf != 0;
+    specials.minus_inf = summed->minus_inf != 0;
+    specials.all_negative_zero = summed->non_negative == 0;
+    *out = reduction::round_digits<T>(summed->digits, specials);
+}
+
+template <class T>
+using ExactKernel = void (*)(const T*, std::size_t, T*, ExactGridState<T>*, ExactPartial<T>*);
 
 template <class T, bool Bulk = false>
 ExactKernel<T> exact_kernel_for_block(int block) {
@@ -933,20 +964,40 @@ unsigned int exact_grid(std::size_t n, int block) {
     return static_cast<unsigned int>(std::min<std::size_t>(grids[reduction::log2_exact(block)], grid_for(n, block)));
 }
 
+// The exact sum of float32 or float64 values: rounded into *out, or unrounded into *partial if given.
+template <class T>
+void launch_exact_sum(const T* in, std::size_t n, T* out, ExactPartial<T>* partial, T* scratch, int block, cudaStream_t stream) {
+    const bool one_tile = grid_for(n, block) == 1, bulk = takes_bulk_path(n);
+    const int threads = one_tile ? small_block(n, block) : block;
+    const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
+    const unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
+    kernel<<<blocks, threads, 0, stream>>>(in, n, out, exact_state(scratch, n, block), partial);
+    CUDA_CHECK_LAUNCH();
+}
+
+// For a step that adds the sums of several GPUs (step 15): this GPU's exact sum as digits, not rounded
+// (the same scratch as reduce's); and the rounding of partials that were added, into *out.
+template <class T>
+void reduce_to_partial(const T* in, std::size_t n, ExactPartial<T>* partial, T* scratch, int block, cudaStream_t stream) {
+    launch_exact_sum<T>(in, n, nullptr, partial, scratch, block, stream);
+}
+template <class T>
+void round_partial(ExactPartial<T>* summed, T* out, cudaStream_t stream) {
+    round_partial_kernel<<<1, 1, 0, stream>>>(summed, out);
+    CUDA_CHECK_LAUNCH();
+}
+
 // Any associative operator with an identity: reduction::Sum, reduction::Max, reduction::Min.
 template <class Op, class T>
 void reduce_op(const T* in, std::size_t n, T* out, T* scratch, int block, cudaStream_t stream) {
+    if constexpr (Op::kind == reduction::OpKind::sum && std::is_floating_point_v<T>) {  // the exact sum
+        launch_exact_sum<T>(in, n, out, nullptr, scratch, block, stream);
+        return;
+    }
     const unsigned int grid = grid_for(n, block);
     const bool one_tile = grid == 1;
     const int threads = one_tile ? small_block(n, block) : block;
     const bool bulk = takes_bulk_path(n);
-    if constexpr (Op::kind == reduction::OpKind::sum && std::is_floating_point_v<T>) {  // the exact sum
-        const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
-        const unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
-        kernel<<<blocks, threads, 0, stream>>>(in, n, out, exact_state(scratch, n, block));
-        CUDA_CHECK_LAUNCH();
-        return;
-    }
     const Kernel<T> kernel = one_tile ? kernel_for_block<Op, T, true>(threads)
                              : bulk   ? kernel_for_block<Op, T, false, true>(threads)
                                       : kernel_for_block<Op, T>(threads);

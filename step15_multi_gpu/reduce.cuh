@@ -5,7 +5,10 @@
 // per GPU (n / K elements each, the first n % K one more); every GPU reduces its shard to one
 // partial with the previous step's reduction, on its own stream; then one ncclAllReduce of one
 // element adds the K partials and leaves the sum on every GPU. A GPU whose shard is empty (n < K)
-// launches nothing: its partial holds the operator's identity, which changes no total.
+// launches nothing: its partial holds the operator's identity, which changes no total. A float sum
+// must stay exact across GPUs too: there each partial is the previous step's integer digits, not
+// yet rounded; the all-reduce adds them as integers and every GPU rounds the total once, so the
+// bits are the same for every K.
 //
 // Why it should help: each GPU reads only its 1/K of the bytes, at its own memory bandwidth, and
 // the K GPUs read at once: K times the bandwidth of one. The combine moves one value per GPU: it
@@ -22,10 +25,10 @@
 #pragma once
 
 // The one-GPU step every GPU runs on its shard: this step's previous in course/steps.csv, whose
-// header and namespace the build passes (cmake/steps.cmake); step 13's when built without them.
+// header and namespace the build passes (cmake/steps.cmake); step 14's when built without them.
 #ifndef REDUCTION_PREVIOUS_STEP_HEADER
-#define REDUCTION_PREVIOUS_STEP_HEADER "step13_bulk_copies/reduce.cuh"
-#define REDUCTION_PREVIOUS_STEP_NS step13
+#define REDUCTION_PREVIOUS_STEP_HEADER "step14_exact_sum/reduce.cuh"
+#define REDUCTION_PREVIOUS_STEP_NS step14
 #endif
 #include REDUCTION_PREVIOUS_STEP_HEADER
 
@@ -37,6 +40,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 // The single-GPU reduction every GPU runs on its shard: the course's previous step.
@@ -105,9 +109,22 @@ T identity(reduction::OpKind op) {
     return reduction::Sum::identity<T>();
 }
 
+// A float sum's partial: the previous step's exact sum of the shard, unrounded (its integer digits
+// and counts of special inputs, int64 words that add as integers).
+template <class T>
+using ExactPartial = previous::ExactPartial<T>;
+
+// The combine's own memory on each GPU, zero-filled once: for a float sum, this GPU's exact partial
+// and the all-reduced one (two separate buffers: an empty shard's partial must stay zero).
+template <class T>
+std::size_t combine_bytes(reduction::OpKind op) {
+    if constexpr (std::is_floating_point_v<T>) return op == reduction::OpKind::sum ? 2 * sizeof(ExactPartial<T>) : 0;
+    else return 0;
+}
+
 // What one GPU works on, on its own device: its shard, the previous step's scratch, its partial
-// and its copy of the total. `receive` is where its shard arrives from GPU 0 (null on GPU 0, whose
-// shard is the head of the whole input).
+// and its copy of the total, and the combine's memory. `receive` is where its shard arrives from
+// GPU 0 (null on GPU 0, whose shard is the head of the whole input).
 template <class T>
 struct Part {
     const T* input = nullptr;
@@ -116,13 +133,39 @@ struct Part {
     T* scratch = nullptr;
     T* partial = nullptr;
     T* total = nullptr;
+    unsigned char* combine = nullptr;  // combine_bytes<T>(op)
 };
+
+// A float sum, exact on any K: every GPU's partial is its shard's digits, the all-reduce adds them as
+// int64 words, and every GPU rounds the sum once (the previous step's rounding, the CPU's code).
+template <class T>
+void reduce_and_combine_exact(const Team& team, const std::vector<Part<T>>& parts, int block) {
+    const std::vector<Member>& members = team.members();
+    constexpr std::size_t words = sizeof(ExactPartial<T>) / sizeof(std::int64_t);
+    static_assert(sizeof(ExactPartial<T>) == words * sizeof(std::int64_t), "int64 words only: added word by word");
+    const auto own = [&](std::size_t i) { return reinterpret_cast<ExactPartial<T>*>(parts[i].combine); };
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        if (parts[i].count == 0) continue;  // an empty shard: its partial stays zero, no digit and no special
+        CUDA_CHECK(cudaSetDevice(members[i].device));
+        previous::reduce_to_partial(parts[i].input, parts[i].count, own(i), parts[i].scratch, block, members[i].stream);
+    }
+    NCCL_CHECK(ncclGroupStart());
+    for (std::size_t i = 0; i < members.size(); ++i)
+        NCCL_CHECK(ncclAllReduce(own(i), own(i) + 1, words, ncclInt64, ncclSum, members[i].comm, members[i].stream));
+    NCCL_CHECK(ncclGroupEnd());
+    for (std::size_t i = 0; i < members.size(); ++i) {
+        CUDA_CHECK(cudaSetDevice(members[i].device));
+        previous::round_partial(own(i) + 1, parts[i].total, members[i].stream);
+    }
+}
 
 // solution-begin: a shard per GPU, then one all-reduce of one element
 // One call: every GPU reduces its shard to its partial, then the partials are combined on all GPUs.
 template <class T>
 void reduce_and_combine(const reduction::StepApi& step, const Team& team, const std::vector<Part<T>>& parts, int block,
                         reduction::OpKind op) {
+    if constexpr (std::is_floating_point_v<T>)
+        if (op == reduction::OpKind::sum) return reduce_and_combine_exact(team, parts, block);
     const std::vector<Member>& members = team.members();
     for (std::size_t i = 0; i < members.size(); ++i) {
         if (parts[i].count == 0) continue;  // an empty shard: the partial keeps the identity
@@ -173,7 +216,8 @@ void send_shards_from_first(const Team& team, const T* whole, std::size_t n, con
 // current device), then the combine. NCCL may add the K partials along a ring (or, inside one
 // node, a chain), one after another: K - 1 additions, never more. A tree would need only
 // ceil(log2 K), but NCCL picks its algorithm at run time and we cannot see which, so the bound
-// takes the longer one.
+// takes the longer one. (A float sum is exact, but the harness's check of it is this tolerance:
+// its bits are tested against the CPU's exact sum in tests/gpu/step15_cases.cu.)
 inline std::size_t addition_depth(const reduction::StepApi& step, std::size_t n, int gpus, int block) {
     std::size_t local = 0;
     for (int r : {0, gpus - 1}) {  // the only two shard sizes: the first's and the last's
@@ -197,6 +241,8 @@ struct Entry {
     }
     template <class T>
     static T identity_of(reduction::OpKind op) { return identity<T>(op); }
+    template <class T>
+    static std::size_t combine_bytes_of(reduction::OpKind op) { return combine_bytes<T>(op); }
     template <class T>
     static void send(const Team& team, const T* whole, std::size_t n, const std::vector<Part<T>>& parts) {
         send_shards_from_first(team, whole, n, parts);

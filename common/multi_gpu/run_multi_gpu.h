@@ -1,6 +1,7 @@
 // A multi-GPU step's main(), as common/run_step.h is a single-GPU step's. The step's reduce.cuh ends with an Entry
-// (see step15's): its names, PartOf<T> (input, receive, count, scratch, partial, total), previous() (the one-GPU step
-// each GPU runs), shard_count, depth, identity_of<T>, send<T> (GPU 0's input out to the others) and run<T>.
+// (see step15's): its names, PartOf<T> (input, receive, count, scratch, partial, total, combine), previous() (the
+// one-GPU step each GPU runs), shard_count, depth, identity_of<T>, combine_bytes_of<T> (the combine's own memory on
+// each GPU), send<T> (GPU 0's input out to the others) and run<T>.
 #pragma once
 
 #include "measure.h"
@@ -40,10 +41,11 @@ int run_typed(Team& team, const Options& options, int argc, const char* const* a
     }
     // Memory first, on every GPU: rank 0 holds the whole input, the others their shards.
     const DeviceInfo device = open_device(members[0].device);
+    const std::size_t combine_bytes = Entry::template combine_bytes_of<T>(options.op);
     for (std::size_t i = 0; i < members.size(); ++i) {
         const Member& m = members[i];
         CUDA_CHECK(cudaSetDevice(m.device));
-        require_device_memory((m.rank == 0 ? n : counts[i]) * sizeof(T) + scratch_bytes[i] + 2 * sizeof(T),
+        require_device_memory((m.rank == 0 ? n : counts[i]) * sizeof(T) + scratch_bytes[i] + 2 * sizeof(T) + combine_bytes,
                               std::string(Entry::step_name) + " GPU " + std::to_string(m.rank) + " (device " +
                                   std::to_string(m.device) + "): " + std::to_string(counts[i]) + " " + type_name<T>());
     }
@@ -57,7 +59,7 @@ int run_typed(Team& team, const Options& options, int argc, const char* const* a
     static_assert(std::is_trivially_copyable_v<Reference>, "the reference is sent to the other ranks as bytes");
     team.broadcast_from_leader(&reference, sizeof reference);
     std::vector<DeviceBuffer<T>> owned;                 // on each GPU: its shard (none on GPU 0), partial and total
-    std::vector<DeviceBuffer<unsigned char>> scratch;  // the previous step's, zero-filled once (step_api.h)
+    std::vector<DeviceBuffer<unsigned char>> scratch;  // the previous step's and the combine's, zero-filled once
     std::vector<Part> parts(members.size());
     for (std::size_t i = 0; i < members.size(); ++i) {
         const int rank = members[i].rank;
@@ -68,6 +70,8 @@ int run_typed(Team& team, const Options& options, int argc, const char* const* a
         p.input = rank == 0 ? whole.values.get() : p.receive;
         p.scratch = reinterpret_cast<T*>(scratch.emplace_back(scratch_bytes[i]).get());
         if (scratch.back().bytes() > 0) CUDA_CHECK(cudaMemset(p.scratch, 0, scratch.back().bytes()));
+        p.combine = scratch.emplace_back(combine_bytes).get();
+        if (combine_bytes > 0) CUDA_CHECK(cudaMemset(p.combine, 0, combine_bytes));
         p.partial = owned.emplace_back(1).get();
         p.total = owned.emplace_back(1).get();
         // An empty shard's partial: the identity, for good; every other partial and every total: 0xFF, failing if unwritten.

@@ -4,7 +4,8 @@
 // over 1, 40 and every binade, float32 and float64, sizes from 1 to a few million, three offsets from
 // a 16-byte boundary. Each through reduce_op with every block size, and through the kernel itself on
 // grids of 1, 3 and 7 blocks and the whole GPU, the loop's kernel and the bulk path's, each call twice
-// on the same scratch, which must be empty again after every call.
+// on the same scratch, which must be empty again afterwards; and as unrounded partials of 1 to 4 pieces,
+// added as integers and rounded once, as step 15 adds the sums of K GPUs.
 #include "../catch.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
@@ -15,9 +16,11 @@
 
 #include REDUCTION_STEP_HEADER
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -121,34 +124,59 @@ void check_state_empty(const DeviceBuffer<unsigned char>& scratch, const std::st
     REQUIRE(nonzero == 0);
 }
 
-// Every input of every size through reduce_op, each block size, twice.
+// The calls of one input, queued back to back with one result each, copied back at once and compared
+// with the exact sum (a sync per call would make this test's many small calls slow). `what(k)` names
+// call k in a failure.
+template <class T, class Launch, class What>
+void check_calls(int calls, std::size_t bytes, T expected, const Launch& launch, const What& what) {
+    DeviceBuffer<T> out(static_cast<std::size_t>(calls));
+    CUDA_CHECK(cudaMemset(out.get(), 0x7F, out.bytes()));
+    std::vector<T> got(static_cast<std::size_t>(calls));
+    {
+        const reduction::test::HangGuard guard(what(0) + " and the " + std::to_string(calls - 1) + " calls after it",
+                                               bytes * static_cast<std::size_t>(calls));
+        for (int k = 0; k < calls; ++k) launch(k, out.get() + k);
+        CUDA_CHECK(cudaGetLastError());
+        CUDA_CHECK(cudaMemcpy(got.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
+    }
+    for (int k = 0; k < calls; ++k) {
+        INFO(what(k) << ": got " << bits_text(got[k]) << ", exact " << bits_text(expected));
+        REQUIRE(same_bits(got[k], expected));
+    }
+}
+
+// Every input of every size through reduce_op, each block size, twice on the same scratch (one per
+// block size, kept from input to input: each call must leave it empty).
 template <class T>
 void check_reduce_op(const std::vector<std::size_t>& sizes, const std::vector<int>& blocks) {
-    for (std::size_t size : sizes)
-        for (const auto& [name, values] : inputs<T>(size + 3, size)) {
-            DeviceBuffer<T> in(values.size()), out(1);
+    for (std::size_t size : sizes) {
+        std::vector<DeviceBuffer<unsigned char>> scratch;
+        for (int block : blocks) {
+            scratch.emplace_back(step::scratch_bytes<T>(size, block));
+            CUDA_CHECK(cudaMemset(scratch.back().get(), 0, scratch.back().bytes()));
+        }
+        for (const auto& input : inputs<T>(size + 3, size)) {
+            const std::string& name = input.first;  // named, not bound: the lambdas below capture them
+            const std::vector<T>& values = input.second;
+            DeviceBuffer<T> in(values.size());
             CUDA_CHECK(cudaMemcpy(in.get(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
             for (std::size_t offset : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
-                const T expected = exact_reference(values, offset, size);
-                for (int block : blocks) {
-                    DeviceBuffer<unsigned char> scratch(step::scratch_bytes<T>(size, block));
-                    CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
-                    for (int call = 0; call < 2; ++call) {
-                        const std::string what = std::string(REDUCTION_STEP_TAG " reduce ") + type_name<T>() + " " + name +
-                                                 " n=" + std::to_string(size) + " offset=" + std::to_string(offset) +
-                                                 " block=" + std::to_string(block) + " call " + std::to_string(call);
-                        const reduction::test::HangGuard guard(what, size * sizeof(T));
-                        CUDA_CHECK(cudaMemset(out.get(), 0x7F, sizeof(T)));
-                        step::reduce(in.get() + offset, size, out.get(), reinterpret_cast<T*>(scratch.get()), block, nullptr);
-                        T got{};
-                        CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
-                        INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
-                        REQUIRE(same_bits(got, expected));
-                    }
-                    check_state_empty<T>(scratch, std::string("scratch after ") + name);
-                }
+                const auto block_of = [&](int k) { return static_cast<std::size_t>(k / 2); };  // call k: blocks[k / 2]
+                check_calls<T>(
+                    2 * static_cast<int>(blocks.size()), size * sizeof(T), exact_reference(values, offset, size),
+                    [&](int k, T* out) {
+                        step::reduce(in.get() + offset, size, out, reinterpret_cast<T*>(scratch[block_of(k)].get()),
+                                     blocks[block_of(k)], nullptr);
+                    },
+                    [&](int k) {
+                        return std::string(REDUCTION_STEP_TAG " reduce ") + type_name<T>() + " " + name +
+                               " n=" + std::to_string(size) + " offset=" + std::to_string(offset) +
+                               " block=" + std::to_string(blocks[block_of(k)]) + " call " + std::to_string(k % 2);
+                    });
+                for (const auto& each : scratch) check_state_empty<T>(each, std::string("scratch after ") + name);
             }
         }
+    }
 }
 
 // The kernels themselves on grids the launch never picks: any grid gives the same bits.
@@ -156,37 +184,85 @@ template <class T, bool Bulk>
 void check_kernel_grids() {
     constexpr std::size_t chunk = step::chunk_bytes / sizeof(T);
     const std::size_t sizes[] = {1, 7, chunk - 1, chunk + 1, 5 * chunk - 3, 1000003};
+    const int blocks[] = {32, 256, 1024};
     for (std::size_t size : sizes)
-        for (const auto& [name, values] : inputs<T>(size + 3, 7 * size + 1)) {
-            DeviceBuffer<T> in(values.size()), out(1);
+        for (const auto& input : inputs<T>(size + 3, 7 * size + 1)) {
+            const std::string& name = input.first;
+            const std::vector<T>& values = input.second;
+            DeviceBuffer<T> in(values.size());
             CUDA_CHECK(cudaMemcpy(in.get(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
             DeviceBuffer<unsigned char> state(sizeof(step::ExactGridState<T>));
             CUDA_CHECK(cudaMemset(state.get(), 0, state.bytes()));
             for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
-                const T expected = exact_reference(values, offset, size);
-                for (int block : {32, 256, 1024}) {
-                    const unsigned int full = step::resident_grid<Bulk>(block);
-                    for (unsigned int grid : {1u, 3u, 7u, full}) {
-                        for (int call = 0; call < 2; ++call) {
-                            const std::string what = std::string(REDUCTION_STEP_TAG " exact kernel ") +
-                                                     (Bulk ? "(bulk) " : "") + type_name<T>() + " " + name + " n=" +
-                                                     std::to_string(size) + " offset=" + std::to_string(offset) +
-                                                     " block=" + std::to_string(block) + " grid=" + std::to_string(grid) +
-                                                     " call " + std::to_string(call);
-                            const reduction::test::HangGuard guard(what, size * sizeof(T));
-                            CUDA_CHECK(cudaMemset(out.get(), 0x7F, sizeof(T)));
-                            step::exact_kernel_for_block<T, Bulk>(block)<<<grid, block>>>(
-                                in.get() + offset, size, out.get(), reinterpret_cast<step::ExactGridState<T>*>(state.get()));
-                            CUDA_CHECK(cudaGetLastError());
-                            T got{};
-                            CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
-                            INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
-                            REQUIRE(same_bits(got, expected));
-                        }
-                    }
-                }
+                // call k: block blocks[k / 8], grid grids[(k / 2) % 4], twice each
+                const auto block_of = [&](int k) { return blocks[k / 8]; };
+                const auto grid_of = [&](int k) {
+                    const unsigned int grids[] = {1u, 3u, 7u, step::resident_grid<Bulk>(block_of(k))};
+                    return grids[(k / 2) % 4];
+                };
+                check_calls<T>(
+                    8 * static_cast<int>(std::size(blocks)), size * sizeof(T), exact_reference(values, offset, size),
+                    [&](int k, T* out) {
+                        step::exact_kernel_for_block<T, Bulk>(block_of(k))<<<grid_of(k), block_of(k)>>>(
+                            in.get() + offset, size, out, reinterpret_cast<step::ExactGridState<T>*>(state.get()), nullptr);
+                    },
+                    [&](int k) {
+                        return std::string(REDUCTION_STEP_TAG " exact kernel ") + (Bulk ? "(bulk) " : "") + type_name<T>() +
+                               " " + name + " n=" + std::to_string(size) + " offset=" + std::to_string(offset) +
+                               " block=" + std::to_string(block_of(k)) + " grid=" + std::to_string(grid_of(k)) + " call " +
+                               std::to_string(k % 2);
+                    });
             }
             check_state_empty<T>(state, std::string("grid state after ") + name);
+        }
+}
+
+// What a step over several GPUs does with this step (step 15): each piece of an input summed into an
+// unrounded partial (reduce_to_partial), the partials added as integers (there an all-reduce; here the
+// CPU), the sum rounded once (round_partial). For 1 to 4 pieces, split as step 15 splits (n / K each, the
+// first n % K one more; an empty piece adds a zero partial), each piece on its own block size: the
+// CPU's bits every time.
+template <class T>
+void check_partials() {
+    using Partial = step::ExactPartial<T>;
+    constexpr std::size_t words = sizeof(Partial) / sizeof(std::int64_t);
+    static_assert(sizeof(Partial) == words * sizeof(std::int64_t), "a partial is int64 words only: it adds word by word");
+    const int blocks[] = {256, 32, 1024, 64};
+    for (std::size_t size : {std::size_t{1}, std::size_t{3}, std::size_t{1000}, std::size_t{65537}, (std::size_t{1} << 20) + 3})
+        for (const auto& [name, values] : inputs<T>(size, 11 * size + 5)) {
+            const T expected = exact_reference(values, 0, size);
+            DeviceBuffer<T> in(values.size()), out(1);
+            CUDA_CHECK(cudaMemcpy(in.get(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
+            for (std::size_t pieces = 1; pieces <= 4; ++pieces) {
+                const std::string what = std::string(REDUCTION_STEP_TAG " partials ") + type_name<T>() + " " + name +
+                                         " n=" + std::to_string(size) + " in " + std::to_string(pieces) + " pieces";
+                DeviceBuffer<Partial> partials(pieces), summed(1);
+                CUDA_CHECK(cudaMemset(partials.get(), 0, partials.bytes()));
+                std::vector<DeviceBuffer<unsigned char>> scratch;
+                const reduction::test::HangGuard guard(what, size * sizeof(T));
+                for (std::size_t r = 0, begin = 0; r < pieces; ++r) {
+                    const std::size_t count = size / pieces + (r < size % pieces ? 1 : 0);
+                    const int block = blocks[r];
+                    scratch.emplace_back(step::scratch_bytes<T>(std::max<std::size_t>(count, 1), block));
+                    CUDA_CHECK(cudaMemset(scratch.back().get(), 0, scratch.back().bytes()));
+                    if (count > 0)
+                        step::reduce_to_partial(in.get() + begin, count, partials.get() + r,
+                                                reinterpret_cast<T*>(scratch.back().get()), block, nullptr);
+                    begin += count;
+                }
+                std::vector<std::int64_t> host(pieces * words), sum(words, 0);
+                CUDA_CHECK(cudaMemcpy(host.data(), partials.get(), partials.bytes(), cudaMemcpyDeviceToHost));
+                for (std::size_t r = 0; r < pieces; ++r)
+                    for (std::size_t w = 0; w < words; ++w) sum[w] += host[r * words + w];
+                CUDA_CHECK(cudaMemcpy(summed.get(), sum.data(), summed.bytes(), cudaMemcpyHostToDevice));
+                CUDA_CHECK(cudaMemset(out.get(), 0x7F, sizeof(T)));
+                step::round_partial(summed.get(), out.get(), nullptr);
+                T got{};
+                CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof(T), cudaMemcpyDeviceToHost));
+                INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
+                REQUIRE(same_bits(got, expected));
+                for (const auto& each : scratch) check_state_empty<T>(each, "scratch after " + what);
+            }
         }
 }
 
@@ -244,6 +320,12 @@ TEST_CASE(REDUCTION_STEP_TAG ": the exact kernels on any grid, float32 and float
         check_kernel_grids<float, true>();
         check_kernel_grids<double, true>();
     }
+}
+
+TEST_CASE(REDUCTION_STEP_TAG ": partials of 1 to 4 pieces, added as integers and rounded once: the CPU's bits",
+          "[exact]") {
+    check_partials<float>();
+    check_partials<double>();
 }
 
 TEST_CASE(REDUCTION_STEP_TAG ": the float32 shortcut's window: a vector whose sum needs 54 bits", "[exact]") {

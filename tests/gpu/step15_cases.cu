@@ -8,15 +8,19 @@
 //   mpirun -np K step15_cases           one MPI rank per GPU: every case for K
 //
 // Each case prints "ok" or "FAIL" with its name; a failure also prints the run's report and
-// message. A case that waits on the GPU past its bound (hang_guard.h) ends the program, named.
+// message. A float sum's case on an input file of hard values also compares the total's bits with the
+// CPU's exact sum rounded once (common/exact_sum.h): the same bits for every K. A case that waits on the GPU past its bound (hang_guard.h) ends the program, named.
 // Exit 0 when every case passed, 1 otherwise, 77 (Skipped) without a GPU or with fewer GPUs than asked.
 #include STEP15_HEADER
 
+#include "exact_sum.h"
 #include "hang_guard.h"
 #include "run_multi_gpu.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <limits>
@@ -24,6 +28,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 #include <unistd.h>
 
@@ -37,6 +42,7 @@ constexpr int skipped = 77;
 struct Case {
     std::string name;
     std::vector<std::string> args;  // the step's command line, after the program name
+    std::string exact_file;         // a float sum's input file: the total must be its exact sum's bits
 };
 
 // The cases of one K; `data` is the folder of the input files (files()). Every case is small:
@@ -46,7 +52,7 @@ std::vector<Case> cases_for(int k, const std::string& data) {
     std::vector<Case> cases;
     const auto add = [&](std::string name, std::vector<std::string> args) {
         for (const char* timing : {"--iters", "3", "--warmup", "1"}) args.emplace_back(timing);
-        cases.push_back({K + name, std::move(args)});
+        cases.push_back({K + name, std::move(args), ""});
     };
     for (const char* type : {"int32", "float32", "float64"}) {
         for (const char* op : {"sum", "max", "min"}) {
@@ -68,7 +74,63 @@ std::vector<Case> cases_for(int k, const std::string& data) {
         for (const char* op : {"max", "min"})
             add(std::string("float32 ") + op + ", NaN " + where + " (an input file)",
                 {"--type", "float32", "--op", op, "--input", data + "/nan_" + where + ".bin"});
+    for (const char* type : {"float32", "float64"}) {
+        const std::string file = data + "/hard_" + type + ".bin";
+        add(std::string(type) + " sum, exact bits: cancelling huge values, subnormals, every binade (an input file)",
+            {"--type", type, "--input", file, "--json"});
+        cases.back().exact_file = file;
+    }
+    const std::pair<const char*, const char*> specials[] = {{"signed_zeros", "-0 everywhere, one +0 last"},
+                                                            {"infinities", "-inf first, +inf last"}};
+    for (const auto& special : specials) {
+        const std::string file = data + "/" + special.first + "_float32.bin";
+        add(std::string("float32 sum, exact bits: ") + special.second + " (an input file)",
+            {"--type", "float32", "--input", file, "--json"});
+        cases.back().exact_file = file;
+    }
     return cases;
+}
+
+// 1000003 values whose float sum loses most of its bits unless it is exact: huge values that cancel
+// (2^(max_exponent - 4), then its negative), the smallest subnormal, and random values of every
+// binade from the subnormals to 2^20. Rounded sums of any split differ in their last bits.
+template <class T>
+std::vector<T> hard_values() {
+    using L = std::numeric_limits<T>;
+    std::mt19937_64 random(2024);
+    std::uniform_int_distribution<int> exponent(L::min_exponent - L::digits, 20);
+    std::uniform_real_distribution<T> significand(1, 2);
+    const T huge = std::ldexp(T(1), L::max_exponent - 4);
+    std::vector<T> values(1000003);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const T value = std::ldexp(significand(random), exponent(random));
+        values[i] = i % 4 == 0 ? huge : i % 4 == 1 ? -huge : i % 4 == 2 ? L::denorm_min() : random() % 2 ? -value : value;
+    }
+    return values;
+}
+
+// The bits of a float sum's case against the exact sum of its input file: the total comes from the
+// run's JSON report ("result", printed with max_digits10 digits: it reads back to the same value).
+template <class T>
+bool exact_bits_match(const std::string& report, const std::string& file, std::string& why) {
+    std::ifstream in(file, std::ios::binary | std::ios::ate);
+    std::vector<T> values(static_cast<std::size_t>(in.tellg()) / sizeof(T));
+    in.seekg(0).read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(T)));
+    const T expected = reduction::exact_sum(values.data(), values.size());
+    const std::string key = "\"result\": \"";
+    const std::size_t at = report.find(key);
+    if (at == std::string::npos) {
+        why = "the report has no result";
+        return false;
+    }
+    const std::string text = report.substr(at + key.size(), report.find('"', at + key.size()) - at - key.size());
+    T got;  // read back as T directly: through a double, a float could round twice
+    if constexpr (sizeof(T) == 4) got = std::strtof(text.c_str(), nullptr);
+    else got = std::strtod(text.c_str(), nullptr);
+    char wanted[64];
+    std::snprintf(wanted, sizeof wanted, "%.*g", std::numeric_limits<T>::max_digits10, static_cast<double>(expected));
+    why = "total " + text + ", exact sum rounded once " + wanted;
+    return std::memcmp(&got, &expected, sizeof(T)) == 0;
 }
 
 // The input files, written by the leading rank: 1000003 random int32 values; five float32 values
@@ -83,6 +145,21 @@ void write_files(const std::string& data) {
     const std::vector<float> first{nan, 0.5f, 2.0f, -1.0f, 0.25f}, last{0.5f, 2.0f, -1.0f, 0.25f, nan};
     std::ofstream(data + "/nan_first.bin", std::ios::binary).write(reinterpret_cast<const char*>(first.data()), 20);
     std::ofstream(data + "/nan_last.bin", std::ios::binary).write(reinterpret_cast<const char*>(last.data()), 20);
+    const std::vector<float> hard32 = hard_values<float>();
+    const std::vector<double> hard64 = hard_values<double>();
+    std::ofstream(data + "/hard_float32.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(hard32.data()), static_cast<std::streamsize>(hard32.size() * sizeof(float)));
+    std::ofstream(data + "/hard_float64.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(hard64.data()), static_cast<std::streamsize>(hard64.size() * sizeof(double)));
+    // 1001 values: every GPU's special inputs must reach the others (a +0 in the last shard makes the sum
+    // +0; -inf in the first and +inf in the last make it NaN)
+    std::vector<float> zeros(1001, -0.0f), infinities(1001, 1.0f);
+    zeros.back() = 0.0f;
+    infinities.front() = -std::numeric_limits<float>::infinity();
+    infinities.back() = std::numeric_limits<float>::infinity();
+    std::ofstream(data + "/signed_zeros_float32.bin", std::ios::binary).write(reinterpret_cast<const char*>(zeros.data()), 4004);
+    std::ofstream(data + "/infinities_float32.bin", std::ios::binary)
+        .write(reinterpret_cast<const char*>(infinities.data()), 4004);
 }
 
 // One case on the team: the step's run, its report captured (printed only if the case fails).
@@ -118,7 +195,13 @@ int run_all(Team& team, const std::string& data) {
         const int code = run_case(team, c, report);
         ++ran;
         if (!team.leads()) continue;
-        if (code == exit_ok) {
+        std::string why;
+        if (code == exit_ok && !c.exact_file.empty() &&
+            !(c.exact_file.find("float64") != std::string::npos ? exact_bits_match<double>(report, c.exact_file, why)
+                                                                 : exact_bits_match<float>(report, c.exact_file, why))) {
+            ++failed;
+            std::printf("FAIL  %s: not the exact sum's bits: %s\n%s", c.name.c_str(), why.c_str(), report.c_str());
+        } else if (code == exit_ok) {
             std::printf("ok    %s\n", c.name.c_str());
         } else {
             ++failed;
@@ -146,7 +229,9 @@ std::string data_folder(Team& team) {
 void remove_folder(Team& team, const std::string& data) {
     team.all_ranks(true);  // every rank is done reading
     if (!team.leads()) return;
-    for (const char* file : {"random_int32.bin", "nan_first.bin", "nan_last.bin"}) std::remove((data + "/" + file).c_str());
+    for (const char* file : {"random_int32.bin", "nan_first.bin", "nan_last.bin", "hard_float32.bin", "hard_float64.bin",
+                             "signed_zeros_float32.bin", "infinities_float32.bin"})
+        std::remove((data + "/" + file).c_str());
     rmdir(data.c_str());
 }
 
