@@ -118,12 +118,18 @@ def run_tests(build_dir, names, junit, log, env=None):  # (exit code, output, a 
     return code, output, checks_from_junit(junit) if junit.is_file() else []
 
 
+def step_targets(target):  # the step, and the programs a multi-GPU step's tests run (targets of their own)
+    programs = [f"{target.tag}_{kind}" for kind in ("cases", "shards")
+                if (target.root / "tests" / "gpu" / f"{target.tag}_{kind}.cu").is_file()]
+    return [target.step, *programs]
+
+
 def host_part(target, build_dir, log, jobs, work):  # its checks, and {name: labels} of the step's tests
     code, output = configure(target.root, build_dir, log, f"-DCMAKE_CUDA_ARCHITECTURES={HOST_ARCHITECTURES}")
     tests = listed_tests(build_dir, target.tag) if code == 0 else {}
     build = host_check("build", "fail", "cmake could not configure the project", last_lines(output))
     if code == 0:
-        code, output = run(["cmake", "--build", build_dir, "--parallel", str(jobs), "--target", target.step], log)
+        code, output = run(["cmake", "--build", build_dir, "--parallel", str(jobs), "--target", *step_targets(target)], log)
         build = (host_check("build", "pass", "built for sm_75, sm_80 and sm_90 (Release)") if code == 0 else
                  host_check("build", "fail", "the code does not compile", compile_errors(output)))
     checks, built = [build], build.status == "pass"
@@ -224,7 +230,7 @@ def gpu_part(target, args, test_names, host_dir, log, work, env):  # its checks,
     ready = (build_dir / "CMakeCache.txt").exists() and not configured_elsewhere(target.root, build_dir)
     code, output = (0, "") if ready else configure(target.root, build_dir, log)
     only = [] if target.assignment else [  # in the course tree, only what this grade needs
-        "--target", target.step, *filter(None, [target.previous]), f"gpu_tests_{tag}", "reduction_gpu_probe"]
+        "--target", *step_targets(target), *filter(None, [target.previous]), f"gpu_tests_{tag}", "reduction_gpu_probe"]
     if code == 0:
         code, output = run(["cmake", "--build", build_dir, "--parallel", str(args.jobs), *only], log)
     test_names = test_names or [name for name, labels in listed_tests(build_dir, tag).items() if "host" not in labels]

@@ -101,6 +101,9 @@ endfunction()
 # tests/gpu/<tag>_shards.cu, the split of n over K GPUs checked on the host. REDUCTION_MPIEXEC (common/multi_gpu) names mpirun, empty
 # without MPI. PREFIX, SOURCE_DIR and EXECUTABLE test a changed copy of the step instead
 # (tests/mutants/): names start with the prefix, the label is `mutant` instead of the tag.
+# <tag>_cases and <tag>_shards are targets of their own, not dependencies of the step: a target-level
+# dependency would hold back the step's compilation until both are linked (Ninja's order-only rule), and
+# each is a long compilation. tools/grade.py and tests/mutants/run_mutants.py build them by name.
 function(reduction_add_multi_gpu_tests step_dir_name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "PREFIX;SOURCE_DIR;EXECUTABLE" "")
   reduction_add_gpu_probe()
@@ -122,7 +125,6 @@ function(reduction_add_multi_gpu_tests step_dir_name)
   target_link_libraries(${name}_cases PRIVATE reduction::team)
   target_compile_definitions(${name}_cases PRIVATE STEP15_HEADER="${arg_SOURCE_DIR}/reduce.cuh")
   reduction_use_previous_step(${name}_cases ${step_dir_name})
-  add_dependencies(${arg_EXECUTABLE} ${name}_cases)  # grade builds only the step: its GPU tests need this too
   foreach(mode usage one single mpi)
     add_test(NAME ${name}_${mode}
              COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/${step_dir_name}.sh ${mode} $<TARGET_FILE:${arg_EXECUTABLE}>
@@ -133,7 +135,6 @@ function(reduction_add_multi_gpu_tests step_dir_name)
   target_link_libraries(${name}_shards PRIVATE reduction::team)
   target_compile_definitions(${name}_shards PRIVATE STEP15_HEADER="${arg_SOURCE_DIR}/reduce.cuh")
   add_test(NAME ${name}_shards COMMAND ${name}_shards)
-  add_dependencies(${arg_EXECUTABLE} ${name}_shards)  # a host test: built with the step (grade builds only the step)
   set_tests_properties(${name}_usage ${name}_shards PROPERTIES LABELS "host;${label}")
   if(NOT arg_PREFIX)  # the script itself, with a fake GPU list: every mode reaches every case it owns
     add_test(NAME ${name}_script

@@ -109,14 +109,16 @@ class Mutant:
         compiled-code check and its speed test run it), built only for the mutants the correctness
         tests left alive."""
         if self.multi_gpu:
-            return [self.prefix + self.step, f"{self.prefix}{self.tag}_shards"] if stage == "tests" else []
+            programs = [self.prefix + self.step, f"{self.prefix}{self.tag}_cases", f"{self.prefix}{self.tag}_shards"]
+            return programs if stage == "tests" else []
         return [f"{self.prefix}gpu_tests_{self.tag}"] if stage == "tests" else [self.prefix + self.step]
 
     def executables(self, build_dir, stage):
         """The files its targets of `stage` make (tests/mutants/CMakeLists.txt says where)."""
         exe = build_dir / "mutants" / self.prefix / self.step
         if self.multi_gpu:
-            return [exe, build_dir / "bin" / f"{self.prefix}{self.tag}_shards"] if stage == "tests" else []
+            return ([exe, build_dir / "bin" / f"{self.prefix}{self.tag}_cases", build_dir / "bin" / f"{self.prefix}{self.tag}_shards"]
+                    if stage == "tests" else [])
         return [build_dir / "bin" / f"{self.prefix}gpu_tests_{self.tag}"] if stage == "tests" else [exe]
 
     def patched(self, root):
