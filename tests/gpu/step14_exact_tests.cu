@@ -313,13 +313,32 @@ TEST_CASE(REDUCTION_STEP_TAG ": the exact sum, small cases for compute-sanitizer
     check_reduce_op<double>({5, 70001}, {256});
 }
 
-TEST_CASE(REDUCTION_STEP_TAG ": the exact kernels on any grid, float32 and float64: the CPU's bits", "[exact]") {
+// The longest cases here (seconds each): each in a process of its own beside the others ([own_...]:
+// tests/gpu/step_tests.cmake).
+TEST_CASE(REDUCTION_STEP_TAG ": the exact kernel on any grid, float32: the CPU's bits", "[exact][own_grids_float32]") {
     check_kernel_grids<float, false>();
+}
+
+TEST_CASE(REDUCTION_STEP_TAG ": the exact kernel on any grid, float64: the CPU's bits", "[exact][own_grids_float64]") {
     check_kernel_grids<double, false>();
-    if (step::bulk_copies_available()) {
-        check_kernel_grids<float, true>();
-        check_kernel_grids<double, true>();
+}
+
+TEST_CASE(REDUCTION_STEP_TAG ": the bulk path's exact kernel on any grid, float32: the CPU's bits",
+          "[exact][own_bulk_grids_float32]") {
+    if (!step::bulk_copies_available()) {  // as before this step: the loop's kernel sums every size
+        WARN("this GPU or build has no bulk copies (sm_90): the bulk path's kernel is not run");
+        return;
     }
+    check_kernel_grids<float, true>();
+}
+
+TEST_CASE(REDUCTION_STEP_TAG ": the bulk path's exact kernel on any grid, float64: the CPU's bits",
+          "[exact][own_bulk_grids_float64]") {
+    if (!step::bulk_copies_available()) {  // as before this step: the loop's kernel sums every size
+        WARN("this GPU or build has no bulk copies (sm_90): the bulk path's kernel is not run");
+        return;
+    }
+    check_kernel_grids<double, true>();
 }
 
 TEST_CASE(REDUCTION_STEP_TAG ": partials of 1 to 4 pieces, added as integers and rounded once: the CPU's bits",

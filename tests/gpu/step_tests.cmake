@@ -80,6 +80,12 @@ function(reduction_add_gpu_probe)
   endif()
 endfunction()
 
+# Catch2's runner, unoptimized: it only parses the command line and reports, and at -O0 it compiles in half
+# the time of -O3 (seconds that every fresh build and the add-a-step check wait for).
+function(reduction_unoptimized_test_runner target)
+  target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-O0>)
+endfunction()
+
 # reduction_gpu_tests_main(): the object library reduction_gpu_tests_main, tests/gpu/main.cpp (Catch2's
 # runner and the Skipped exit without a GPU), compiled once and linked into every GPU test program.
 function(reduction_gpu_tests_main)
@@ -87,6 +93,7 @@ function(reduction_gpu_tests_main)
     reduction_add_gpu_probe()
     add_library(reduction_gpu_tests_main OBJECT ${REDUCTION_STEP_TESTS_DIR}/main.cpp)
     target_link_libraries(reduction_gpu_tests_main PRIVATE reduction_gpu_test_support reduction_catch2)
+    reduction_unoptimized_test_runner(reduction_gpu_tests_main)
   endif()
 endfunction()
 
@@ -205,7 +212,27 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
     REDUCTION_STEP_NS=${tag}
     REDUCTION_STEP_TAG="${tag}")
 
-  add_test(NAME ${prefix}gpu_${tag} COMMAND ${exe} "~[large]~[sanitize]")
+  # A step's long test cases, tagged [own_NAME] in its sources, run beside the rest: gpu_<tag> starts the
+  # program once per such tag and once for the rest, all at once (run_parts.sh), and passes when all pass.
+  set(own_tags "")
+  foreach(source IN LISTS step_specific)
+    file(STRINGS ${source} tagged REGEX "\\[own_[a-z0-9_]+\\]")
+    string(REGEX MATCHALL "\\[own_[a-z0-9_]+\\]" found "${tagged}")
+    string(REGEX REPLACE "\\[(own_[a-z0-9_]+)\\]" "\\1" found "${found}")  # the names: CMake lists and brackets do not mix
+    list(APPEND own_tags ${found})
+  endforeach()
+  list(REMOVE_DUPLICATES own_tags)
+  if(own_tags)
+    set(rest "~[large]~[sanitize]")
+    set(parts "")
+    foreach(own IN LISTS own_tags)
+      string(APPEND rest "~[${own}]")
+      list(APPEND parts "[${own}]~[large]~[sanitize]")
+    endforeach()
+    add_test(NAME ${prefix}gpu_${tag} COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/run_parts.sh $<TARGET_FILE:${exe}> "${rest}" ${parts})
+  else()
+    add_test(NAME ${prefix}gpu_${tag} COMMAND ${exe} "~[large]~[sanitize]")
+  endif()
   set_tests_properties(${prefix}gpu_${tag} PROPERTIES LABELS "gpu;${label}" SKIP_RETURN_CODE 77 TIMEOUT 900)
   add_test(NAME ${prefix}gpu_${tag}_large COMMAND ${exe} "[large]")
   get_property(added GLOBAL PROPERTY reduction_large_tests_added)  # the locks taken in turn

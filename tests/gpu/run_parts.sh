@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Runs one GPU test program several times at once, each with one Catch2 test spec, and reports as
+# one test: a step's few long test cases (tagged [own_...]) then take as long as the longest of
+# them instead of all in turn. Each part's output is printed after it, under its spec.
+#
+# Exit: 1 when a part failed; else 77 (ctest: Skipped) when a part was skipped (no GPU, too little
+# memory): never passed for a case that did not run; 0 when every part passed.
+# usage: run_parts.sh TEST_EXECUTABLE SPEC [SPEC ...]
+set -uo pipefail
+tests=$1
+shift
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+i=0
+for spec in "$@"; do
+  ( "$tests" "$spec" >"$logs/$i.log" 2>&1; echo $? >"$logs/$i.status" ) &
+  i=$((i + 1))
+done
+wait
+skipped=0 failed=0 i=0
+for spec in "$@"; do
+  code=$(cat "$logs/$i.status")
+  echo "== $(basename "$tests") \"$spec\": exit $code"
+  cat "$logs/$i.log"
+  case $code in
+    0) ;;
+    77) skipped=$((skipped + 1)) ;;
+    *) failed=$((failed + 1)) ;;
+  esac
+  i=$((i + 1))
+done
+if [ "$failed" -gt 0 ]; then exit 1; fi
+if [ "$skipped" -gt 0 ]; then exit 77; fi
+exit 0
