@@ -54,9 +54,12 @@ using reduction::multi_gpu::Team;    // every GPU of this run, its communicator 
 inline constexpr const char* name = "step15_multi_gpu";
 inline constexpr const char* change = "K GPUs: a shard each, one NCCL all-reduce of the partials";
 
-// Sum, max and min of the previous step, as the harness sees a step (common/step_api.h).
-inline const reduction::StepOps& previous_step() {
-    static const reduction::StepOps ops = reduction::step_ops<previous::Entry>();
+// Sum, max and min of the previous step, as the harness sees a step (common/step_api.h). A template, so
+// that only a program that calls it compiles the previous step's kernels (tests/gpu/step15_shards.cu
+// includes this file for shard_of alone).
+template <class Previous = previous::Entry>
+const reduction::StepOps& previous_step() {
+    static const reduction::StepOps ops = reduction::step_ops<Previous>();
     return ops;
 }
 
@@ -234,7 +237,8 @@ struct Entry {
     static constexpr const char* step_change = change;
     template <class T>
     using PartOf = Part<T>;
-    static const reduction::StepOps& previous() { return previous_step(); }
+    template <class Previous = previous::Entry>  // a template for the reason previous_step is
+    static const reduction::StepOps& previous() { return previous_step<Previous>(); }
     static std::size_t shard_count(std::size_t n, int gpus, int rank) { return shard_of(n, gpus, rank).count; }
     static std::size_t depth(const reduction::StepApi& step, std::size_t n, int gpus, int block) {
         return addition_depth(step, n, gpus, block);
