@@ -580,6 +580,26 @@ struct ExactAccumulator {
         add_one(x);
     }
 
+    // A group of values' magnitudes, from each value's top 32 bits (all of a float32's): the largest, and the
+    // smallest minus one (zero's minus one is the most). Every value's bits are and-ed into sign_and.
+    struct Magnitudes {
+        unsigned int largest = 0, smallest_minus_one = ~0u;
+    };
+    template <unsigned int Count>
+    __device__ __forceinline__ Magnitudes scan(const Vector<T> (&vectors)[Count]) {
+        Magnitudes magnitudes;
+#pragma unroll
+        for (unsigned int k = 0; k < Count; ++k)
+#pragma unroll
+            for (unsigned int w = 0; w < Vector<T>::width; ++w) {
+                const unsigned int bits = top_bits(vectors[k].lane[w]);
+                sign_and &= bits;
+                magnitudes.largest = max(magnitudes.largest, bits & 0x7fffffffu);
+                magnitudes.smallest_minus_one = min(magnitudes.smallest_minus_one, (bits & 0x7fffffffu) - 1);
+            }
+        return magnitudes;
+    }
+
     // Several vectors at once (the loop's loads): the common case takes a shortcut, the rest add_one.
     // float32: if no value is special and all lie within `window` binades (counted by the exponent
     // field) of the largest, every value is a whole number of the smallest one's unit in the last
@@ -591,18 +611,9 @@ struct ExactAccumulator {
         if constexpr (sizeof(T) == 4) {
             static_assert(values == 4 || values == 8 || values == 16, "one vector or loads_per_iteration of them");
             constexpr int window = 53 - Layout::precision - (values == 16 ? 4 : values == 8 ? 3 : 2);  // log2(values)
-            unsigned int largest = 0, smallest_minus_one = ~0u;  // magnitudes' bits; zero's minus one is the most
-#pragma unroll
-            for (unsigned int k = 0; k < Count; ++k)
-#pragma unroll
-                for (unsigned int w = 0; w < Vector<T>::width; ++w) {
-                    const unsigned int bits = __float_as_uint(vectors[k].lane[w]);
-                    sign_and &= bits;
-                    largest = max(largest, bits & 0x7fffffffu);
-                    smallest_minus_one = min(smallest_minus_one, (bits & 0x7fffffffu) - 1);
-                }
-            const int top = static_cast<int>(largest >> 23);                             // 255: inf or NaN
-            const int bottom = max(static_cast<int>((smallest_minus_one + 1) >> 23), 1);  // subnormals: as field 1
+            const Magnitudes magnitudes = scan(vectors);
+            const int top = static_cast<int>(magnitudes.largest >> 23);  // 255: inf or NaN
+            const int bottom = max(static_cast<int>((magnitudes.smallest_minus_one + 1) >> 23), 1);  // subnormals: 1
             if (top < 255 && top - bottom <= window) {
                 double sums[values];
 #pragma unroll
@@ -619,16 +630,7 @@ struct ExactAccumulator {
                 return;
             }
         } else {
-            unsigned int largest = 0;  // the top 32 bits of the largest magnitude
-#pragma unroll
-            for (unsigned int k = 0; k < Count; ++k)
-#pragma unroll
-                for (unsigned int w = 0; w < Vector<T>::width; ++w) {
-                    const unsigned int bits = top_bits(vectors[k].lane[w]);
-                    sign_and &= bits;
-                    largest = max(largest, bits & 0x7fffffffu);
-                }
-            if (largest < (static_cast<unsigned int>(1023 + 1001) << 20)) {  // every value below 2^1001
+            if (scan(vectors).largest < (static_cast<unsigned int>(1023 + 1001) << 20)) {  // every value below 2^1001
                 if (fabs(high) >= largest_running) {
                     flush(high);
                     high = 0;
