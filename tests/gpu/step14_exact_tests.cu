@@ -182,6 +182,10 @@ void check_reduce_op(const std::vector<std::size_t>& sizes, const std::vector<in
 // The kernels themselves on grids the launch never picks: any grid gives the same bits.
 template <class T, bool Bulk>
 void check_kernel_grids() {
+    if (Bulk && !step::bulk_copies_available()) {  // as before this step: the loop's kernel sums every size
+        WARN("this GPU or build has no bulk copies (sm_90): the bulk path's kernel is not run");
+        return;
+    }
     constexpr std::size_t chunk = step::chunk_bytes / sizeof(T);
     const std::size_t sizes[] = {1, 7, chunk - 1, chunk + 1, 5 * chunk - 3, 1000003};
     const int blocks[] = {32, 256, 1024};
@@ -325,19 +329,11 @@ TEST_CASE(REDUCTION_STEP_TAG ": the exact kernel on any grid, float64: the CPU's
 
 TEST_CASE(REDUCTION_STEP_TAG ": the bulk path's exact kernel on any grid, float32: the CPU's bits",
           "[exact][own_bulk_grids_float32]") {
-    if (!step::bulk_copies_available()) {  // as before this step: the loop's kernel sums every size
-        WARN("this GPU or build has no bulk copies (sm_90): the bulk path's kernel is not run");
-        return;
-    }
     check_kernel_grids<float, true>();
 }
 
 TEST_CASE(REDUCTION_STEP_TAG ": the bulk path's exact kernel on any grid, float64: the CPU's bits",
           "[exact][own_bulk_grids_float64]") {
-    if (!step::bulk_copies_available()) {  // as before this step: the loop's kernel sums every size
-        WARN("this GPU or build has no bulk copies (sm_90): the bulk path's kernel is not run");
-        return;
-    }
     check_kernel_grids<double, true>();
 }
 
