@@ -19,8 +19,6 @@ std::string& reason_storage() {
 
 std::string usable_gpu_problem() { return cuda_device_problem(); }  // names a missing or too old driver
 
-void wait_for_the_gpu_asleep() { CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync)); }
-
 std::uint64_t test_seed() {
     if (const char* text = std::getenv("REDUCTION_TEST_SEED")) return std::strtoull(text, nullptr, 10);
     return fresh_seed();

@@ -27,11 +27,6 @@ inline constexpr int skipped_exit_code = 77;
 // Empty when a CUDA device can be used; otherwise why not, in one line.
 std::string usable_gpu_problem();
 
-// This process waits for the GPU asleep, not spinning on a CPU core (CUDA's default while a process
-// has fewer contexts than the machine has cores). CTest runs many GPU tests at once: a spinning wait
-// takes the core that a compilation, a sanitizer or another test's reference needs.
-void wait_for_the_gpu_asleep();
-
 // REDUCTION_TEST_SEED from the environment replays a failure; otherwise a fresh seed every run.
 std::uint64_t test_seed();
 

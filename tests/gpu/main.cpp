@@ -28,7 +28,6 @@ int main(int argc, char* argv[]) {
                   << " needs an NVIDIA GPU\n";
         return reduction::test::skipped_exit_code;
     }
-    reduction::test::wait_for_the_gpu_asleep();
     const int failures = Catch::Session().run(argc, argv);
     if (failures == 0 && reduction::test::skipped_for_resources()) {
         std::cout << "SKIPPED: " << reduction::test::skip_reason() << "\n";

@@ -17,7 +17,6 @@
 #include "hang_guard.h"
 #include "run_multi_gpu.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -282,11 +281,6 @@ int main_guarded(int argc, char** argv) {
                 std::printf("SKIPPED: K=%d needs %d GPUs; this machine has %d\n", k, k, present);
                 return skipped;
             }
-        }
-        const int most = *std::max_element(ks.begin(), ks.end());
-        for (int device = 0; device < most; ++device) {  // wait asleep, as every GPU test does (gpu_test_support.h)
-            CUDA_CHECK(cudaSetDevice(device));
-            CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
         }
         for (int k : ks) {
             std::unique_ptr<Team> team = Team::local(k);
