@@ -80,6 +80,10 @@ int run_typed(Team& team, const Options& options, int argc, const char* const* a
         else CUDA_CHECK(cudaMemsetAsync(p.partial, 0xFF, sizeof(T), members[i].stream));
         CUDA_CHECK(cudaMemsetAsync(p.total, 0xFF, sizeof(T), members[i].stream));
     }
+    for (const auto& member : members) {  // the fills and copies above ran on stream 0: the team's streams do not wait for it
+        CUDA_CHECK(cudaSetDevice(member.device));
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
     Entry::send(team, whole.values.get(), n, parts);  // the first upload, not timed
     team.synchronize();
     // The depth of the tolerance, the same on every rank: the largest any rank computes.

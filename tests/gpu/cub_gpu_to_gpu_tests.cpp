@@ -67,6 +67,7 @@ TEST_CASE("cub_gpu_to_gpu: one call is kernels alone on its stream, in the calle
         DeviceBuffer<unsigned char> scratch(typed<T>(step).scratch_bytes(n, block));
         T* const scratch_t = reinterpret_cast<T*>(scratch.get());
         const test::NonBlockingStream stream;
+        CUDA_CHECK(cudaDeviceSynchronize());  // the upload, on stream 0, which `stream` does not wait for
         const test::HangGuard guard(describe<T>(n) + ", on a non-blocking stream and from a graph", 3 * n * sizeof(T));
         typed<T>(step).reduce(device.get(), n, out.get(), scratch_t, block, stream);  // uncaptured: the reference bits
         CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -86,7 +87,7 @@ TEST_CASE("cub_gpu_to_gpu: one call is kernels alone on its stream, in the calle
         CHECK(kernels > 0);
         CHECK(kernels == nodes);  // an allocation or a copy would be a node of another type
 
-        CUDA_CHECK(cudaMemset(out.get(), 0xFF, sizeof(T)));
+        CUDA_CHECK(cudaMemsetAsync(out.get(), 0xFF, sizeof(T), stream));  // on `stream`: before the replay, surely
         CUDA_CHECK(cudaGraphLaunch(exec, stream));
         CUDA_CHECK(cudaStreamSynchronize(stream));
         cudaGraphExecDestroy(exec);

@@ -26,6 +26,7 @@ Launch captured_launch(std::size_t n, int block) {
     CUDA_CHECK(cudaMemset(in.get(), 0, in.bytes()));
     DeviceBuffer<unsigned char> scratch(test::scratch_bytes<std::int32_t>(step, n, block));
     if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+    CUDA_CHECK(cudaDeviceSynchronize());  // the fills, on stream 0, which `stream` below does not wait for
     auto* scratch_t = reinterpret_cast<std::int32_t*>(scratch.get());
     const test::NonBlockingStream stream;
     {

@@ -395,6 +395,7 @@ void check_given_stream(std::uint64_t seed) {
         const test::HangGuard guard(describe<T>(c) + ", on a non-blocking stream and from a graph", 3 * n * sizeof(T));
         DeviceBuffer<unsigned char> scratch(test::scratch_bytes<T>(step, n, block));
         if (scratch.bytes() > 0) CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+        CUDA_CHECK(cudaDeviceSynchronize());  // the upload and the fill, on stream 0, which `stream` does not wait for
         T* const scratch_t = reinterpret_cast<T*>(scratch.get());
         // once outside the capture: whatever a step sets up on its first call (occupancy, attributes)
         typed<T>(step).reduce(device.get(), n, out.get(), scratch_t, block, stream);
@@ -420,7 +421,7 @@ void check_given_stream(std::uint64_t seed) {
             continue;
         }
         CUDA_CHECK(cudaDeviceSynchronize());  // anything launched outside the capture has run by now
-        CUDA_CHECK(cudaMemset(out.get(), 0xFF, sizeof(T)));
+        CUDA_CHECK(cudaMemsetAsync(out.get(), 0xFF, sizeof(T), stream));  // on `stream`: before the replay, surely
         cudaGraphExec_t exec = nullptr;
         CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
         CUDA_CHECK(cudaGraphLaunch(exec, stream));
