@@ -13,14 +13,15 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 i=0
 for spec in "$@"; do
-  ( "$tests" "$spec" >"$logs/$i.log" 2>&1; echo $? >"$logs/$i.status" ) &
+  ( start=$SECONDS; "$tests" "$spec" >"$logs/$i.log" 2>&1; echo $? >"$logs/$i.status"
+    echo $((SECONDS - start)) >"$logs/$i.seconds" ) &
   i=$((i + 1))
 done
 wait
 skipped=0 failed=0 i=0
 for spec in "$@"; do
   code=$(cat "$logs/$i.status")
-  echo "== $(basename "$tests") \"$spec\": exit $code"
+  echo "== $(basename "$tests") \"$spec\": exit $code after $(cat "$logs/$i.seconds") s"
   cat "$logs/$i.log"
   case $code in
     0) ;;

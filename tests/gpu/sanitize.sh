@@ -33,17 +33,17 @@ tools=(memcheck racecheck synccheck initcheck)
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 for tool in "${tools[@]}"; do
-  ( "$sanitizer" --tool "$tool" --error-exitcode 99 "$tests" "[sanitize]" >"$logs/$tool.log" 2>&1
-    echo $? >"$logs/$tool.status" ) &
+  ( start=$SECONDS; "$sanitizer" --tool "$tool" --error-exitcode 99 "$tests" "[sanitize]" >"$logs/$tool.log" 2>&1
+    echo $? >"$logs/$tool.status"; echo $((SECONDS - start)) >"$logs/$tool.seconds" ) &
 done
 wait
 status=0
 for tool in "${tools[@]}"; do
   code=$(cat "$logs/$tool.status")
   if [ "$code" = 0 ]; then
-    echo "ok    $tool"
+    echo "ok    $tool ($(cat "$logs/$tool.seconds") s)"
   else
-    echo "FAIL  $tool (exit $code)"; tail -n 40 "$logs/$tool.log"; status=1
+    echo "FAIL  $tool (exit $code after $(cat "$logs/$tool.seconds") s)"; tail -n 40 "$logs/$tool.log"; status=1
   fi
 done
 exit $status
