@@ -2,18 +2,26 @@
 #include <cfloat>
 #include <cstdio>
 #include <limits>
+#include <type_traits>
 
 namespace reduction {
+// What a float reference sums in: double for float32 (every float32 is exact in a double, and the double's 29
+// more bits keep the sum's error far below any float32 tolerance, at a few times the speed), long double for
+// the rest. Its unit roundoff enters the tolerance (tolerance_for).
+template <class T>
+using ReferenceWide = std::conditional_t<std::is_same_v<T, float>, double, long double>;
+
 namespace {
-// Neumaier's variant of Kahan summation: keeps the low-order bits lost by each addition.
+// Neumaier's variant of Kahan summation: keeps the low-order bits lost by each addition, in W.
+template <class W>
 struct CompensatedSum {
-    long double sum = 0, carry = 0;
-    void add(long double x) {
-        const long double t = sum + x;
+    W sum = 0, carry = 0;
+    void add(W x) {
+        const W t = sum + x;
         carry += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
         sum = t;
     }
-    long double value() const { return sum + carry; }
+    long double value() const { return static_cast<long double>(sum) + static_cast<long double>(carry); }
 };
 
 template <class T>
@@ -34,8 +42,9 @@ struct Partial {
     explicit Partial(OpKind kind = OpKind::sum) : op(kind) {}
     OpKind op;
     std::uint64_t wrapped = 0;  // int32 sum: unsigned, so it wraps (defined) and the low 32 bits stay exact
-    CompensatedSum sum;         // floating-point sum of the finite terms
-    long double abs = 0, positive = 0, negative = 0;  // all terms of one sign: plain sums are fine
+    using Wide = ReferenceWide<T>;
+    CompensatedSum<Wide> sum;  // floating-point sum of the finite terms
+    Wide abs = 0, positive = 0, negative = 0;  // all terms of one sign: plain sums are fine
     bool nan = false, plus_inf = false, minus_inf = false;
     std::size_t first_non_finite = Reference::no_index;
     T extreme = op == OpKind::max ? Max::identity<T>() : Min::identity<T>();  // max and min, NaNs skipped
@@ -49,25 +58,39 @@ struct Partial {
         } else if constexpr (std::is_integral_v<T>) {
             for (std::size_t k = 0; k < count; ++k) wrapped += static_cast<std::uint64_t>(std::int64_t{values[k]});
         } else {
-            // running sums in locals stay in registers (80-bit loads and stores at every element are slow)
-            CompensatedSum s = sum;
-            long double a = abs, pos = positive, neg = negative;
-            for (std::size_t k = 0; k < count; ++k) {
+            // Running sums in locals stay in registers (80-bit loads and stores at every element are slow). In
+            // double, element k goes to lane k % 4: each addition then waits for the one 4 elements before it,
+            // not for the one before (the long double's few registers hold one lane only).
+            constexpr std::size_t lanes = std::is_same_v<Wide, double> ? 4 : 1;
+            CompensatedSum<Wide> s[lanes] = {sum};
+            Wide a[lanes] = {abs}, pos[lanes] = {positive}, neg[lanes] = {negative};
+            const auto add_one = [&](std::size_t lane, std::size_t k) {
                 const T x = values[k];
                 if (!std::isfinite(x)) {
                     if (first_non_finite == Reference::no_index) first_non_finite = first + k;
                     (std::isnan(x) ? nan : x > 0 ? plus_inf : minus_inf) = true;
-                    continue;
+                    return;
                 }
-                s.add(x);
-                a += std::fabs(static_cast<long double>(x));
-                pos += x > 0 ? static_cast<long double>(x) : 0.0L;  // adding +0 leaves a sum as it is: no branch
-                neg += x > 0 ? 0.0L : static_cast<long double>(x);
+                s[lane].add(x);
+                a[lane] += std::fabs(static_cast<Wide>(x));
+                pos[lane] += x > 0 ? static_cast<Wide>(x) : Wide(0);  // adding +0 leaves a sum as it is: no branch
+                neg[lane] += x > 0 ? Wide(0) : static_cast<Wide>(x);
+            };
+            std::size_t k = 0;
+            for (; k + lanes <= count; k += lanes)
+                for (std::size_t lane = 0; lane < lanes; ++lane) add_one(lane, k + lane);
+            for (; k < count; ++k) add_one(0, k);
+            sum = s[0];
+            abs = a[0];
+            positive = pos[0];
+            negative = neg[0];
+            for (std::size_t lane = 1; lane < lanes; ++lane) {
+                sum.add(s[lane].sum);
+                sum.add(s[lane].carry);
+                abs += a[lane];
+                positive += pos[lane];
+                negative += neg[lane];
             }
-            sum = s;
-            abs = a;
-            positive = pos;
-            negative = neg;
         }
     }
 
@@ -166,8 +189,9 @@ double tolerance_for(const Reference& reference, std::size_t depth) {
         return 0.0;
     } else {
         if (reference.op != OpKind::sum) return 0.0;
-        // plus the reference's own error (<= (2u + O(n u^2)) * sum|x|, u of long double): never blame the GPU for it
-        const long double u_ref = LDBL_EPSILON / 2;
+        // plus the reference's own error (<= (2u + O(n u^2)) * sum|x|, u of the type it sums in): never blame the
+        // GPU for it
+        const long double u_ref = std::numeric_limits<ReferenceWide<T>>::epsilon() / 2.0L;
         const long double reference_error =
             (2 * u_ref + 2 * static_cast<long double>(reference.n) * u_ref * u_ref) * reference.abs_sum;
         return static_cast<double>(gamma_bound<T>(depth) * reference.abs_sum + reference_error);
