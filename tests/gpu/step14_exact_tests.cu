@@ -303,11 +303,11 @@ void check_window_edge() {
 const std::vector<std::size_t> exact_sizes = {1, 2, 3, 5, 17, 1000, 4097, 65537, (std::size_t{1} << 20) + 3, 3000017};
 const std::vector<int> every_block = {32, 64, 128, 256, 512, 1024};
 
-TEST_CASE(REDUCTION_STEP_TAG ": the exact sum through reduce, float32: the CPU's bits", "[exact]") {
+TEST_CASE(REDUCTION_STEP_TAG ": the exact sum through reduce, float32: the CPU's bits", "[exact][own_reduce_float32]") {
     check_reduce_op<float>(exact_sizes, every_block);
 }
 
-TEST_CASE(REDUCTION_STEP_TAG ": the exact sum through reduce, float64: the CPU's bits", "[exact]") {
+TEST_CASE(REDUCTION_STEP_TAG ": the exact sum through reduce, float64: the CPU's bits", "[exact][own_reduce_float64]") {
     check_reduce_op<double>(exact_sizes, every_block);
 }
 
@@ -317,8 +317,8 @@ TEST_CASE(REDUCTION_STEP_TAG ": the exact sum, small cases for compute-sanitizer
     check_reduce_op<double>({5, 70001}, {256});
 }
 
-// The longest cases here (seconds each): each in a process of its own beside the others ([own_...]:
-// tests/gpu/step_tests.cmake).
+// The longest cases here (seconds each), like the two above: each in a process of its own beside the
+// others ([own_...]: tests/gpu/step_tests.cmake).
 TEST_CASE(REDUCTION_STEP_TAG ": the exact kernel on any grid, float32: the CPU's bits", "[exact][own_grids_float32]") {
     check_kernel_grids<float, false>();
 }
