@@ -705,13 +705,6 @@ struct ExactPartial {
     std::int64_t nan, plus_inf, minus_inf, non_negative;
 };
 
-// The digits rounded once with the CPU's code (reduction::round_digits). Not inlined: it runs once per
-// call, and one copy per type keeps each of the 24 kernels that call it smaller and quicker to build.
-template <class T>
-__device__ __noinline__ T round_on_gpu(std::int64_t* digits, reduction::ExactSpecials specials) {
-    return reduction::round_digits<T>(digits, specials);
-}
-
 // One block's elements into its digits, then the block's digits into the grid's; the last block
 // rounds the grid's once into *out. A grid of one block rounds its own. Given a `partial`, the last
 // block writes the grid's digits there instead, unrounded.
@@ -733,7 +726,7 @@ __global__ void __launch_bounds__(Block)
     acc.warp_into_digits(&seen);
     __syncthreads();  // every warp's sum is in the digits
     if (gridDim.x == 1 && partial == nullptr) {  // round_digits carries them itself
-        if (tid == 0) *out = round_on_gpu<T>(digits, specials_of(seen));
+        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen));
         return;
     }
     // Each digit's excess over 32 bits moved one digit up, every digit at once (the same integer): each is
@@ -761,7 +754,7 @@ __global__ void __launch_bounds__(Block)
         const unsigned int grid_seen = atomicExch(&grid_state->seen, 0u);
         grid_state->blocks_done = 0;
         if (partial == nullptr) {
-            *out = round_on_gpu<T>(digits, specials_of(grid_seen));
+            *out = reduction::round_digits<T>(digits, specials_of(grid_seen));
         } else {
             partial->nan = (grid_seen & saw_nan) != 0;
             partial->plus_inf = (grid_seen & saw_plus_inf) != 0;
@@ -779,7 +772,7 @@ __global__ void round_partial_kernel(ExactPartial<T>* summed, T* out) {
     specials.plus_inf = summed->plus_inf != 0;
     specials.minus_inf = summed->minus_inf != 0;
     specials.all_negative_zero = summed->non_negative == 0;
-    *out = round_on_gpu<T>(summed->digits, specials);
+    *out = reduction::round_digits<T>(summed->digits, specials);
 }
 
 template <class T>
