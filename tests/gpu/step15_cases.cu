@@ -15,6 +15,7 @@
 
 #include "exact_sum.h"
 #include "hang_guard.h"
+#include "input.h"
 #include "run_multi_gpu.h"
 
 #include <cmath>
@@ -113,9 +114,7 @@ std::vector<T> hard_values() {
 // run's JSON report ("result", printed with max_digits10 digits: it reads back to the same value).
 template <class T>
 bool exact_bits_match(const std::string& report, const std::string& file, std::string& why) {
-    std::ifstream in(file, std::ios::binary | std::ios::ate);
-    std::vector<T> values(static_cast<std::size_t>(in.tellg()) / sizeof(T));
-    in.seekg(0).read(reinterpret_cast<char*>(values.data()), static_cast<std::streamsize>(values.size() * sizeof(T)));
+    const std::vector<T> values = reduction::read_input_file<T>(file);  // the harness's reader, as --input uses
     const T expected = reduction::exact_sum(values.data(), values.size());
     const std::string key = "\"result\": \"";
     const std::size_t at = report.find(key);
