@@ -19,7 +19,7 @@ ReduceFn<std::uint8_t> step_reduce_uint8();
 std::size_t step_scratch_bytes_uint8(std::size_t n, int block);
 
 // Sum, max and min of a step whose operator is a template parameter (step11_any_operator on).
-// Defined only in that step's test program, by tests/gpu/<tag>_ops_under_test.cu.
+// Defined only in that step's test program, by tests/gpu/ops_under_test.cu; its sum is step_under_test()'s.
 const StepOps& step_ops_under_test();
 
 }  // namespace reduction::test
