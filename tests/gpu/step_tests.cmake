@@ -20,7 +20,8 @@
 # GPU, or when a case lacks device memory, ctest says Skipped, never passed):
 #   gpu_<tag>          labels gpu;<tag>            every case but the large ones (minutes)
 #   gpu_<tag>_large    labels gpu;<tag>;large      n = 2^32 + 17 bytes (5 GiB), 2^31 + 17 int32 and
-#                                                  float32 (8 GiB each, skipped when memory is short)
+#                                                  float32 (8 GiB each, skipped when memory is short);
+#                                                  its reference from the fixture large_reference
 #   sanitize_<tag>     labels gpu;sanitizer;<tag>  memcheck, racecheck, synccheck and initcheck over
 #                                                  the small cases; Skipped, with the reason, where
 #                                                  compute-sanitizer or a GPU is missing
@@ -69,14 +70,23 @@ if(NOT REDUCTION_COMPUTE_SANITIZER)
 endif()
 
 # The support library of the GPU tests and the GPU probe (does this machine have a usable GPU?
-# exit 77 if not), which the sanitizer tests and grade ask: built once.
+# exit 77 if not), which the sanitizer tests and grade ask: built once. And the large tests' fixture,
+# large_reference: the reference of their 2^31 + 17 generated values (seconds of every core), computed
+# once per ctest run instead of once per step, into the file REDUCTION_LARGE_REFERENCE names
+# (large_reference.h), build/large_reference.bin. Skipped without a GPU; a large test run by hand computes its own.
 function(reduction_add_gpu_probe)
   if(NOT TARGET reduction_gpu_test_support)
     add_library(reduction_gpu_test_support STATIC ${REDUCTION_STEP_TESTS_DIR}/gpu_test_support.cpp
-                ${REDUCTION_STEP_TESTS_DIR}/hang_guard.cpp ${REDUCTION_STEP_TESTS_DIR}/dirty_shared_memory.cu)
+                ${REDUCTION_STEP_TESTS_DIR}/hang_guard.cpp ${REDUCTION_STEP_TESTS_DIR}/dirty_shared_memory.cu
+                ${REDUCTION_STEP_TESTS_DIR}/large_reference.cpp)
     target_link_libraries(reduction_gpu_test_support PUBLIC reduction::common)
     add_executable(reduction_gpu_probe ${REDUCTION_STEP_TESTS_DIR}/gpu_probe.cpp)
     target_link_libraries(reduction_gpu_probe PRIVATE reduction_gpu_test_support)
+    add_executable(reduction_large_reference ${REDUCTION_STEP_TESTS_DIR}/large_reference_main.cpp)
+    target_link_libraries(reduction_large_reference PRIVATE reduction_gpu_test_support)
+    add_test(NAME large_reference COMMAND reduction_large_reference ${CMAKE_BINARY_DIR}/large_reference.bin)
+    set_tests_properties(large_reference PROPERTIES LABELS "gpu;large" FIXTURES_SETUP large_reference
+                         SKIP_RETURN_CODE 77 TIMEOUT 300)
   endif()
 endfunction()
 
@@ -84,6 +94,16 @@ endfunction()
 # the time of -O3 (seconds that every fresh build and the add-a-step check wait for).
 function(reduction_unoptimized_test_runner target)
   target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-O0>)
+endfunction()
+
+# The test programs' CUDA files with nvcc's split compilation (--split-compile=0: the device functions are
+# optimized in parallel, on every core): step 14's kernels take longest to compile, and their test programs
+# end the build while other cores stand idle. The steps' own programs, whose times the lessons report, are
+# compiled without it, as they were measured.
+function(reduction_split_compile target)
+  if(CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA" AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--split-compile=0>)
+  endif()
 endfunction()
 
 # reduction_gpu_tests_main(): the object library reduction_gpu_tests_main, tests/gpu/main.cpp (Catch2's
@@ -130,6 +150,7 @@ function(reduction_add_multi_gpu_tests step_dir_name)
   add_executable(${name}_cases ${REDUCTION_STEP_TESTS_DIR}/${tag}_cases.cu ${REDUCTION_STEP_TESTS_DIR}/hang_guard.cpp)
   target_include_directories(${name}_cases PRIVATE ${PROJECT_SOURCE_DIR} ${REDUCTION_STEP_TESTS_DIR})
   target_link_libraries(${name}_cases PRIVATE reduction::team)
+  reduction_split_compile(${name}_cases)
   target_compile_definitions(${name}_cases PRIVATE STEP15_HEADER="${arg_SOURCE_DIR}/reduce.cuh")
   reduction_use_previous_step(${name}_cases ${step_dir_name})
   foreach(mode usage one single mpi)
@@ -185,9 +206,24 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
   # once per tag, into an object library every copy of the step shares (tests/mutants/ builds many);
   # what includes the step's reduce.cuh (.cu) is compiled for each copy.
   file(GLOB step_specific CONFIGURE_DEPENDS ${REDUCTION_STEP_TESTS_DIR}/${tag}_*.cu)
+  # The step's kernels are templates, compiled again in every file that instantiates them: so
+  # step_under_test.cu and the step's own .cu tests, which instantiate the same ones, are compiled as one
+  # translation unit, a file generated here that includes them. ops_under_test.cu (max and min only)
+  # compiles apart, beside it.
+  set(under_test ${REDUCTION_STEP_TESTS_DIR}/step_under_test.cu)
+  if(step_specific)
+    set(under_test ${CMAKE_CURRENT_BINARY_DIR}/${prefix}${tag}_under_test.cu)
+    set(includes "// Written by tests/gpu/step_tests.cmake: ${tag}'s kernels compiled once for all of these.\n")
+    foreach(source IN ITEMS ${REDUCTION_STEP_TESTS_DIR}/step_under_test.cu ${step_specific})
+      string(APPEND includes "#include \"${source}\"\n")
+    endforeach()
+    file(CONFIGURE OUTPUT ${under_test} CONTENT "${includes}")
+  endif()
   reduction_step_field(${step_dir_name} API api)
+  set(ops_under_test "")
   if(api STREQUAL "op")
-    list(APPEND step_specific ${REDUCTION_STEP_TESTS_DIR}/ops_under_test.cu)
+    set(ops_under_test ${REDUCTION_STEP_TESTS_DIR}/ops_under_test.cu)
+    list(APPEND step_specific ${ops_under_test})
   endif()
   set(host_part gpu_tests_host_${tag})
   if(NOT TARGET ${host_part})
@@ -201,12 +237,11 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
   endif()
 
   set(exe ${prefix}gpu_tests_${tag})
-  add_executable(${exe}
-    ${REDUCTION_STEP_TESTS_DIR}/step_under_test.cu
-    ${step_specific})
+  add_executable(${exe} ${under_test} ${ops_under_test})
+  reduction_split_compile(${exe})
   target_link_libraries(${exe} PRIVATE reduction_gpu_tests_main ${host_part} reduction_gpu_test_support
                         reduction_catch2)
-  add_dependencies(${exe} reduction_gpu_probe)  # sanitize_<tag> asks it whether there is a GPU
+  add_dependencies(${exe} reduction_gpu_probe reduction_large_reference)  # sanitize_<tag> asks the probe for a GPU
   target_compile_definitions(${exe} PRIVATE
     REDUCTION_STEP_HEADER="${step_source_dir}/reduce.cuh"
     REDUCTION_STEP_NS=${tag}
@@ -240,7 +275,8 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
   math(EXPR added "${added} + 1")
   set_property(GLOBAL PROPERTY reduction_large_tests_added ${added})
   set_tests_properties(${prefix}gpu_${tag}_large PROPERTIES LABELS "gpu;${label};large" SKIP_RETURN_CODE 77 TIMEOUT 900
-                       RESOURCE_LOCK gpu_memory_${slot})
+                       RESOURCE_LOCK gpu_memory_${slot} FIXTURES_REQUIRED large_reference
+                       ENVIRONMENT REDUCTION_LARGE_REFERENCE=${CMAKE_BINARY_DIR}/large_reference.bin)
   add_test(NAME ${prefix}sanitize_${tag}
            COMMAND bash ${REDUCTION_STEP_TESTS_DIR}/sanitize.sh "${REDUCTION_COMPUTE_SANITIZER}"
                    $<TARGET_FILE:reduction_gpu_probe> $<TARGET_FILE:${exe}>)

@@ -278,7 +278,8 @@ class MakeExercise(unittest.TestCase):
 
 # CTest's JUnit for one step: one test passed, one skipped, one failed, the speed test passed.
 JUNIT = """<?xml version="1.0" encoding="UTF-8"?>
-<testsuite name="Linux-c++" tests="4" failures="1" disabled="0" skipped="1" hostname="" time="0" timestamp="">
+<testsuite name="Linux-c++" tests="5" failures="1" disabled="0" skipped="1" hostname="" time="0" timestamp="">
+  <testcase name="large_reference" classname="large_reference" time="2.1" status="run"><system-out>seed 7</system-out></testcase>
   <testcase name="gpu_step04" classname="gpu_step04" time="12.5" status="run"><system-out>All tests passed</system-out></testcase>
   <testcase name="gpu_step04_large" classname="gpu_step04_large" time="0.1" status="notrun">
     <skipped message="SKIP_RETURN_CODE=77"/><system-out>SKIPPED: 8 GiB of device memory needed</system-out></testcase>
@@ -325,10 +326,12 @@ class Gradescope(unittest.TestCase):
         with tempfile.TemporaryDirectory() as work:
             junit = Path(work) / "ctest.xml"
             junit.write_text(JUNIT)
-            checks = self.host_checks() + grade.checks_from_junit(junit)
+            named = ["gpu_step04", "gpu_step04_large", "sanitize_step04", "speed_step04"]
+            checks = self.host_checks() + grade.checks_from_junit(junit, named)
         results = grade.gradescope_results("step04_first_add", checks, 61.4, "FAIL")
         self.check_document(results)
         tests = {test["name"]: test for test in results["tests"]}
+        self.assertNotIn("GPU part: large_reference", tests)  # the fixture ctest adds is not graded
         self.assertEqual(tests["GPU part: gpu_step04"]["score"], tests["GPU part: gpu_step04"]["max_score"])
         self.assertEqual(tests["GPU part: gpu_step04_large"]["score"], 0)  # a skip is never a pass
         self.assertEqual(tests["GPU part: gpu_step04_large"]["status"], "failed")
