@@ -96,16 +96,6 @@ function(reduction_unoptimized_test_runner target)
   target_compile_options(${target} PRIVATE $<$<CXX_COMPILER_ID:GNU,Clang,AppleClang>:-O0>)
 endfunction()
 
-# The test programs' CUDA files with nvcc's split compilation (--split-compile=0: the device functions are
-# optimized in parallel, on every core): step 14's kernels take longest to compile, and their test programs
-# end the build while other cores stand idle. The steps' own programs, whose times the lessons report, are
-# compiled without it, as they were measured.
-function(reduction_split_compile target)
-  if(CMAKE_CUDA_COMPILER_ID STREQUAL "NVIDIA" AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.0)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--split-compile=0>)
-  endif()
-endfunction()
-
 # reduction_gpu_tests_main(): the object library reduction_gpu_tests_main, tests/gpu/main.cpp (Catch2's
 # runner and the Skipped exit without a GPU), compiled once and linked into every GPU test program.
 function(reduction_gpu_tests_main)
@@ -150,7 +140,6 @@ function(reduction_add_multi_gpu_tests step_dir_name)
   add_executable(${name}_cases ${REDUCTION_STEP_TESTS_DIR}/${tag}_cases.cu ${REDUCTION_STEP_TESTS_DIR}/hang_guard.cpp)
   target_include_directories(${name}_cases PRIVATE ${PROJECT_SOURCE_DIR} ${REDUCTION_STEP_TESTS_DIR})
   target_link_libraries(${name}_cases PRIVATE reduction::team)
-  reduction_split_compile(${name}_cases)
   target_compile_definitions(${name}_cases PRIVATE STEP15_HEADER="${arg_SOURCE_DIR}/reduce.cuh")
   reduction_use_previous_step(${name}_cases ${step_dir_name})
   foreach(mode usage one single mpi)
@@ -238,7 +227,6 @@ function(reduction_add_step_tests step_dir_name step_source_dir)
 
   set(exe ${prefix}gpu_tests_${tag})
   add_executable(${exe} ${under_test} ${ops_under_test})
-  reduction_split_compile(${exe})
   target_link_libraries(${exe} PRIVATE reduction_gpu_tests_main ${host_part} reduction_gpu_test_support
                         reduction_catch2)
   add_dependencies(${exe} reduction_gpu_probe reduction_large_reference)  # sanitize_<tag> asks the probe for a GPU
