@@ -63,7 +63,7 @@ bool write_large_references(const std::string& path, std::uint64_t seed, std::st
     contents.seed = seed;
     contents.int32 = generated_reference<std::int32_t>(large_n, Pattern::random, seed);
     contents.float32 = generated_reference<float>(large_n, Pattern::random, seed);
-    const std::string temporary = path + ".partial";
+    const std::string temporary = path + "." + std::to_string(seed) + ".partial";  // each writer its own
     std::FILE* file = std::fopen(temporary.c_str(), "wb");
     bool written = file && std::fwrite(&contents, sizeof contents, 1, file) == 1;
     if (file) written = std::fclose(file) == 0 && written;
