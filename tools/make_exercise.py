@@ -11,7 +11,7 @@ from tools import classroom, compiled_code, exercise_markers
 
 TOOLS = Path(__file__).resolve().parent
 TREE = TOOLS.parent
-CLASSROOM_FILES = ("tools/__init__.py", "tools/grade.py", "tools/classroom.py", "tools/speed_test.py",
+CLASSROOM_FILES = ("tools/__init__.py", "tools/grade.py", "tools/classroom.py", "tools/speed_test.py", "tools/hold_gpu.py",
                    "tools/grade_thresholds.csv", "tools/sass_checks.csv", "tools/host_calls.csv", "tools/compiled_code.py",
                    "tools/install_prerequisites.sh", "course/__init__.py", "course/stamped_csv.py", "course/steps.py")
 

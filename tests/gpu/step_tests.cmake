@@ -279,9 +279,26 @@ endfunction()
 # Skipped (77) without a GPU or without a threshold; with no previous step (step01) it only prints
 # the time. Runs alone on the machine (RUN_SERIAL): another test on the GPU would move the times.
 # REDUCTION_SPEED_ROUNDS sets the runs of each (default 3).
+# Around it, the fixture gpu_held (reduction_hold_gpu_during): speed_hold_gpu keeps an idle CUDA
+# context open on GPU 0 until speed_release_gpu, so that each program the speed tests start creates
+# its own context faster (tools/hold_gpu.py). Without a GPU the holder reports Skipped, and the tests
+# run as they would without it.
 find_package(Python3 COMPONENTS Interpreter QUIET)
 get_filename_component(REDUCTION_PYTHON_ROOT ${REDUCTION_STEP_TESTS_DIR}/../.. ABSOLUTE)  # holds tools/, course/
 set(REDUCTION_CLASSROOM_DIR ${REDUCTION_PYTHON_ROOT}/tools)
+
+function(reduction_hold_gpu_during test)
+  if(NOT TEST speed_hold_gpu)
+    set(state ${CMAKE_BINARY_DIR}/speed_hold_gpu.pid)
+    add_test(NAME speed_hold_gpu COMMAND ${Python3_EXECUTABLE} -m tools.hold_gpu start ${state}
+             WORKING_DIRECTORY ${REDUCTION_PYTHON_ROOT})
+    add_test(NAME speed_release_gpu COMMAND ${Python3_EXECUTABLE} -m tools.hold_gpu stop ${state}
+             WORKING_DIRECTORY ${REDUCTION_PYTHON_ROOT})
+    set_tests_properties(speed_hold_gpu PROPERTIES LABELS speed FIXTURES_SETUP gpu_held SKIP_RETURN_CODE 77 TIMEOUT 120)
+    set_tests_properties(speed_release_gpu PROPERTIES LABELS speed FIXTURES_CLEANUP gpu_held SKIP_RETURN_CODE 77 TIMEOUT 60)
+  endif()
+  set_tests_properties(${test} PROPERTIES FIXTURES_REQUIRED gpu_held)
+endfunction()
 
 function(reduction_add_speed_test step_dir_name)
   set(script ${REDUCTION_CLASSROOM_DIR}/speed_test.py)
@@ -298,4 +315,5 @@ function(reduction_add_speed_test step_dir_name)
            COMMAND ${Python3_EXECUTABLE} -m tools.speed_test ${REDUCTION_CLASSROOM_DIR}/grade_thresholds.csv ${exes}
            WORKING_DIRECTORY ${REDUCTION_PYTHON_ROOT})
   set_tests_properties(speed_${tag} PROPERTIES LABELS "${tag};speed" SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
+  reduction_hold_gpu_during(speed_${tag})
 endfunction()
