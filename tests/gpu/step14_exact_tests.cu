@@ -341,8 +341,9 @@ TEST_CASE(REDUCTION_STEP_TAG ": the bulk path's exact kernel on any grid, float6
     check_kernel_grids<double, true>();
 }
 
+// Seconds of inputs made and summed on the CPU: in a process of its own too.
 TEST_CASE(REDUCTION_STEP_TAG ": partials of 1 to 4 pieces, added as integers and rounded once: the CPU's bits",
-          "[exact]") {
+          "[exact][own_partials]") {
     check_partials<float>();
     check_partials<double>();
 }
