@@ -301,14 +301,14 @@ def mark_build_errors(records, errors):
 
 # --- tests -------------------------------------------------------------------------------------
 
-def run_test(build_dir, name, limit):
+def run_test(build_dir, name, limit, env=None):
     """(outcome, note) of one CTest test: outcome pass, fail, skip or timeout."""
     with tempfile.TemporaryDirectory(prefix="mutant-") as work:
         junit = Path(work) / "ctest.xml"
         command = ["ctest", "--test-dir", str(build_dir), "-R", f"^{re.escape(name)}$", "--output-on-failure",
                    "--output-junit", str(junit)]
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                   start_new_session=True)
+                                   start_new_session=True, env=env)
         try:
             output, _ = process.communicate(timeout=limit)
         except subprocess.TimeoutExpired:
@@ -363,6 +363,18 @@ def visible_gpus():
     return sum(line.startswith("GPU ") for line in listed.stdout.splitlines()) if listed.returncode == 0 else 0
 
 
+def shared_gpu_env(kind, parallel):
+    """The environment of a correctness test run beside parallel - 1 others. Programs that share the GPU
+    take turns on it, and one that runs long kernels (step 14's test program is 8 such processes) makes
+    every other wait for its turn: a case of milliseconds can then wait seconds. Its hang bound
+    (tests/gpu/hang_guard.h, 5 s for a small input) grows with the tests run at once, parallel / 2 times:
+    at the default 8, a hung kernel still ends its test in about 20 s. The sanitizer runs keep their own
+    scale (tests/gpu/sanitize.sh)."""
+    if kind != "gpu" or parallel <= 2:
+        return None
+    return dict(os.environ, REDUCTION_TEST_TIME_SCALE=str(parallel / 2))
+
+
 def test_phase(records, build_dir, kind, parallel, scale):
     """Runs the test of this kind of every mutant still alive, `parallel` at a time."""
     alive = [r for r in records if not r.status]
@@ -384,7 +396,7 @@ def test_phase(records, build_dir, kind, parallel, scale):
             outcome = {0: "pass", compiled_code.NOT_CHECKED: "skip"}.get(code, "fail")
             note = "" if outcome == "pass" else text.splitlines()[0]
             return record, name, outcome, note, time.monotonic() - start
-        outcome, note = run_test(build_dir, name, LIMITS[kind] * scale)
+        outcome, note = run_test(build_dir, name, LIMITS[kind] * scale, shared_gpu_env(kind, parallel))
         return record, name, outcome, note, time.monotonic() - start
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=parallel) as pool:
