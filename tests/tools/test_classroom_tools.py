@@ -258,6 +258,71 @@ class SpeedTest(unittest.TestCase):
         self.assertEqual(manifest.find("step12_small_n").speed_at, "12")
 
 
+class HoldGpu(unittest.TestCase):
+    """tools/hold_gpu.py (the speed tests' fixture) with a stand-in for the CUDA driver library: a
+    libcuda.so.1 built here whose cuInit returns `init_result`."""
+
+    def fake_driver(self, folder, init_result):
+        compiler = shutil.which("cc") or shutil.which("gcc")
+        if not compiler:
+            self.skipTest("no C compiler for the stand-in driver")
+        source = Path(folder) / "cuda.c"
+        source.write_text(f"int cuInit(unsigned f) {{ return {init_result}; }}\n"
+                          "int cuDeviceGet(int* d, int o) { *d = o; return 0; }\n"
+                          "int cuDevicePrimaryCtxRetain(void** c, int d) { *c = (void*)1; return 0; }\n")
+        subprocess.run([compiler, "-shared", "-fPIC", "-o", str(Path(folder) / "libcuda.so.1"), str(source)], check=True)
+        return dict(os.environ, LD_LIBRARY_PATH=str(folder))
+
+    def run_hold(self, *args, env=None):
+        return subprocess.run([sys.executable, "-m", "tools.hold_gpu", *map(str, args)], cwd=ROOT,
+                              capture_output=True, text=True, env=env, timeout=60)
+
+    def wait_gone(self, pid):
+        for _ in range(100):
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return True
+            subprocess.run(["sleep", "0.1"])
+        return False
+
+    def test_refusals_and_nothing_to_release(self):
+        self.assertEqual(self.run_hold().returncode, 2)
+        self.assertEqual(self.run_hold("begin", "x").returncode, 2)
+        with tempfile.TemporaryDirectory() as work:
+            result = self.run_hold("stop", Path(work) / "state")
+            self.assertEqual(result.returncode, 77, result.stdout)
+            self.assertIn("nothing held", result.stdout)
+
+    def test_without_a_gpu_start_is_skipped(self):
+        with tempfile.TemporaryDirectory() as work:
+            result = self.run_hold("start", Path(work) / "state", env=self.fake_driver(work, 100))  # no device
+            self.assertEqual(result.returncode, 77, result.stdout)
+            self.assertIn("no GPU", result.stdout)
+            self.assertFalse((Path(work) / "state").exists())
+
+    def test_the_context_is_held_until_stop_or_until_the_process_that_started_it_ends(self):
+        with tempfile.TemporaryDirectory() as work:
+            env, state = self.fake_driver(work, 0), Path(work) / "state"
+            result = self.run_hold("start", state, env=env)
+            self.assertEqual(result.returncode, 0, result.stdout)
+            pid = int(state.read_text())
+            os.kill(pid, 0)  # still there after start returned
+            self.assertEqual(self.run_hold("stop", state, env=env).returncode, 0)
+            self.assertTrue(self.wait_gone(pid), "the holder outlived stop")
+            # started by a process that then ends without stop (ctest killed): the holder ends too
+            subprocess.run(["sh", "-c", f"'{sys.executable}' -m tools.hold_gpu start '{state}'"], cwd=ROOT, env=env,
+                           capture_output=True, check=True, timeout=60)
+            self.assertTrue(self.wait_gone_file(state), "the holder outlived the process that started it")
+
+    def wait_gone_file(self, path):  # the holder removes its state file as it ends
+        for _ in range(100):
+            if not path.exists():
+                return True
+            subprocess.run(["sleep", "0.1"])
+        return False
+
+
 class MakeExercise(unittest.TestCase):
     def run_tool(self, *args):
         return subprocess.run([sys.executable, "-m", "tools.make_exercise", *args], cwd=ROOT, capture_output=True,
