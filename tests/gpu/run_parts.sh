@@ -7,14 +7,14 @@
 # memory): never passed for a case that did not run; 0 when every part passed.
 # usage: run_parts.sh TEST_EXECUTABLE SPEC [SPEC ...]
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/start_logged.sh"
 tests=$1
 shift
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 i=0
 for spec in "$@"; do
-  ( start=$SECONDS; "$tests" "$spec" >"$logs/$i.log" 2>&1; echo $? >"$logs/$i.status"
-    echo $((SECONDS - start)) >"$logs/$i.seconds" ) &
+  start_logged "$logs/$i" "$tests" "$spec"
   i=$((i + 1))
 done
 wait

@@ -8,6 +8,7 @@
 #
 # usage: sanitize.sh COMPUTE_SANITIZER GPU_PROBE TEST_EXECUTABLE
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/start_logged.sh"
 sanitizer=$1
 probe=$2
 tests=$3
@@ -33,8 +34,7 @@ tools=(memcheck racecheck synccheck initcheck)
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 for tool in "${tools[@]}"; do
-  ( start=$SECONDS; "$sanitizer" --tool "$tool" --error-exitcode 99 "$tests" "[sanitize]" >"$logs/$tool.log" 2>&1
-    echo $? >"$logs/$tool.status"; echo $((SECONDS - start)) >"$logs/$tool.seconds" ) &
+  start_logged "$logs/$tool" "$sanitizer" --tool "$tool" --error-exitcode 99 "$tests" "[sanitize]"
 done
 wait
 status=0
