@@ -3,7 +3,7 @@ usage: python3 -m tools.hold_gpu start STATE_FILE | stop STATE_FILE
 
 Each speed test starts six short programs, and each program first creates its CUDA context. While no
 other process holds a context on the GPU, the driver sets the GPU up again for every one of them, and
-creating a context takes longer (tools/README.md has the times). The held context is idle: it
+creating a context takes longer (tools/README.md says how much). The held context is idle: it
 launches nothing, so the times measured do not change; it only saves the set-up.
 
 start: starts the holder in the background and returns once it holds the context (exit 0), or says why
