@@ -1,10 +1,9 @@
 """Keeps a CUDA context open on GPU 0 while the speed tests run (ctest's fixture around speed_stepNN).
 usage: python3 -m tools.hold_gpu start STATE_FILE | stop STATE_FILE
 
-Each speed test starts six short programs, and each program first creates its CUDA context. While no
-other process holds a context on the GPU, the driver sets the GPU up again for every one of them, and
-creating a context takes longer (tools/README.md says how much). The held context is idle: it
-launches nothing, so the times measured do not change; it only saves the set-up.
+Each speed test starts six short programs, and each program first creates its CUDA context: that
+takes longer while no other process holds a context on the GPU (tools/README.md says how much). The
+held context is idle: it launches nothing, so the kernels timed still have the GPU to themselves.
 
 start: starts the holder in the background and returns once it holds the context (exit 0), or says why
 it could not (exit 77, ctest: Skipped, without a usable GPU; exit 0 otherwise: the speed tests then
