@@ -4,10 +4,10 @@
 // keeps its running sum as two doubles, high + low, that together hold it exactly: every value enters
 // by two error-free additions (two_sum), and the rare part that low cannot hold goes into the block's
 // integer digits in shared memory (a float is a whole number of the smallest subnormal, so any sum is
-// an integer: common/exact_sum.h). At the end each warp's sums go into the digits, each block adds its
-// digits into the grid's as integers (atomics: any order gives the same integer), and the last block
-// rounds that integer once, with the CPU's own code (reduction::round_digits). The int32 sum, max and
-// min are step 13's.
+// an integer: common/exact_sum.h). At the end each thread's high and low go into the digits, each
+// block adds its digits into the grid's as integers (atomics: any order gives the same integer), and
+// the last block rounds that integer once, with the CPU's own code (reduction::round_digits). The
+// int32 sum, max and min are step 13's.
 //
 // Why it should stay fast: the work per element is a conversion to double and a few double additions
 // (float32: 16 values added in double at once, exactly, when they lie within 25 binades of each other);
@@ -515,8 +515,21 @@ struct ExactAccumulator {
     unsigned int seen = 0;            // saw_* bits
     unsigned int sign_and = ~0u;      // every input's top 32 bits and-ed: the sign stays while all are negative
 
-    // x, a finite whole number of units, into the digits: 3 of them, like ExactSum::add. Rare: each is a
-    // loop of compare-and-swap (shared memory has no 64-bit atomic add).
+    // part (below 2^32 in size) added to one 64-bit digit of the block's, with two 32-bit atomic adds:
+    // shared memory has a 32-bit atomic add but no 64-bit one (that would be a loop of compare-and-swap).
+    // The digit's low word takes part's low 32 bits; its high word takes part's high bits (-1 for a
+    // negative part, else 0) and the carry out of the low word, which the low add's old value shows.
+    // Every add moves the 64-bit digit by exactly `part` (modulo 2^64, and no digit leaves the int64
+    // range), so concurrent adds in any order leave the same digit.
+    static __device__ __forceinline__ void add_to_digit(std::int64_t* digit, long long part) {
+        unsigned int* words = reinterpret_cast<unsigned int*>(digit);  // little-endian: the low word first
+        const unsigned int low_bits = static_cast<unsigned int>(part);
+        const unsigned int old = atomicAdd(&words[0], low_bits);
+        const unsigned int high_bits = (part < 0 ? 0xffffffffu : 0u) + (old + low_bits < old ? 1u : 0u);
+        if (high_bits != 0) atomicAdd(&words[1], high_bits);
+    }
+
+    // x, a finite whole number of units, into the digits: 3 of them, like ExactSum::add.
     __device__ __forceinline__ void flush(double x) {
         const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(x));
         const int biased = static_cast<int>((bits >> 52) & 0x7ff);
@@ -535,9 +548,8 @@ struct ExactAccumulator {
 #pragma unroll
         for (int k = 0; k < 3; ++k)
             if (parts[k] != 0)
-                atomicAdd(reinterpret_cast<unsigned long long*>(&digits[shift / 32 + k]),
-                          static_cast<unsigned long long>(negative ? -static_cast<long long>(parts[k])
-                                                                   : static_cast<long long>(parts[k])));
+                add_to_digit(&digits[shift / 32 + k],
+                             negative ? -static_cast<long long>(parts[k]) : static_cast<long long>(parts[k]));
     }
 
     // x exactly into high + low; what low cannot hold goes to the digits (rare: see the lab notes).
@@ -662,28 +674,18 @@ struct ExactAccumulator {
             for (unsigned int w = 0; w < Vector<T>::width; ++w) add_one(vectors[k].lane[w]);
     }
 
-    // The warp's 32 sums into lane 0's (every lane must call it), then lane 0's into the digits, and
-    // the warp's special inputs into `block_seen`.
-    __device__ __forceinline__ void warp_into_digits(unsigned int* block_seen) {
+    // Every lane's high and low into the block's digits (every lane must call it: the warp's special
+    // inputs are or-ed by shuffles, and lane 0 puts them into `block_seen`). Each lane flushes its own:
+    // adding the 32 lanes' pairs first, exactly, takes five rounds of two_sums one after another,
+    // which cost more than the 32-bit atomics (lab notes).
+    __device__ __forceinline__ void into_digits(unsigned int* block_seen) {
         constexpr unsigned int all_lanes = 0xffffffffu;
-        const unsigned int lane = threadIdx.x % 32;
-#pragma unroll
-        for (unsigned int offset = 16; offset > 0; offset /= 2) {
-            const double other_high = __shfl_down_sync(all_lanes, high, offset);
-            const double other_low = __shfl_down_sync(all_lanes, low, offset);
-            if (lane < offset) {  // the lanes whose sums lane 0 still needs; the others' are taken
-                add_exact(other_high);
-                add_exact(other_low);
-            }
-        }
+        flush(high);
+        flush(low);
         unsigned int warp_seen = seen | ((sign_and & 0x80000000u) != 0 ? 0 : saw_non_negative);
 #pragma unroll
         for (unsigned int offset = 16; offset > 0; offset /= 2) warp_seen |= __shfl_xor_sync(all_lanes, warp_seen, offset);
-        if (lane == 0) {
-            flush(high);
-            flush(low);
-            if (warp_seen != 0) atomicOr(block_seen, warp_seen);
-        }
+        if (threadIdx.x % 32 == 0 && warp_seen != 0) atomicOr(block_seen, warp_seen);
     }
 };
 
@@ -713,7 +715,7 @@ __global__ void __launch_bounds__(Block)
     exact_sum_kernel(const T* in, std::size_t n, T* out, ExactGridState<T>* grid_state, ExactPartial<T>* partial) {
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     __shared__ std::int64_t digits[count];
-    __shared__ unsigned int seen;
+    __shared__ unsigned int seen, grid_seen;  // special inputs: the block's, and (last block) the grid's
     __shared__ bool last;
     const unsigned int tid = threadIdx.x;
     for (unsigned int i = tid; i < count; i += Block) digits[i] = 0;
@@ -723,8 +725,8 @@ __global__ void __launch_bounds__(Block)
     ExactAccumulator<T> acc{digits};
     if constexpr (Bulk) bulk_thread_reduce<Block>(in, n, acc);
     else thread_reduce<Block>(in, n, acc);
-    acc.warp_into_digits(&seen);
-    __syncthreads();  // every warp's sum is in the digits
+    acc.into_digits(&seen);
+    __syncthreads();  // every thread's sum is in the digits
     if (gridDim.x == 1 && partial == nullptr) {  // round_digits carries them itself
         if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen));
         return;
@@ -739,19 +741,22 @@ __global__ void __launch_bounds__(Block)
             atomicAdd(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), static_cast<unsigned long long>(digit));
     }
     if (tid == 0 && seen != 0) atomicOr(&grid_state->seen, seen);
-    __threadfence();  // this block's additions, before its count below
-    __syncthreads();
-    if (tid == 0) last = atomicAdd(&grid_state->blocks_done, 1u) == gridDim.x - 1;
-    __syncthreads();
+    __syncthreads();  // every thread's additions, before thread 0's count
+    if (tid == 0) {
+        // Release: the block's additions (ordered before by the barrier) reach the grid before its count.
+        // Acquire: the last block then sees every other block's additions, which came before their counts.
+        cuda::atomic_ref<unsigned int, cuda::thread_scope_device> blocks_done(grid_state->blocks_done);
+        last = blocks_done.fetch_add(1u, cuda::std::memory_order_acq_rel) == gridDim.x - 1;
+    }
+    __syncthreads();  // the last block's threads read the grid after thread 0's acquire
     if (!last) return;
-    __threadfence();  // every other block's additions, seen after their counts
     for (unsigned int i = tid; i < count; i += Block)  // read and empty the grid's digits
         digits[i] = static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
+    if (tid == Block - 1) grid_seen = atomicExch(&grid_state->seen, 0u);  // at the same time as the digits
     __syncthreads();
     if (partial != nullptr)  // unrounded: each digit below blocks x 2^33 in size, so K x blocks < 2^30 partials add
         for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = digits[i];
     if (tid == 0) {
-        const unsigned int grid_seen = atomicExch(&grid_state->seen, 0u);
         grid_state->blocks_done = 0;
         if (partial == nullptr) {
             *out = reduction::round_digits<T>(digits, specials_of(grid_seen));

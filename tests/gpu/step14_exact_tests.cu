@@ -189,8 +189,8 @@ void check_kernel_grids() {
     constexpr std::size_t chunk = step::chunk_bytes / sizeof(T);
     // The largest, 2^18 + 3: 128 (float32) or 256 (float64) chunks, so that on a grid of 1 block the
     // bulk path's ring of 4 buffers wraps many times. Not larger: on grids of 1 and 3 blocks the
-    // float64 inputs of huge values send every element to the digits, one compare-and-swap loop at a
-    // time, and those calls take most of this test's GPU time (it grows with the size).
+    // float64 inputs of huge values send every element to the digits, a few atomics each, and those
+    // calls take most of this test's GPU time (it grows with the size).
     const std::size_t sizes[] = {1, 7, chunk - 1, chunk + 1, 5 * chunk - 3, (std::size_t{1} << 18) + 3};
     const int blocks[] = {32, 256, 1024};
     for (std::size_t size : sizes)
