@@ -8,8 +8,8 @@
 
 run: every command of the CSV, one process each; the first one's stamp lines and header, then every
 command's rows (with `columns`: those columns, the program's own values added, and a `note` line).
-Exit: 0 done, every result verified; 1 a command failed or a result did not verify (the other rows
-are still printed); 2 bad usage, an unknown name, a missing program, an edit that does not apply or
+Exit: 0 done, every result verified (a variant marked wrong_sums is timed only: its failed check
+counts as done); 1 a command failed or a result did not verify (the other rows are still printed); 2 bad usage, an unknown name, a missing program, an edit that does not apply or
 another header; 3 the first command found no usable GPU (nothing printed).
 """
 
@@ -71,7 +71,7 @@ def commands(table, bin_dir):  # [(argv, {column: value} of its program)] in ord
             for type_ in table["types"] for n in table["sizes"] for p in programs]
 
 
-def run(table, bin_dir):
+def run(table, bin_dir, timed_only=frozenset()):
     status, header, out, columns = 0, None, sys.stdout, table.get("columns")
     for index, (argv, extra) in enumerate(commands(table, bin_dir)):
         command = " ".join(argv)
@@ -101,7 +101,8 @@ def run(table, bin_dir):
         else:  # the rows as the program wrote them
             out.writelines(line + "\n" for line in lines[1:])
         out.flush()
-        status = status or done.returncode
+        wrong_by_design = done.returncode == 1 and Path(argv[0]).name in timed_only  # its rows say FAIL
+        status = status or (0 if wrong_by_design else done.returncode)
     return status
 
 
@@ -134,7 +135,7 @@ def main(args):
             raise Refused(f"{', '.join(missing)} not found; build: cmake --build build --target "
                           + " ".join(Path(m).name for m in missing))
         if not dry_run:
-            return run(table, bin_dir)
+            return run(table, bin_dir, frozenset(name for name, v in variants.items() if v.get("wrong_sums")))
         print("\n".join(" ".join(argv) for argv, _ in commands(table, bin_dir)))
     return 0
 

@@ -59,19 +59,20 @@ struct ExactSpecials {
 };
 
 // Moves every digit's excess over 32 bits into the next one: digits 0 .. count-2 in [0, 2^32), the last signed.
-// The excess travels up in a register, so a digit is read once and written once. Returns the index of the
-// highest non-zero digit after the carry, or -1 if every digit is zero.
-REDUCTION_HOST_DEVICE inline int carry_digits(std::int64_t* digits, int count) {
+// The excess travels up in a register, so a digit is read once and written once. With `negate`, the digits of
+// minus the value, in the same pass (each digit negated as it is read). Returns the index of the highest
+// non-zero digit after the carry, or -1 if every digit is zero.
+REDUCTION_HOST_DEVICE inline int carry_digits(std::int64_t* digits, int count, bool negate = false) {
     std::int64_t up = 0;
     int highest = -1;
     REDUCTION_UNROLL_DIGITS
     for (int i = 0; i + 1 < count; ++i) {
-        const std::int64_t digit = digits[i] + up;
+        const std::int64_t digit = (negate ? -digits[i] : digits[i]) + up;
         up = digit >> 32;  // floor division: the low 32 bits stay, non-negative
         digits[i] = digit - up * (std::int64_t{1} << 32);
         if (digits[i] != 0) highest = i;
     }
-    digits[count - 1] += up;
+    digits[count - 1] = (negate ? -digits[count - 1] : digits[count - 1]) + up;
     return digits[count - 1] != 0 ? count - 1 : highest;
 }
 
@@ -125,11 +126,7 @@ REDUCTION_HOST_DEVICE T round_digits(std::int64_t* digits, const ExactSpecials& 
     if (specials.plus_inf || specials.minus_inf) return from_bits<T>(L::infinity | (specials.minus_inf ? L::sign_bit : 0));
     int high = carry_digits(digits, count);
     const bool negative = digits[count - 1] < 0;
-    if (negative) {  // the magnitude: every digit negated, the carries moved again
-        REDUCTION_UNROLL_DIGITS
-        for (int i = 0; i < count; ++i) digits[i] = -digits[i];
-        high = carry_digits(digits, count);
-    }
+    if (negative) high = carry_digits(digits, count, true);  // the magnitude
     if (high < 0) return from_bits<T>(specials.all_negative_zero ? L::sign_bit : 0);
     const int top = 32 * high + 63 - exact_detail::leading_zeros(static_cast<std::uint64_t>(digits[high]));
     // keep `precision` bits from `top` down; round on the next bit and every bit below it
