@@ -26,7 +26,9 @@
 #define REDUCTION_HOST_DEVICE
 #endif
 // On the GPU, a loop over the digits unrolled 8 times: its loads then leave together instead of one after
-// another's use (one thread rounds, so their latency is the whole cost). Nothing on the CPU.
+// another's use (one thread rounds, so their latency is the whole cost), and the compiler does not unroll
+// it whole, which takes so many registers that the kernels that round hold fewer blocks (step 14's lab
+// notes). Nothing on the CPU.
 #if defined(__CUDA_ARCH__)
 #define REDUCTION_UNROLL_DIGITS _Pragma("unroll 8")
 #else
