@@ -320,8 +320,10 @@ def run_test(build_dir, name, limit, env=None):
         # by name: ctest adds the fixture a test requires (large_reference) to the run
         cases = [case for case in (ElementTree.parse(junit).getroot().iter("testcase") if junit.is_file() else [])
                  if case.get("name") == name]
-        if not cases:
-            return "fail", f"ctest ran no test {name} (exit {process.returncode})"
+        if not cases:  # the test tree is broken, not the mutant: stop rather than count a kill
+            why = [line.strip() for line in output.splitlines() if "error" in line.lower()][:2]
+            raise SystemExit(f"run_mutants.py: ctest ran no test {name} (exit {process.returncode})"
+                             + (": " + " ".join(why) if why else ""))
         status = cases[0].get("status")
         if status == "run":
             return "pass", ""
