@@ -259,11 +259,13 @@ def build(mutants, build_dir, jobs, cmake_args, log_path, stage):
     """Configures (stage "tests") and builds the mutants' targets of `stage` with `ninja -k 0`;
     returns {id: error lines} for the mutants whose targets did not build."""
     previous = {step.folder: step.previous for step in steps_of(ROOT)}
-    targets = ["reduction_gpu_probe", "step01_interleaved"] if stage == "tests" else []  # step01: the CSV's stamp
+    # The course's executables by their files: a mutant's executable has its step's name (speed_test.py
+    # looks it up by that), and Ninja may give that name to the mutant's file rather than the step's.
+    targets = ["reduction_gpu_probe", "bin/step01_interleaved"] if stage == "tests" else []  # the CSV's stamp
     for m in mutants:
         targets += m.targets(stage)
         if stage == "exe" and previous.get(m.step):
-            targets.append(previous[m.step])  # the speed check's baseline
+            targets.append(f"bin/{previous[m.step]}")  # the speed check's baseline
     targets = list(dict.fromkeys(targets))
     for m in mutants:  # so that a mutant that no longer builds cannot pass with an old executable
         for exe in m.executables(build_dir, stage):
