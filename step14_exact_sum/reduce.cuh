@@ -515,8 +515,8 @@ struct ExactAccumulator {
     unsigned int seen = 0;            // saw_* bits
     unsigned int sign_and = ~0u;      // every input's top 32 bits and-ed: the sign stays while all are negative
 
-    // part (below 2^32 in size) added to one 64-bit digit of the block's, with two 32-bit atomic adds:
-    // shared memory has a 32-bit atomic add but no 64-bit one (that would be a loop of compare-and-swap).
+    // part (below 2^32 in size) added to one 64-bit digit of the block's, with two 32-bit atomic adds: a
+    // 64-bit atomicAdd on shared memory compiles to a loop of compare-and-swap (ATOMS.CAST.SPIN.64).
     // The digit's low word takes part's low 32 bits; its high word takes part's high bits (-1 for a
     // negative part, else 0) and the carry out of the low word, which the low add's old value shows.
     // Every add moves the 64-bit digit by exactly `part` (modulo 2^64, and no digit leaves the int64
