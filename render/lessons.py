@@ -463,8 +463,9 @@ EXACT_BITS = "exact_bits.csv"  # python3 -m bench.exact_bits (bench/reproduce.sh
 
 
 def render_exact_bits(results, folder, context):
-    # One float sum's bits for each block size (and with it the grid), per step of FOLDER's exact_bits.csv: a cell
-    # "=" has the bits of the row's first. None, and the block stays as it is, while the file does not exist.
+    # One float sum's bits for each block size (and with it the grid), per step (and K, for step 15) of FOLDER's
+    # exact_bits.csv: a cell "=" has the bits of the row's first. None, and the block stays as it is, while the
+    # file does not exist.
     path = results.directory.parent / folder / EXACT_BITS
     if not path.is_file():
         return None
@@ -473,14 +474,15 @@ def render_exact_bits(results, folder, context):
     cells = []
     for type_name in distinct(table.rows, "type"):
         of_type = [r for r in table.rows if r["type"] == type_name]
-        for step in distinct(of_type, "step"):
-            by_block = {r["block"]: r for r in of_type if r["step"] == step}
-            require(list(by_block) == blocks, f"{context}: {path.name}: {step} ({type_name}) lacks a block size")
+        for step, gpus in dict.fromkeys((r["step"], r.get("gpus", "")) for r in of_type):  # gpus: K, for step 15
+            name = f"`{step}`" + (f", K = {gpus}" if gpus else "")
+            by_block = {r["block"]: r for r in of_type if r["step"] == step and r.get("gpus", "") == gpus}
+            require(list(by_block) == blocks, f"{context}: {path.name}: {name} ({type_name}) lacks a block size")
             require(all(r["status"] != "FAIL" for r in by_block.values()),
-                    f"{context}: {path.name}: a result of {step} ({type_name}) did not verify")
+                    f"{context}: {path.name}: a result of {name} ({type_name}) did not verify")
             first = by_block[blocks[0]]["bits"]
             row = [by_block[b]["bits"] for b in blocks]
-            cells.append([type_name, f"`{step}`"] + [f"`{first}`"] + ["=" if b == first else f"`{b}`" for b in row[1:]]
+            cells.append([type_name, name] + [f"`{first}`"] + ["=" if b == first else f"`{b}`" for b in row[1:]]
                          + [str(len(set(row)))])
     return (f"`results/{folder}/{EXACT_BITS}`: {short_stamp(table.stamp)}\n\n"
             + markdown_table(["type", "step"] + [f"block {b}" for b in blocks] + ["different sums"],

@@ -79,7 +79,7 @@ void print_multi_gpu(const Measurement& m, const DeviceInfo& device, const Optio
             all.peak_gbps = m.peak_gbps;
             print_text(std::cout, m, all, input_description(stamp));
             std::cout << "  gpus       " << gpus << (team.mpi() ? " MPI ranks, one GPU each" : " GPUs driven by one process")
-                      << "; shards of " << shard_sizes_text(shard_counts) << " elements; combine: one ncclAllReduce of one element (NCCL " << nccl_version() << ")"
+                      << "; shards of " << shard_sizes_text(shard_counts) << " elements; combine: one ncclAllReduce of the partials (NCCL " << nccl_version() << ")"
                       << (options.from_one_gpu ? "; the input starts on GPU 0 and its shards are sent out in every call\n" : "\n");
             if (gpus == 1)
                 std::cout << "  note       one GPU only: K = 1, the all-reduce hands the partial back; "

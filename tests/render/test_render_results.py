@@ -160,6 +160,18 @@ class Blocks(unittest.TestCase):
                 + rows.replace("0x3FC00000,PASS", "0x3FC00000,FAIL", 1), encoding="utf-8")
             with self.assertRaisesRegex(tables.ResultsError, "did not verify"):
                 rendered_block("exact-bits gpu", results)
+            # with step 15's rows (a gpus column: K, empty for a one-GPU step), one row per K
+            rows = "".join(f"float32,19,{b},{step},{gpus},1.5,{bits},PASS\n" for b in (32, 64) for step, gpus, bits in (
+                ("step14_exact_sum", "", "0x3FC00000"), ("step15_multi_gpu", "1", "0x3FC00000"),
+                ("step15_multi_gpu", "2", "0x3FC00000" if b == 32 else "0x3FC00002")))
+            (gpu / "exact_bits.csv").write_text(
+                "# gpu: G\n# date_utc: D\n# commit: c\ntype,n,block,step,gpus,result,bits,status\n" + rows,
+                encoding="utf-8")
+            body, _ = rendered_block("exact-bits gpu", results)
+            wanted = ("| float32 | `step14_exact_sum` | `0x3FC00000` | = | 1 |",
+                      "| float32 | `step15_multi_gpu`, K = 1 | `0x3FC00000` | = | 1 |",
+                      "| float32 | `step15_multi_gpu`, K = 2 | `0x3FC00000` | `0x3FC00002` | 2 |")
+            self.assertEqual([line for line in wanted if line not in body], [])
 
     def test_exact_speed_adds_gpu_to_gpu_where_swept_and_marks_its_wrong_sums(self):
         with folder_beside() as (results, gpu):
