@@ -66,6 +66,9 @@ std::vector<Case> cases_for(int k, const std::string& data) {
     const std::string last_empty = std::to_string(k - 1 > 0 ? k - 1 : 1);
     add("int32 n=" + last_empty + " (n < K: the last shard empty)", {"--n", last_empty});
     add("int32 n=2^24+1, alternating", {"--n", "16777217", "--pattern", "alternating"});
+    // Long enough (hundreds of microseconds) that an all-reduce not ordered after the reduction (another
+    // stream) reads the partial before the last block writes it.
+    add("int32 n=2^28+1 (a long reduction: the all-reduce must wait for it)", {"--n", "268435457"});
     add("int32 --from-one-gpu n=2^24+1", {"--from-one-gpu", "--n", "16777217"});
     add("float32 --from-one-gpu n=1000003", {"--from-one-gpu", "--type", "float32", "--n", "1000003"});
     add("float64 --csv n=1000003", {"--type", "float64", "--n", "1000003", "--csv"});
