@@ -2,7 +2,8 @@
 # Measures step15_multi_gpu and the benchmarks for results/h200x2/ (h200x4/, h200x8/ on a host of 4 or 8 GPUs):
 # step15.csv (K = 1 and each K of 2, 4, 8 the host has; n = 2^20 .. 2^32; int32, float32; --gpus K, one MPI rank per
 # GPU where mpirun is, --from-one-gpu; one stamp, a row a run), combine.csv, allreduce.csv (every GPU of the host),
-# nvlink.txt and topology.txt (the link limit in their stamps). About 5 minutes on two H200s; NCCL_NVLS_ENABLE is
+# exact_bits.csv (step 14's bit table, with step 15 at every K: bench/exact_bits.py), nvlink.txt and topology.txt
+# (the link limit in their stamps). About 5 minutes on two H200s; NCCL_NVLS_ENABLE is
 # passed on to every rank as it is set. Run from the repo root; BUILD_DIR is build-gpu unless given.
 # --sizes "24 28 32" times only those exponents of 2; --forms "process mpi" only those launch forms
 # (process: --gpus K; mpi: one rank per GPU; one-gpu: --from-one-gpu): on 4 or 8 GPUs the whole set
@@ -85,6 +86,8 @@ if [ "$gpus" -ge 2 ]; then
   "$bin/combine_bench" --gpus "$gpus" --iters 200 >"$out/combine.csv" || status=1
   echo "allreduce: $gpus GPUs, 4 B .. 1 GiB" >&2
   "$bin/allreduce_bench" --gpus "$gpus" --iters 20 >"$out/allreduce.csv" || status=1
+  echo "exact_bits: one float sum's bits per block size, step 15 at K = 1 .. $gpus" >&2
+  python3 -m bench.exact_bits "$bin" >"$out/exact_bits.csv" || status=1
 fi
 echo "multigpu.sh: results in $out ($([ $status = 0 ] && echo all verified || echo SOME RUNS FAILED))" >&2
 exit $status

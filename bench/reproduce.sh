@@ -7,7 +7,8 @@
 #     headline, headline_cold       compare --type all --csv, and the same with --flush-l2
 #     sweep                         compare --sweep
 #     exact_sweep_float32, _float64 compare --sweep of steps 13, 14, CUB and CUB gpu_to_gpu, a type each (step 14)
-#     exact_bits                    python3 -m bench.exact_bits: one sum's bits per block size (step 14's lesson)
+#     exact_bits                    python3 -m bench.exact_bits: one sum's bits per block size and K (step 14's lesson
+#                                   reads bench/multigpu.sh's, from a host of several GPUs)
 #     peers                         python3 -m bench.peers: torch, CuPy, JAX (skipped without python3 and torch)
 #     dram_latency, loaded_latency  the executables: the latency alone, and while the GPU streams
 #     read_patterns                 the executable: every reading pattern, and the combines (steps 12 and 13's notes)
