@@ -6,7 +6,7 @@ import itertools
 
 from course import steps
 from . import REPO_ROOT, charts
-from .tables import (CUB_STEP, READ_PROBE, Sweep, cells_of, distinct, format_value, gpu_label, is_number,
+from .tables import (CUB_STEP, READ_PROBE, Results, Sweep, cells_of, distinct, format_value, gpu_label, is_number,
                      markdown_table, parse_selector, read_table, require, rows_where, select_row, short_stamp,
                      size_text, stamp_paragraph, stamped_table, steps_of, tie_rule, versus_text)
 
@@ -253,7 +253,10 @@ def render_peers(results, context):
     return "".join(out)
 
 
-def render_mutants(results, context):
+def render_mutants(results, folder=None, context=""):
+    # FOLDER's mutants.csv (a results folder beside this one, e.g. h200), else this folder's
+    if folder is not None:
+        results = Results(results.directory.parent / folder)
     if not results.has("mutants.csv"):
         return ("Not run on this GPU yet: `bench/reproduce.sh --only mutants` writes mutants.csv "
                 "(tests/mutants/run_mutants.py).\n")

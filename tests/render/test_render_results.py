@@ -695,7 +695,14 @@ class Mutants(unittest.TestCase):
             text = (FIXTURE / "mutants.csv").read_text().replace(",survived,", ",lost,")
             (Path(folder) / "mutants.csv").write_text(text)
             with self.assertRaises(tables.ResultsError):
-                blocks.render_mutants(tables.Results(folder), "here")
+                blocks.render_mutants(tables.Results(folder), context="here")
+
+    def test_a_folder_named_renders_that_folders_file(self):
+        with folder_beside() as (results, gpu):
+            (gpu / "mutants.csv").write_text((FIXTURE / "mutants.csv").read_text())
+            self.assertIn("bench/reproduce.sh --only mutants", self.block(results))  # here: none
+            self.assertIn("5 mistakes: 2 killed, 1 survived, 1 equivalent, 1 untested.",
+                          rendered_block("mutants gpu", results)[0])
 
 
 if __name__ == "__main__":
