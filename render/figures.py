@@ -698,8 +698,7 @@ def digits_figure(evidence, relpath):
     for shape, what in (("constexpr int count = reduction::ExactLayout<T>::digit_count;", "the kernel's digit count"),
                         ("__shared__ std::int64_t digits[count];", "the block's digits"),
                         ("const int offset = shift % 32;", "flush's offset"),
-                        ("m != 0 ? shift / 32 : 0", "flush's first digit"),
-                        ("&digits[w.digit + k]", "flush's digits"),
+                        ("&digits[shift / 32 + k]", "flush's digits"),
                         ("const std::int64_t from_below = i > 0 ? digits[i - 1] >> 32 : 0;", "the block's one-step carry"),
                         ("reduction::round_digits<T>(digits", "the rounding, which carries")):
         evidence.find(relpath, shape, what)
