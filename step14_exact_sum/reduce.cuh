@@ -489,27 +489,6 @@ __device__ __forceinline__ double two_sum(double a, double b, double& error) {
     // solution-end
 }
 
-// The largest, and the sum, of the 32 lanes' values, given to every lane: one instruction each (REDUX)
-// from sm_80 on; five shuffles before (the no-GPU build makes some sm_75 code).
-__device__ __forceinline__ unsigned int warp_max(unsigned int value) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#pragma unroll
-    for (unsigned int offset = 16; offset > 0; offset /= 2) value = max(value, __shfl_xor_sync(0xffffffffu, value, offset));
-    return value;
-#else
-    return __reduce_max_sync(0xffffffffu, value);
-#endif
-}
-__device__ __forceinline__ int warp_sum(int value) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#pragma unroll
-    for (unsigned int offset = 16; offset > 0; offset /= 2) value += __shfl_xor_sync(0xffffffffu, value, offset);
-    return value;
-#else
-    return __reduce_add_sync(0xffffffffu, value);
-#endif
-}
-
 // The special inputs a thread saw, as bits of one word (or-ed across threads): the fourth bit says
 // that an input without its sign bit came, so the sum of zeros is -0 only while that bit is clear.
 constexpr unsigned int saw_nan = 1, saw_plus_inf = 2, saw_minus_inf = 4, saw_non_negative = 8;
@@ -550,17 +529,12 @@ struct ExactAccumulator {
         if (high_bits != 0) atomicAdd(&words[1], high_bits);
     }
 
-    // x, a finite whole number of units, as 32-bit words: x = -+(words[0] + words[1] 2^32 + words[2] 2^64)
-    // units of digit `digit`, like ExactSum::add. All words zero for x = 0.
-    struct Words {
-        unsigned int word[3];
-        int digit;
-        bool negative;
-    };
-    static __device__ __forceinline__ Words words_of(double x) {
+    // x, a finite whole number of units, into the digits: 3 of them, like ExactSum::add.
+    __device__ __forceinline__ void flush(double x) {
         const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(x));
         const int biased = static_cast<int>((bits >> 52) & 0x7ff);
         unsigned long long m = (bits & ((1ull << 52) - 1)) | (biased != 0 ? 1ull << 52 : 0);
+        if (m == 0) return;
         int shift = (biased != 0 ? biased : 1) - 1075 - Layout::unit_exponent;  // x = m x 2^shift units
         if (shift < 0) {  // a float32 sum's double: its low bits are zeros, below the unit
             m >>= -shift;
@@ -568,52 +542,14 @@ struct ExactAccumulator {
         }
         const int offset = shift % 32;
         const unsigned long long upper = m >> (32 - offset);
-        return {{static_cast<unsigned int>(m << offset), static_cast<unsigned int>(upper), static_cast<unsigned int>(upper >> 32)},
-                m != 0 ? shift / 32 : 0, (bits >> 63) != 0};
-    }
-
-    // x, a finite whole number of units, into the digits: 3 of them, like ExactSum::add.
-    __device__ __forceinline__ void flush(double x) {
-        const Words w = words_of(x);
+        const unsigned int parts[3] = {static_cast<unsigned int>(m << offset), static_cast<unsigned int>(upper),
+                                       static_cast<unsigned int>(upper >> 32)};
+        const bool negative = (bits >> 63) != 0;
 #pragma unroll
         for (int k = 0; k < 3; ++k)
-            if (w.word[k] != 0)
-                add_to_digit(&digits[w.digit + k],
-                             w.negative ? -static_cast<long long>(w.word[k]) : static_cast<long long>(w.word[k]));
-    }
-
-    // Every lane's x into the digits, added across the warp first (every lane must call it). The lanes'
-    // values are near each other, so their words fall in the same few digits: the four from one below
-    // the warp's highest. For each of those the warp adds its lanes' words as integers (each in two
-    // 16-bit halves, so that 32 of them fit an int), and lane s adds the sum of digit s into the
-    // block's: 4 lanes of a warp add to shared memory instead of 32 lanes each adding 3 words to the
-    // same few digits, which the shared atomics do one after another. A lane further down flushes
-    // its own (rare).
-    __device__ __forceinline__ void flush_warp(double x) {
-        const Words w = words_of(x);
-        const bool any = (w.word[0] | w.word[1] | w.word[2]) != 0;
-        const int first = static_cast<int>(warp_max(static_cast<unsigned int>(w.digit))) - 1;  // digit of slot 0
-        const bool inside = w.digit >= first;
-        if (any && !inside) flush(x);
-        const int at = w.digit - first;  // this lane's word k goes to slot at + k: 0 .. 3
-        long long sums[4];
-#pragma unroll
-        for (int slot = 0; slot < 4; ++slot) {
-            const unsigned int word = !inside ? 0u : slot == at ? w.word[0] : slot == at + 1 ? w.word[1] : slot == at + 2 ? w.word[2] : 0u;
-            const int low_half = static_cast<int>(word & 0xffffu), high_half = static_cast<int>(word >> 16);
-            const int low_sum = warp_sum(w.negative ? -low_half : low_half);    // below 2^21 in size
-            const int high_sum = warp_sum(w.negative ? -high_half : high_half);
-            sums[slot] = static_cast<long long>(high_sum) * 65536 + low_sum;  // below 2^37 in size
-        }
-        const int lane = static_cast<int>(threadIdx.x % 32);
-        if (lane < 4) {
-            const long long sum = lane == 0 ? sums[0] : lane == 1 ? sums[1] : lane == 2 ? sums[2] : sums[3];
-            // its low 32 bits into digit first + lane, the rest one digit up (a value's words never reach the
-            // top two digits: the 64 bits kept for the count of inputs)
-            const long long low_bits = sum & 0xffffffff, above = sum >> 32;  // floor: sum == low_bits + above 2^32
-            if (low_bits != 0) add_to_digit(&digits[first + lane], low_bits);
-            if (above != 0) add_to_digit(&digits[first + lane + 1], above);
-        }
+            if (parts[k] != 0)
+                add_to_digit(&digits[shift / 32 + k],
+                             negative ? -static_cast<long long>(parts[k]) : static_cast<long long>(parts[k]));
     }
 
     // x exactly into high + low; what low cannot hold goes to the digits (rare: see the lab notes).
@@ -738,12 +674,14 @@ struct ExactAccumulator {
             for (unsigned int w = 0; w < Vector<T>::width; ++w) add_one(vectors[k].lane[w]);
     }
 
-    // Every lane's high and low into the block's digits (every lane must call it: the warp adds its
-    // lanes' words, and its special inputs are or-ed by shuffles, which lane 0 puts into `block_seen`).
+    // Every lane's high and low into the block's digits (every lane must call it: the warp's special
+    // inputs are or-ed by shuffles, and lane 0 puts them into `block_seen`). Each lane flushes its own:
+    // adding the 32 lanes' pairs first, exactly, takes five rounds of two_sums one after another,
+    // which cost more than the 32-bit atomics (lab notes).
     __device__ __forceinline__ void into_digits(unsigned int* block_seen) {
         constexpr unsigned int all_lanes = 0xffffffffu;
-        flush_warp(high);
-        flush_warp(low);
+        flush(high);
+        flush(low);
         unsigned int warp_seen = seen | ((sign_and & 0x80000000u) != 0 ? 0 : saw_non_negative);
 #pragma unroll
         for (unsigned int offset = 16; offset > 0; offset /= 2) warp_seen |= __shfl_xor_sync(all_lanes, warp_seen, offset);
