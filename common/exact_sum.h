@@ -61,54 +61,21 @@ struct ExactSpecials {
 };
 
 // Moves every digit's excess over 32 bits into the next one: digits 0 .. count-2 in [0, 2^32), the last signed.
-// The excess travels up in a register, so a digit is read once and written once. Only the digits from the
-// lowest non-zero one to a little past the highest wait for each other: below, every digit is zero and stays
-// zero; past the highest, what travels up is soon 0 or -1 (a negative value's sign) and stays so, and each
-// digit up to the last takes it alone. Returns the index of the highest non-zero digit after the carry, or -1
-// if every digit is zero.
-REDUCTION_HOST_DEVICE inline int carry_digits(std::int64_t* digits, int count) {
-    int lowest = count - 1, highest = -1;  // the non-zero digits below the last
-    REDUCTION_UNROLL_DIGITS
-    for (int i = 0; i + 1 < count; ++i) {  // the loads do not wait for each other
-        if (digits[i] != 0) {
-            lowest = lowest < i ? lowest : i;
-            highest = i;
-        }
-    }
+// The excess travels up in a register, so a digit is read once and written once. With `negate`, the digits of
+// minus the value, in the same pass (each digit negated as it is read). Returns the index of the highest
+// non-zero digit after the carry, or -1 if every digit is zero.
+REDUCTION_HOST_DEVICE inline int carry_digits(std::int64_t* digits, int count, bool negate = false) {
     std::int64_t up = 0;
-    int top = -1, i = lowest;
-    REDUCTION_UNROLL_DIGITS
-    for (; i + 1 < count && (i <= highest || up > 0 || up < -1); ++i) {
-        const std::int64_t digit = digits[i] + up;
-        up = digit >> 32;  // floor division: the low 32 bits stay, non-negative
-        digits[i] = digit - up * (std::int64_t{1} << 32);
-        if (digits[i] != 0) top = i;
-    }
-    REDUCTION_UNROLL_DIGITS
-    for (; i + 1 < count; ++i) {  // zero digits, taking up = 0 or -1: each becomes 0 or 2^32 - 1, up unchanged
-        digits[i] = up & 0xffffffff;
-        if (up != 0) top = i;
-    }
-    digits[count - 1] += up;
-    return digits[count - 1] != 0 ? count - 1 : top;
-}
-
-// After carry_digits, with a negative value: the digits of minus the value, in place, and the index of the
-// highest non-zero one. Minus the value is its complement plus 1: each digit d below the last becomes
-// 2^32 - 1 - d, the last -d - 1, and the 1 added at digit 0 turns the zero digits below the lowest non-zero
-// one back to zero and stops there, at 2^32 - d. No digit waits for another.
-REDUCTION_HOST_DEVICE inline int negate_digits(std::int64_t* digits, int count) {
-    int lowest = count - 1;
-    REDUCTION_UNROLL_DIGITS
-    for (int i = count - 2; i >= 0; --i) lowest = digits[i] != 0 ? i : lowest;
     int highest = -1;
     REDUCTION_UNROLL_DIGITS
-    for (int i = lowest; i < count; ++i) {
-        const std::int64_t complement = i + 1 < count ? 0xffffffff - digits[i] : -digits[i] - 1;
-        digits[i] = i == lowest ? complement + 1 : complement;
+    for (int i = 0; i + 1 < count; ++i) {
+        const std::int64_t digit = (negate ? -digits[i] : digits[i]) + up;
+        up = digit >> 32;  // floor division: the low 32 bits stay, non-negative
+        digits[i] = digit - up * (std::int64_t{1} << 32);
         if (digits[i] != 0) highest = i;
     }
-    return highest;
+    digits[count - 1] = (negate ? -digits[count - 1] : digits[count - 1]) + up;
+    return digits[count - 1] != 0 ? count - 1 : highest;
 }
 
 namespace exact_detail {
@@ -161,7 +128,7 @@ REDUCTION_HOST_DEVICE T round_digits(std::int64_t* digits, const ExactSpecials& 
     if (specials.plus_inf || specials.minus_inf) return from_bits<T>(L::infinity | (specials.minus_inf ? L::sign_bit : 0));
     int high = carry_digits(digits, count);
     const bool negative = digits[count - 1] < 0;
-    if (negative) high = negate_digits(digits, count);  // the magnitude
+    if (negative) high = carry_digits(digits, count, true);  // the magnitude
     if (high < 0) return from_bits<T>(specials.all_negative_zero ? L::sign_bit : 0);
     const int top = 32 * high + 63 - exact_detail::leading_zeros(static_cast<std::uint64_t>(digits[high]));
     // keep `precision` bits from `top` down; round on the next bit and every bit below it

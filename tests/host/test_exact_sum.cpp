@@ -171,73 +171,7 @@ void check_reference_agrees() {
     }
 }
 
-// carry_digits and negate_digits against the plain carry, one digit after another over every digit (as
-// ExactSum's first version did): the same digits and the same highest non-zero digit, on digits that make
-// carries and borrows run far (runs of 2^32 - 1 and of zeros), negative values, a value in the last digit
-// alone, zero, and large digits of either sign anywhere.
-int plain_carry(std::vector<std::int64_t>& digits) {
-    std::int64_t up = 0;
-    int highest = -1;
-    for (std::size_t i = 0; i + 1 < digits.size(); ++i) {
-        const std::int64_t digit = digits[i] + up;
-        up = digit >> 32;
-        digits[i] = digit - up * (std::int64_t{1} << 32);
-        if (digits[i] != 0) highest = static_cast<int>(i);
-    }
-    digits.back() += up;
-    return digits.back() != 0 ? static_cast<int>(digits.size()) - 1 : highest;
-}
-
-std::vector<std::int64_t> awkward_digits(std::mt19937_64& random, int count) {
-    std::vector<std::int64_t> digits(static_cast<std::size_t>(count), 0);
-    const auto at = [&] { return static_cast<std::size_t>(random() % static_cast<std::uint64_t>(count)); };
-    const auto large = [&] { return static_cast<std::int64_t>(random() >> 2) * (random() % 2 ? 1 : -1); };  // below 2^62
-    switch (random() % 5) {
-        case 0:  // a few large digits of either sign
-            for (int k = 0, n = 1 + static_cast<int>(random() % 4); k < n; ++k) digits[at()] = large();
-            break;
-        case 1: {  // a run of 2^32 - 1, then a digit that carries into it (or borrows from the zero past it)
-            std::size_t from = at(), to = at();
-            if (from > to) std::swap(from, to);
-            for (std::size_t i = from; i <= to && i + 1 < digits.size(); ++i) digits[i] = 0xffffffff;
-            if (from > 0) digits[from - 1] = random() % 2 ? (std::int64_t{1} << 32) : -1;
-            break;
-        }
-        case 2:  // zeros with one small negative digit: the borrow runs to the last digit
-            digits[at()] = -static_cast<std::int64_t>(1 + random() % 3);
-            break;
-        case 3:  // the last digit alone
-            digits.back() = static_cast<std::int64_t>(random() % 5) - 2;
-            break;
-        default:  // neighbouring digits, a sum of many values of like size
-            for (std::size_t i = at(), k = 0; k < 4 && i + 1 < digits.size(); ++i, ++k) digits[i] = large();
-    }
-    return digits;
-}
 }  // namespace
-
-TEST_CASE("carry_digits and negate_digits equal the plain carry, digit for digit", "[exact_sum]") {
-    std::mt19937_64 random(20261129);
-    for (int count : {reduction::ExactLayout<float>::digit_count, reduction::ExactLayout<double>::digit_count}) {
-        for (int trial = 0; trial < 20000; ++trial) {
-            const std::vector<std::int64_t> start = awkward_digits(random, count);
-            std::vector<std::int64_t> fast = start, plain = start;
-            const int fast_highest = reduction::carry_digits(fast.data(), count);
-            const int plain_highest = plain_carry(plain);
-            INFO("count " << count << " trial " << trial);
-            REQUIRE(fast == plain);
-            REQUIRE(fast_highest == plain_highest);
-            if (plain.back() < 0) {  // the magnitude: each digit negated, then the plain carry
-                std::vector<std::int64_t> magnitude = plain;
-                for (auto& digit : magnitude) digit = -digit;
-                const int magnitude_highest = plain_carry(magnitude);
-                const int negated_highest = reduction::negate_digits(fast.data(), count);
-                REQUIRE(fast == magnitude);
-                REQUIRE(negated_highest == magnitude_highest);
-            }
-        }
-    }
-}
 
 TEST_CASE("the compensated reference agrees with the exact sum within its bound", "[exact_sum]") {
     reduction::test::for_each_float_type([](auto zero) { check_reference_agrees<decltype(zero)>(); });
