@@ -41,6 +41,7 @@ stopped=" "
 if [ -n "$first_failed" ]; then
   for ((i = 0; i < parts; ++i)); do
     [ -f "$logs/$i.status" ] && continue
+    [ -f "$logs/$i.pid" ] || sleep 0.2  # written just after the part started
     kill "$(cat "$logs/$i.pid")" 2>/dev/null
     stopped+="$i "
   done
