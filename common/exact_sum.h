@@ -10,7 +10,7 @@
 // about 2^31 additions before a carry must move up (Neal's "small superaccumulator", arXiv:1505.05571).
 //
 // The digits' layout, the carry and the rounding are functions of a plain array that a GPU kernel calls
-// too (ExactLayout, carry_digits, round_digits): a GPU's digits are rounded by the same code as the CPU's.
+// too (ExactLayout, round_digits): a GPU's digits are rounded by the same code as the CPU's.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -61,21 +61,16 @@ struct ExactSpecials {
 };
 
 // Moves every digit's excess over 32 bits into the next one: digits 0 .. count-2 in [0, 2^32), the last signed.
-// The excess travels up in a register, so a digit is read once and written once. With `negate`, the digits of
-// minus the value, in the same pass (each digit negated as it is read). Returns the index of the highest
-// non-zero digit after the carry, or -1 if every digit is zero.
-REDUCTION_HOST_DEVICE inline int carry_digits(std::int64_t* digits, int count, bool negate = false) {
+// The excess travels up in a register, so a digit is read once and written once.
+REDUCTION_HOST_DEVICE inline void carry_digits(std::int64_t* digits, int count) {
     std::int64_t up = 0;
-    int highest = -1;
     REDUCTION_UNROLL_DIGITS
     for (int i = 0; i + 1 < count; ++i) {
-        const std::int64_t digit = (negate ? -digits[i] : digits[i]) + up;
+        const std::int64_t digit = digits[i] + up;
         up = digit >> 32;  // floor division: the low 32 bits stay, non-negative
         digits[i] = digit - up * (std::int64_t{1} << 32);
-        if (digits[i] != 0) highest = i;
     }
-    digits[count - 1] = (negate ? -digits[count - 1] : digits[count - 1]) + up;
-    return digits[count - 1] != 0 ? count - 1 : highest;
+    digits[count - 1] += up;
 }
 
 namespace exact_detail {
@@ -86,7 +81,7 @@ REDUCTION_HOST_DEVICE inline int leading_zeros(std::uint64_t x) {
     return __builtin_clzll(x);
 #endif
 }
-// After carry_digits, with a non-negative value (each digit then one 32-bit word of it): bit i of it, and
+// After the carry, with a non-negative value (each digit then one 32-bit word of it): bit i of it, and
 // `count` bits from bit `from` (count <= 64, none above the highest non-zero digit): at most three words.
 REDUCTION_HOST_DEVICE inline bool bit(const std::int64_t* digits, int i) {
     return (static_cast<std::uint64_t>(digits[i / 32]) >> (i % 32)) & 1;
@@ -102,10 +97,11 @@ REDUCTION_HOST_DEVICE inline std::uint64_t bits(const std::int64_t* digits, int 
     if (last > first + 1) out |= word(digits, first + 2) << (64 - shift);  // shift > 0: count <= 64
     return count < 64 ? out & ((std::uint64_t{1} << count) - 1) : out;
 }
-REDUCTION_HOST_DEVICE inline bool any_below(const std::int64_t* digits, int end) {  // any of bits 0 .. end-1 set
+// Any of bits 0 .. end-1 set, the digits below `first` being zero.
+REDUCTION_HOST_DEVICE inline bool any_below(const std::int64_t* digits, int end, int first) {
     std::int64_t any = 0;  // or-ed without an early exit: the loads do not wait for each other
     REDUCTION_UNROLL_DIGITS
-    for (int i = 0; i < end / 32; ++i) any |= digits[i];
+    for (int i = first; i < end / 32; ++i) any |= digits[i];
     const std::uint64_t mask = (std::uint64_t{1} << (end % 32)) - 1;
     return any != 0 || (static_cast<std::uint64_t>(digits[end / 32]) & mask) != 0;
 }
@@ -118,23 +114,50 @@ REDUCTION_HOST_DEVICE inline T from_bits(typename ExactLayout<T>::Bits bits) {
 }  // namespace exact_detail
 
 // The value of ExactLayout<T>::digit_count digits (any carries pending) and the specials, rounded once to T.
-// Changes the digits (it carries them, and negates a negative value's).
+// Every non-zero digit lies in digits[first .. last]: by default anywhere; a caller that knows where they are
+// (ExactSum::result, a GPU block that looks at every digit at once) saves the carry through the zeros around them.
+// Changes the digits (it carries them, and turns a negative value's into its magnitude's).
 template <class T>
-REDUCTION_HOST_DEVICE T round_digits(std::int64_t* digits, const ExactSpecials& specials) {
+REDUCTION_HOST_DEVICE T round_digits(std::int64_t* digits, const ExactSpecials& specials, int first = 0,
+                                     int last = ExactLayout<T>::digit_count - 1) {
     using L = ExactLayout<T>;
     using exact_detail::from_bits;
     constexpr int count = L::digit_count;
     if (specials.nan || (specials.plus_inf && specials.minus_inf)) return from_bits<T>(L::quiet_nan);
     if (specials.plus_inf || specials.minus_inf) return from_bits<T>(L::infinity | (specials.minus_inf ? L::sign_bit : 0));
-    int high = carry_digits(digits, count);
-    const bool negative = digits[count - 1] < 0;
-    if (negative) high = carry_digits(digits, count, true);  // the magnitude
-    if (high < 0) return from_bits<T>(specials.all_negative_zero ? L::sign_bit : 0);
+    const T zero = from_bits<T>(specials.all_negative_zero ? L::sign_bit : 0);
+    if (last < first) return zero;  // no non-zero digit
+    // The carry, from `first` up. Past `last` every digit is zero, so once what travels up is 0 or -1 (a negative
+    // value's sign) the digits above would only take it in turn: the carry stops at `end`, which takes it.
+    std::int64_t up = 0;
+    int end = first;
+    for (; end + 1 < count && (end <= last || (up != 0 && up != -1)); ++end) {
+        const std::int64_t digit = digits[end] + up;
+        up = digit >> 32;  // floor division: the low 32 bits stay, non-negative
+        digits[end] = digit - up * (std::int64_t{1} << 32);
+    }
+    digits[end] += up;  // digits[first .. end-1] in [0, 2^32), digits[end] signed, every other digit zero
+    const bool negative = digits[end] < 0;
+    if (negative) {  // the magnitude: the complement plus one; the one carries through the zeros at the bottom
+        int i = first;
+        while (i < end && digits[i] == 0) ++i;
+        if (i == end) {
+            digits[end] = -digits[end];
+        } else {
+            digits[i] = (std::int64_t{1} << 32) - digits[i];
+            for (++i; i < end; ++i) digits[i] = 0xffffffff - digits[i];
+            digits[end] = -digits[end] - 1;
+        }
+    }
+    int high = end;  // the highest non-zero digit of the magnitude
+    while (high >= first && digits[high] == 0) --high;
+    if (high < first) return zero;
     const int top = 32 * high + 63 - exact_detail::leading_zeros(static_cast<std::uint64_t>(digits[high]));
     // keep `precision` bits from `top` down; round on the next bit and every bit below it
     const int low = top - (L::precision - 1) > 0 ? top - (L::precision - 1) : 0;
     std::uint64_t kept = exact_detail::bits(digits, low, top - low + 1);
-    if (low > 0 && exact_detail::bit(digits, low - 1) && (kept % 2 == 1 || exact_detail::any_below(digits, low - 1)))
+    if (low > 0 && exact_detail::bit(digits, low - 1) &&
+        (kept % 2 == 1 || exact_detail::any_below(digits, low - 1, first)))
         ++kept;
     T magnitude;  // kept x 2^(low + unit): exact, or +inf past the largest value
     if constexpr (sizeof(T) == 4) magnitude = ldexpf(static_cast<float>(kept), low + L::unit_exponent);
@@ -202,7 +225,14 @@ public:
         std::vector<std::int64_t> digits = digits_;
         ExactSpecials specials = specials_;
         specials.all_negative_zero &= any_input_;  // no input at all: +0
-        return round_digits<T>(digits.data(), specials);
+        int first = digit_count, last = -1;  // the non-zero digits: the rounding carries only from first
+        for (int i = 0; i < digit_count; ++i) {
+            if (digits[i] != 0) {
+                first = first < i ? first : i;
+                last = i;
+            }
+        }
+        return round_digits<T>(digits.data(), specials, first, last);
     }
 
 private:

@@ -601,7 +601,7 @@ EXACT = "common/exact_sum.h"
 # unit_exponent -149, top_bit 340, digit_count 12) comes from common/exact_sum.h's expressions
 FLOAT32_LIMITS = {"limits_digits": 24, "limits_min_exponent": -125, "limits_max_exponent": 128, "sizeof_T": 4}
 LAYOUT = ("precision", "stored", "exponent_bits", "unit_exponent", "top_bit", "digit_count")
-CARRY = ("for (int i = 0; i + 1 < count; ++i) {\nconst std::int64_t digit = (negate ? -digits[i] : digits[i]) + up;\nup = digit >> $width;"
+CARRY = ("for (int i = 0; i + 1 < count; ++i) {\nconst std::int64_t digit = digits[i] + up;\nup = digit >> $width;"
          "\ndigits[i] = digit - up * (std::int64_t{1} << $width);")
 DIGITS_VALUE, DIGITS_TIMES = 1.5, 5000  # the figure's example: one float32, and a count of it added before a carry
 

@@ -707,6 +707,15 @@ struct ExactPartial {
     std::int64_t nan, plus_inf, minus_inf, non_negative;
 };
 
+// Digit i, if non-zero, widens [first, last], the digits the rounding carries: every thread looks at its own
+// digits at once, where the one thread that rounds would read all of them one after another (lab notes).
+__device__ __forceinline__ void note_nonzero(const std::int64_t* digits, unsigned int i, int& first, int& last) {
+    if (digits[i] != 0) {
+        atomicMin(&first, static_cast<int>(i));
+        atomicMax(&last, static_cast<int>(i));
+    }
+}
+
 // One block's elements into its digits, then the block's digits into the grid's; the last block
 // rounds the grid's once into *out. A grid of one block rounds its own. Given a `partial`, the last
 // block writes the grid's digits there instead, unrounded.
@@ -716,10 +725,15 @@ __global__ void __launch_bounds__(Block)
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     __shared__ std::int64_t digits[count];
     __shared__ unsigned int seen, grid_seen;  // special inputs: the block's, and (last block) the grid's
+    __shared__ int first_nonzero, last_nonzero;  // the digits the rounding carries: the non-zero ones
     __shared__ bool last;
     const unsigned int tid = threadIdx.x;
     for (unsigned int i = tid; i < count; i += Block) digits[i] = 0;
-    if (tid == 0) seen = 0;
+    if (tid == 0) {
+        seen = 0;
+        first_nonzero = count;
+        last_nonzero = -1;
+    }
     __syncthreads();  // the digits are zero before any thread adds to them
 
     ExactAccumulator<T> acc{digits};
@@ -728,7 +742,9 @@ __global__ void __launch_bounds__(Block)
     acc.into_digits(&seen);
     __syncthreads();  // every thread's sum is in the digits
     if (gridDim.x == 1 && partial == nullptr) {  // round_digits carries them itself
-        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen));
+        for (unsigned int i = tid; i < count; i += Block) note_nonzero(digits, i, first_nonzero, last_nonzero);
+        __syncthreads();
+        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen), first_nonzero, last_nonzero);
         return;
     }
     // Each digit's excess over 32 bits moved one digit up, every digit at once (the same integer): each is
@@ -750,8 +766,10 @@ __global__ void __launch_bounds__(Block)
     }
     __syncthreads();  // the last block's threads read the grid after thread 0's acquire
     if (!last) return;
-    for (unsigned int i = tid; i < count; i += Block)  // read and empty the grid's digits
+    for (unsigned int i = tid; i < count; i += Block) {  // read and empty the grid's digits
         digits[i] = static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
+        note_nonzero(digits, i, first_nonzero, last_nonzero);
+    }
     if (tid == Block - 1) grid_seen = atomicExch(&grid_state->seen, 0u);  // at the same time as the digits
     __syncthreads();
     if (partial != nullptr)  // unrounded: each digit below blocks x 2^33 in size, so K x blocks < 2^30 partials add
@@ -759,7 +777,7 @@ __global__ void __launch_bounds__(Block)
     if (tid == 0) {
         grid_state->blocks_done = 0;
         if (partial == nullptr) {
-            *out = reduction::round_digits<T>(digits, specials_of(grid_seen));
+            *out = reduction::round_digits<T>(digits, specials_of(grid_seen), first_nonzero, last_nonzero);
         } else {
             partial->nan = (grid_seen & saw_nan) != 0;
             partial->plus_inf = (grid_seen & saw_plus_inf) != 0;

@@ -171,6 +171,103 @@ void check_reference_agrees() {
     }
 }
 
+// Digits that make the carry run far: large digits of either sign, runs of 2^32 - 1 carried into, a small
+// negative digit among zeros (its borrow runs to the last digit), the last digit alone, neighbouring sums.
+std::vector<std::int64_t> awkward_digits(std::mt19937_64& random, int count) {
+    std::vector<std::int64_t> digits(static_cast<std::size_t>(count), 0);
+    const auto at = [&] { return static_cast<std::size_t>(random() % static_cast<std::uint64_t>(count)); };
+    // a large digit, below 2^62, and where it may stand: two digits below the last, as in a real sum, whose
+    // last digits stay far below 2^32 (top_bit leaves 64 bits above the largest input for any count of them)
+    const auto large = [&] { return static_cast<std::int64_t>(random() >> 2) * (random() % 2 ? 1 : -1); };
+    const auto low_at = [&] { return static_cast<std::size_t>(random() % static_cast<std::uint64_t>(count - 2)); };
+    switch (random() % 5) {
+        case 0:
+            for (int k = 0, n = 1 + static_cast<int>(random() % 4); k < n; ++k) digits[low_at()] = large();
+            break;
+        case 1: {
+            std::size_t from = at(), to = at();
+            if (from > to) std::swap(from, to);
+            for (std::size_t i = from; i <= to && i + 1 < digits.size(); ++i) digits[i] = 0xffffffff;
+            if (from > 0) digits[from - 1] = random() % 2 ? (std::int64_t{1} << 32) : -1;
+            break;
+        }
+        case 2:
+            digits[at()] = -static_cast<std::int64_t>(1 + random() % 3);
+            break;
+        case 3:
+            digits.back() = static_cast<std::int64_t>(random() % 5) - 2;
+            break;
+        default:
+            for (std::size_t i = low_at(), k = 0; k < 4 && i + 2 < digits.size(); ++i, ++k) digits[i] = large();
+    }
+    return digits;
+}
+
+// The digits' value rounded to T, written apart from round_digits: the plain carry over every digit, the
+// magnitude by a second plain carry of the negated digits, then bit by bit from the top: the first `precision`
+// bits kept, the rest compared with half of the last kept bit.
+template <class T>
+T oracle_round(std::vector<std::int64_t> digits) {
+    using L = reduction::ExactLayout<T>;
+    const auto plain_carry = [&] {
+        std::int64_t up = 0;
+        for (std::size_t i = 0; i + 1 < digits.size(); ++i) {
+            const std::int64_t digit = digits[i] + up;
+            up = digit >> 32;
+            digits[i] = digit - up * (std::int64_t{1} << 32);
+        }
+        digits.back() += up;
+    };
+    plain_carry();
+    const bool negative = digits.back() < 0;
+    if (negative) {
+        for (auto& digit : digits) digit = -digit;
+        plain_carry();
+    }
+    REQUIRE(digits.back() >= 0);
+    REQUIRE(digits.back() < (std::int64_t{1} << 32));
+    const auto bit = [&](int i) { return (static_cast<std::uint64_t>(digits[i / 32]) >> (i % 32)) & 1; };
+    int top = 32 * static_cast<int>(digits.size()) - 1;
+    while (top >= 0 && !bit(top)) --top;
+    if (top < 0) return T(0);
+    const int low = std::max(top - (L::precision - 1), 0);
+    std::uint64_t kept = 0;
+    for (int i = top; i >= low; --i) kept = kept * 2 + bit(i);
+    bool rest_above_half = false, rest_is_half = low > 0 && bit(low - 1);
+    for (int i = low - 2; i >= 0; --i) rest_above_half |= bit(i) != 0;
+    if (rest_is_half && (rest_above_half || kept % 2 == 1)) ++kept;
+    const T magnitude = std::ldexp(static_cast<T>(kept), low + L::unit_exponent);
+    return negative ? -magnitude : magnitude;
+}
+
+template <class T>
+void check_round_digits_bounds() {
+    constexpr int count = reduction::ExactLayout<T>::digit_count;
+    std::mt19937_64 random(20261130);
+    for (int trial = 0; trial < 20000; ++trial) {
+        const std::vector<std::int64_t> start = awkward_digits(random, count);
+        int first = count, last = -1;
+        for (int i = 0; i < count; ++i) {
+            if (start[static_cast<std::size_t>(i)] != 0) {
+                first = std::min(first, i);
+                last = i;
+            }
+        }
+        const T expected = oracle_round<T>(start);
+        reduction::ExactSpecials none;
+        none.all_negative_zero = false;  // a zero sum is +0
+        const int wider_first = std::max(0, first - static_cast<int>(random() % 3));
+        const int wider_last = std::min(count - 1, last + static_cast<int>(random() % 3));
+        INFO("trial " << trial << " non-zero digits " << first << " .. " << last);
+        std::vector<std::int64_t> digits = start;
+        CHECK(same_bits(reduction::round_digits<T>(digits.data(), none), expected));  // every digit
+        digits = start;
+        CHECK(same_bits(reduction::round_digits<T>(digits.data(), none, first, last), expected));  // the non-zero ones
+        digits = start;
+        CHECK(same_bits(reduction::round_digits<T>(digits.data(), none, wider_first, wider_last), expected));
+    }
+}
+
 }  // namespace
 
 TEST_CASE("the compensated reference agrees with the exact sum within its bound", "[exact_sum]") {
@@ -187,4 +284,8 @@ TEST_CASE("the exact sum has the same bits in every order and every split", "[ex
 
 TEST_CASE("the exact sum equals a 128-bit integer sum rounded by the compiler", "[exact_sum]") {
     reduction::test::for_each_float_type([](auto zero) { check_against_integers<decltype(zero)>(); });
+}
+
+TEST_CASE("round_digits carries only the digits it is told are non-zero, and rounds as the plain carry does", "[exact_sum]") {
+    reduction::test::for_each_float_type([](auto zero) { check_round_digits_bounds<decltype(zero)>(); });
 }
