@@ -707,12 +707,21 @@ struct ExactPartial {
     std::int64_t nan, plus_inf, minus_inf, non_negative;
 };
 
-// Digit i, if non-zero, widens [first, last], the digits the rounding carries: every thread looks at its own
-// digits at once, where the one thread that rounds would read all of them one after another (lab notes).
-__device__ __forceinline__ void note_nonzero(const std::int64_t* digits, unsigned int i, int& first, int& last) {
-    if (digits[i] != 0) {
-        atomicMin(&first, static_cast<int>(i));
-        atomicMax(&last, static_cast<int>(i));
+// The lowest and highest non-zero digit (first > last if none), which tell round_digits where to carry: warp 0
+// looks at 32 digits at once, one ballot each, where the one thread that rounds would read every digit one
+// after another (lab notes). Every lane of warp 0 must call it.
+template <int Count>
+__device__ __forceinline__ void nonzero_range(const std::int64_t* digits, int& first, int& last) {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    first = Count;
+    last = -1;
+#pragma unroll
+    for (int base = 0; base < Count; base += 32) {
+        const unsigned int nonzero = __ballot_sync(0xffffffffu, base + lane < Count && digits[base + lane] != 0);
+        if (nonzero != 0) {
+            first = min(first, base + __ffs(static_cast<int>(nonzero)) - 1);
+            last = base + 31 - __clz(static_cast<int>(nonzero));
+        }
     }
 }
 
@@ -725,15 +734,10 @@ __global__ void __launch_bounds__(Block)
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     __shared__ std::int64_t digits[count];
     __shared__ unsigned int seen, grid_seen;  // special inputs: the block's, and (last block) the grid's
-    __shared__ int first_nonzero, last_nonzero;  // the digits the rounding carries: the non-zero ones
     __shared__ bool last;
     const unsigned int tid = threadIdx.x;
     for (unsigned int i = tid; i < count; i += Block) digits[i] = 0;
-    if (tid == 0) {
-        seen = 0;
-        first_nonzero = count;
-        last_nonzero = -1;
-    }
+    if (tid == 0) seen = 0;
     __syncthreads();  // the digits are zero before any thread adds to them
 
     ExactAccumulator<T> acc{digits};
@@ -742,9 +746,11 @@ __global__ void __launch_bounds__(Block)
     acc.into_digits(&seen);
     __syncthreads();  // every thread's sum is in the digits
     if (gridDim.x == 1 && partial == nullptr) {  // round_digits carries them itself
-        for (unsigned int i = tid; i < count; i += Block) note_nonzero(digits, i, first_nonzero, last_nonzero);
-        __syncthreads();
-        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen), first_nonzero, last_nonzero);
+        if (tid < 32) {
+            int lowest, highest;  // the non-zero digits
+            nonzero_range<count>(digits, lowest, highest);
+            if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen), lowest, highest);
+        }
         return;
     }
     // Each digit's excess over 32 bits moved one digit up, every digit at once (the same integer): each is
@@ -766,23 +772,25 @@ __global__ void __launch_bounds__(Block)
     }
     __syncthreads();  // the last block's threads read the grid after thread 0's acquire
     if (!last) return;
-    for (unsigned int i = tid; i < count; i += Block) {  // read and empty the grid's digits
+    for (unsigned int i = tid; i < count; i += Block)  // read and empty the grid's digits
         digits[i] = static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
-        note_nonzero(digits, i, first_nonzero, last_nonzero);
-    }
     if (tid == Block - 1) grid_seen = atomicExch(&grid_state->seen, 0u);  // at the same time as the digits
     __syncthreads();
     if (partial != nullptr)  // unrounded: each digit below blocks x 2^33 in size, so K x blocks < 2^30 partials add
         for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = digits[i];
-    if (tid == 0) {
-        grid_state->blocks_done = 0;
-        if (partial == nullptr) {
-            *out = reduction::round_digits<T>(digits, specials_of(grid_seen), first_nonzero, last_nonzero);
-        } else {
-            partial->nan = (grid_seen & saw_nan) != 0;
-            partial->plus_inf = (grid_seen & saw_plus_inf) != 0;
-            partial->minus_inf = (grid_seen & saw_minus_inf) != 0;
-            partial->non_negative = (grid_seen & saw_non_negative) != 0;
+    if (tid < 32) {
+        int lowest, highest;  // the non-zero digits
+        nonzero_range<count>(digits, lowest, highest);
+        if (tid == 0) {
+            grid_state->blocks_done = 0;
+            if (partial == nullptr) {
+                *out = reduction::round_digits<T>(digits, specials_of(grid_seen), lowest, highest);
+            } else {
+                partial->nan = (grid_seen & saw_nan) != 0;
+                partial->plus_inf = (grid_seen & saw_plus_inf) != 0;
+                partial->minus_inf = (grid_seen & saw_minus_inf) != 0;
+                partial->non_negative = (grid_seen & saw_non_negative) != 0;
+            }
         }
     }
 }
