@@ -529,10 +529,8 @@ struct ExactAccumulator {
         if (high_bits != 0) atomicAdd(&words[1], high_bits);
     }
 
-    // x, a finite whole number of units, into the digits: 3 of them, like ExactSum::add. One copy, called from
-    // every place that flushes: inlined at each, its copies made the kernel's code several times larger, and a
-    // short call spends much of its time waiting for instructions to arrive (lab notes).
-    __device__ __noinline__ void flush(double x) {
+    // x, a finite whole number of units, into the digits: 3 of them, like ExactSum::add.
+    __device__ __forceinline__ void flush(double x) {
         const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(x));
         const int biased = static_cast<int>((bits >> 52) & 0x7ff);
         unsigned long long m = (bits & ((1ull << 52) - 1)) | (biased != 0 ? 1ull << 52 : 0);
