@@ -11,6 +11,8 @@
 # (tools/sass_checks.csv, tools/host_calls.csv) tells them from the solution, the build where they do not compile.
 # A multi-GPU step (step 15: NCCL calls, no kernel of its own) is told apart by the calls its host code
 # makes (tools/host_calls.csv).
+# The steps are checked side by side, one per core (WRONG_KERNELS_JOBS sets how many): each grade
+# builds one step, mostly one file, which alone keeps one core busy.
 # usage: tests/tools/wrong_kernels.sh [STEP ... | all]
 #        default: step01 step04 step07 step12, a quick sample; all: every step of course/steps.csv (CI, .ci/run)
 set -euo pipefail
@@ -32,8 +34,8 @@ grade() {  # grade --host-only in folder $1; its report in $2; prints the exit c
   set -e
 }
 
-for step in "${steps[@]}"; do
-  step_started=$SECONDS
+check_step() {  # the three or four grades of one step, in a folder of its own; prints one line
+  local step="$1" step_started=$SECONDS
   out="$work/$step"
   "$tree/tools/make_exercise" --solution "$step" "$out" >/dev/null
   "$tree/tools/make_exercise" "$step" "$work/$step-stub" >/dev/null
@@ -78,5 +80,13 @@ sys.stdout.write(exercise_markers.replace_regions(*(Path(path).read_text() for p
   [ ! -f "$without" ] || said="$said; without its idea: $stripped"
   echo "$said" \
        "($((SECONDS - step_started)) s)"
-done
+}
+
+if [ "${1:-}" = --one ]; then  # one step, as xargs runs it below
+  check_step "$2"
+  exit 0
+fi
+# xargs exits non-zero when any step failed; each step's FAIL line says which
+printf '%s\n' "${steps[@]}" | xargs -P "${WRONG_KERNELS_JOBS:-$(nproc)}" -I{} "${BASH_SOURCE[0]}" --one {} ||
+  fail "a step above failed"
 echo "wrong_kernels: ${#steps[@]} step(s) in $((SECONDS - started)) s"
