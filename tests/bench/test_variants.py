@@ -1,5 +1,6 @@
 """bench/variants.py's run: a variant marked wrong_sums is timed only, so its failed check (exit 1) does
 not fail the run; any other program's does, and so does a wrong_sums program that fails another way.
+And every variant of the catalogue is made from its step as it is now: each edit finds its text once.
 
     python3 -m tests.bench.test_variants
 
@@ -66,6 +67,18 @@ class WrongSums(unittest.TestCase):
         for variant in catalogue["variant"]:
             if variant.get("wrong_sums"):
                 self.assertTrue(variant["measures"].startswith("time only, wrong sums"), variant["name"])
+
+
+class Catalogue(unittest.TestCase):
+    def test_every_variant_is_made_from_its_step_as_it_is(self):  # a step edited under a variant's edit fails here
+        import tomllib
+        for variant in tomllib.loads(variants.CATALOGUE.read_text())["variant"]:
+            with self.subTest(variant["name"]):
+                try:
+                    files = variants.sources(variant)
+                except variants.Refused as error:
+                    self.fail(str(error))
+                self.assertEqual(set(files), {"reduce.cuh", "main.cu"})
 
 
 if __name__ == "__main__":

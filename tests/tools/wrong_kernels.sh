@@ -11,8 +11,11 @@
 # (tools/sass_checks.csv, tools/host_calls.csv) tells them from the solution, the build where they do not compile.
 # A multi-GPU step (step 15: NCCL calls, no kernel of its own) is told apart by the calls its host code
 # makes (tools/host_calls.csv).
-# The steps are checked side by side, one per core (WRONG_KERNELS_JOBS sets how many): each grade
-# builds one step, mostly one file, which alone keeps one core busy.
+# Each grade builds for sm_90 alone (--architectures 90): the compiled-code check reads sm_90's code, and
+# a build for sm_75, sm_80 and sm_90 fails wherever the one for sm_90 does, so a kernel failed here fails
+# the full grade too. The full grade of a solution is .ci/exercises.sh's; every step's build for the three,
+# the no-gpu preset's. The steps are checked side by side, one per core (WRONG_KERNELS_JOBS sets how many):
+# each grade builds one step, mostly one file, which alone keeps one core busy.
 # usage: tests/tools/wrong_kernels.sh [STEP ... | all]
 #        default: step01 step04 step07 step12, a quick sample; all: every step of course/steps.csv (CI, .ci/run)
 set -euo pipefail
@@ -29,7 +32,7 @@ started=$SECONDS
 
 grade() {  # grade --host-only in folder $1; its report in $2; prints the exit code
   set +e
-  (cd "$1" && ./grade --host-only) >"$2" 2>&1
+  (cd "$1" && ./grade --host-only --architectures 90) >"$2" 2>&1
   echo $?
   set -e
 }
