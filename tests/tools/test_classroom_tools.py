@@ -504,6 +504,21 @@ class AssignmentConfig(unittest.TestCase):
                     self.assertIn(words, result.stderr)
                     self.assertFalse((out / "build-grade").exists())
 
+    def test_architectures_without_sm_90_code_are_refused_before_anything_is_built(self):
+        with tempfile.TemporaryDirectory() as work:
+            out = Path(work) / "assignment"
+            subprocess.run([str(TOOLS / "make_exercise"), "step04", str(out)], check=True, capture_output=True)
+            for value in ("80", "90-virtual", "75-real;80-real", "sm_90", "90;", ""):
+                with self.subTest(value=value):
+                    result = subprocess.run([str(out / "grade"), "--host-only", "--architectures", value], cwd=out,
+                                            capture_output=True, text=True)
+                    self.assertEqual(result.returncode, 2, result.stdout + result.stderr)
+                    self.assertEqual(len(result.stderr.strip().splitlines()), 1, result.stderr)
+                    self.assertIn("that holds 90", result.stderr)
+                    self.assertFalse((out / "build-grade").exists())
+        self.assertEqual(grade.built_for(grade.HOST_ARCHITECTURES), "sm_75, sm_80 and sm_90")
+        self.assertEqual(grade.built_for("90"), "sm_90")
+
 
 class Verdict(unittest.TestCase):
     """The last line of grade's report, its exit code, and the same verdict in JUnit and results.json."""
