@@ -1,0 +1,91 @@
+// Where the end of a step-14 call goes, phase by phase: the last block's thread 0 reads the SM's clock
+// (clock64) at each step of the end, and the GPU's nanosecond clock (%globaltimer) tells when the
+// first block started and when the last block finished its flushes. Medians of --calls calls; one
+// CSV row per phase. The kernel's stamps are the edits of bench/variants.toml (step14_end_timeline).
+#include "reduce.cuh"
+
+#include "bench/ablation/lab.h"
+#include "device_buffer.h"
+#include "device_info.h"
+#include "input.h"
+#include "options.h"
+#include "report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+using namespace reduction;
+
+struct Settings {
+    std::size_t n = std::size_t{1} << 16, calls = 200;
+    std::uint64_t seed = 1;
+};
+
+long long median(std::vector<long long> values) {
+    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+    return values[values.size() / 2];
+}
+
+template <class T>
+int run(const Settings& s, const char* type) {
+    const std::vector<T> values = generate_input<T>(s.n, Pattern::random, s.seed);
+    DeviceBuffer<T> in(s.n), out(1);
+    DeviceBuffer<unsigned char> scratch(step14::scratch_bytes<T>(s.n, 256));
+    CUDA_CHECK(cudaMemcpy(in.get(), values.data(), s.n * sizeof(T), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+    constexpr int warm_up = 5;
+    std::vector<std::vector<long long>> calls;
+    for (std::size_t call = 0; call < s.calls + warm_up; ++call) {
+        const unsigned long long latest = 0, earliest = ~0ull;
+        const long long none[step14::stamp_count] = {};
+        CUDA_CHECK(cudaMemcpyToSymbol(step14::latest_flush_end, &latest, sizeof latest));
+        CUDA_CHECK(cudaMemcpyToSymbol(step14::earliest_start, &earliest, sizeof earliest));
+        CUDA_CHECK(cudaMemcpyToSymbol(step14::stamps, none, sizeof none));
+        step14::launch_exact_sum<T>(in.get(), s.n, out.get(), nullptr, reinterpret_cast<T*>(scratch.get()), 256, cudaStream_t{});
+        CUDA_CHECK(cudaDeviceSynchronize());
+        std::vector<long long> stamps(step14::stamp_count);
+        CUDA_CHECK(cudaMemcpyFromSymbol(stamps.data(), step14::stamps, sizeof none));
+        if (stamps[11] == 0) throw UsageError("--n too small: one block sums it and rounds its own digits; "
+                                              "the timeline follows the last block of a grid of several");
+        if (call >= warm_up) calls.push_back(stamps);
+    }
+    const char* phases[] = {"loop", "flush", "flush_barrier", "grid_add", "count", "read_grid", "find_digits", "round"};
+    for (int k = 0; k < 8; ++k) {
+        std::vector<long long> spans;
+        for (const auto& c : calls) spans.push_back(c[k + 1] - c[k]);
+        std::printf("%s,%zu,%lld,%s,%lld,cycles\n", type, s.n, calls[0][11], phases[k], median(spans));
+    }
+    for (int k : {10, 9}) {
+        std::vector<long long> spans;
+        for (const auto& c : calls) spans.push_back(c[k]);
+        std::printf("%s,%zu,%lld,%s,%lld,ns\n", type, s.n, calls[0][11], k == 10 ? "last_flush_end" : "last_block_end", median(spans));
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return reduction::run_guarded([&] {
+        Settings s;
+        bool float64 = false;
+        lab::parse_flags(argc, argv,
+                         "[--n COUNT] [--calls COUNT] [--type float32|float64] [--seed SEED]\n"
+                         "  step 14's end, phase by phase: the last block's thread 0, median of 200 calls (default);\n"
+                         "  CSV: cycles of each phase, and nanoseconds from the first block's start\n",
+                         "--n, --calls, --type, --seed", [&](const std::string& flag, const std::string& value) {
+            if (flag == "--type" && value != "float32" && value != "float64")
+                throw UsageError("--type must be float32 or float64, not '" + value + "'");
+            if (flag == "--type") float64 = value == "float64";
+            else (flag == "--n" ? s.n : flag == "--calls" ? s.calls : s.seed) = parse_count(flag, value);
+        });
+        if (s.n == 0 || s.calls == 0) throw UsageError("--n and --calls must be at least 1");
+        const DeviceInfo device = open_device(0);  // no GPU: one line and exit 3
+        std::printf("%s", stamp_lines(device_stamp(device, argc, argv)).c_str());
+        std::printf("type,n,grid,phase,median,unit\n");
+        return float64 ? run<double>(s, "float64") : run<float>(s, "float32");
+    });
+}
