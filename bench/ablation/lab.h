@@ -3,6 +3,7 @@
 
 #include "cuda_check.h"
 #include "exit_codes.h"
+#include "options.h"
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -28,6 +29,27 @@ void parse_flags(int argc, char** argv, const std::string& help, const std::stri
         if (i + 1 >= argc) throw reduction::UsageError(flag + " needs a value; see --help");
         on_flag(flag, std::string(argv[++i]));
     }
+}
+
+// The flags of a probe that sums one input of one float type: --n, --calls, --type float32|float64, --seed.
+// `defaults` holds n and calls when not given; `what` is the rest of its --help.
+struct FloatProbe {
+    std::size_t n = 0, calls = 0;
+    std::uint64_t seed = 1;
+    bool float64 = false;
+};
+inline FloatProbe parse_float_probe(int argc, char** argv, FloatProbe defaults, const std::string& what) {
+    FloatProbe probe = defaults;
+    parse_flags(argc, argv, "[--n COUNT] [--calls COUNT] [--type float32|float64] [--seed SEED]\n" + what,
+                "--n, --calls, --type, --seed", [&](const std::string& flag, const std::string& value) {
+        if (flag == "--type" && value != "float32" && value != "float64")
+            throw reduction::UsageError("--type must be float32 or float64, not '" + value + "'");
+        if (flag == "--type") probe.float64 = value == "float64";
+        else if (flag == "--seed") probe.seed = reduction::parse_count(flag, value);
+        else (flag == "--n" ? probe.n : probe.calls) = reduction::parse_count(flag, value);
+    });
+    if (probe.n == 0 || probe.calls == 0) throw reduction::UsageError("--n and --calls must be at least 1");
+    return probe;
 }
 
 // The end of a probe's --help: one size as its size flags accept it ("1048576, 2^20 or 1M") and the

@@ -16,10 +16,7 @@ namespace {
 
 using namespace reduction;
 
-struct Settings {
-    std::size_t n = std::size_t{1} << 24, calls = 1000;
-    std::uint64_t seed = 1;
-};
+using Settings = lab::FloatProbe;  // --n, --calls, --type, --seed
 
 // Calls `reduce` s.calls times on one input and scratch; prints how many distinct results it gave, their range.
 template <class T, class Reduce>
@@ -54,22 +51,12 @@ int run(const Settings& s, const char* type) {  // 0: the distinct results are t
 
 int main(int argc, char** argv) {
     return reduction::run_guarded([&] {
-        Settings s;
-        bool float64 = false;
-        lab::parse_flags(argc, argv,
-                         "[--n COUNT] [--calls COUNT] [--type float32|float64] [--seed SEED]\n"
-                         "  1,000 calls (default) of step 10 and of its atomicAdd variant on one input;\n"
-                         "  CSV: how many distinct results each gave, and their range\n",
-                         "--n, --calls, --type, --seed", [&](const std::string& flag, const std::string& value) {
-            if (flag == "--type" && value != "float32" && value != "float64")
-                throw UsageError("--type must be float32 or float64, not '" + value + "'");
-            if (flag == "--type") float64 = value == "float64";
-            else (flag == "--n" ? s.n : flag == "--calls" ? s.calls : s.seed) = parse_count(flag, value);
-        });
-        if (s.n == 0 || s.calls == 0) throw UsageError("--n and --calls must be at least 1");
+        const Settings s = lab::parse_float_probe(argc, argv, {std::size_t{1} << 24, 1000},
+                                                  "  1,000 calls (default) of step 10 and of its atomicAdd variant on one input;\n"
+                                                  "  CSV: how many distinct results each gave, and their range\n");
         const DeviceInfo device = open_device(0);  // no GPU: one line and exit 3
         std::printf("%s", stamp_lines(device_stamp(device, argc, argv)).c_str());
         std::printf("variant,type,n,calls,distinct_results,smallest,largest\n");
-        return float64 ? run<double>(s, "float64") : run<float>(s, "float32");
+        return s.float64 ? run<double>(s, "float64") : run<float>(s, "float32");
     });
 }

@@ -19,10 +19,7 @@ namespace {
 
 using namespace reduction;
 
-struct Settings {
-    std::size_t n = std::size_t{1} << 16, calls = 200;
-    std::uint64_t seed = 1;
-};
+using Settings = lab::FloatProbe;  // --n, --calls, --type, --seed
 
 long long median(std::vector<long long> values) {
     std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
@@ -70,22 +67,12 @@ int run(const Settings& s, const char* type) {
 
 int main(int argc, char** argv) {
     return reduction::run_guarded([&] {
-        Settings s;
-        bool float64 = false;
-        lab::parse_flags(argc, argv,
-                         "[--n COUNT] [--calls COUNT] [--type float32|float64] [--seed SEED]\n"
-                         "  step 14's end, phase by phase: the last block's thread 0, median of 200 calls (default);\n"
-                         "  CSV: cycles of each phase, and nanoseconds from the first block's start\n",
-                         "--n, --calls, --type, --seed", [&](const std::string& flag, const std::string& value) {
-            if (flag == "--type" && value != "float32" && value != "float64")
-                throw UsageError("--type must be float32 or float64, not '" + value + "'");
-            if (flag == "--type") float64 = value == "float64";
-            else (flag == "--n" ? s.n : flag == "--calls" ? s.calls : s.seed) = parse_count(flag, value);
-        });
-        if (s.n == 0 || s.calls == 0) throw UsageError("--n and --calls must be at least 1");
+        const Settings s = lab::parse_float_probe(argc, argv, {std::size_t{1} << 16, 200},
+                                                  "  step 14's end, phase by phase: the last block's thread 0, median of 200 calls (default);\n"
+                                                  "  CSV: cycles of each phase, and nanoseconds from the first block's start\n");
         const DeviceInfo device = open_device(0);  // no GPU: one line and exit 3
         std::printf("%s", stamp_lines(device_stamp(device, argc, argv)).c_str());
         std::printf("type,n,grid,phase,median,unit\n");
-        return float64 ? run<double>(s, "float64") : run<float>(s, "float32");
+        return s.float64 ? run<double>(s, "float64") : run<float>(s, "float32");
     });
 }
