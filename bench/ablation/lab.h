@@ -47,8 +47,7 @@ inline FloatProbe parse_float_probe(int argc, char** argv, FloatProbe defaults, 
         if (flag == "--type") probe.float64 = value == "float64";
         else if (flag == "--seed") probe.seed = reduction::parse_count(flag, value);
         else (flag == "--n" ? probe.n : probe.calls) = reduction::parse_count(flag, value);
-    });
-    if (probe.n == 0 || probe.calls == 0) throw reduction::UsageError("--n and --calls must be at least 1");
+    });  // parse_count refuses 0
     return probe;
 }
 

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <vector>
 
 namespace {
@@ -45,8 +46,7 @@ int run(const Settings& s, const char* type) {
         CUDA_CHECK(cudaDeviceSynchronize());
         std::vector<long long> stamps(step14::stamp_count);
         CUDA_CHECK(cudaMemcpyFromSymbol(stamps.data(), step14::stamps, sizeof none));
-        if (stamps[11] == 0) throw UsageError("--n too small: one block sums it and rounds its own digits; "
-                                              "the timeline follows the last block of a grid of several");
+        if (stamps[11] == 0) throw std::runtime_error("the last block wrote no stamps");
         if (call >= warm_up) calls.push_back(stamps);
     }
     const char* phases[] = {"loop", "flush", "flush_barrier", "grid_add", "count", "read_grid", "find_digits", "round"};
@@ -71,6 +71,9 @@ int main(int argc, char** argv) {
                                                   "  step 14's end, phase by phase: the last block's thread 0, median of 200 calls (default);\n"
                                                   "  CSV: cycles of each phase, and nanoseconds from the first block's start\n");
         const DeviceInfo device = open_device(0);  // no GPU: one line and exit 3
+        if (step14::grid_for(s.n, 256) == 1)
+            throw UsageError("--n too small: one block sums it and rounds its own digits; "
+                             "the timeline follows the last block of a grid of several");
         std::printf("%s", stamp_lines(device_stamp(device, argc, argv)).c_str());
         std::printf("type,n,grid,phase,median,unit\n");
         return s.float64 ? run<double>(s, "float64") : run<float>(s, "float32");
