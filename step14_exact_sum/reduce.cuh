@@ -514,6 +514,8 @@ struct ExactAccumulator {
     double high = 0, low = 0;
     unsigned int seen = 0;            // saw_* bits
     unsigned int sign_and = ~0u;      // every input's top 32 bits and-ed: the sign stays while all are negative
+    // float32: the largest input's bits without the sign, and the smallest's minus one (zero's: the most)
+    unsigned int largest = 0, smallest_minus_one = ~0u;
 
     // part (below 2^32 in size) added to one 64-bit digit of the block's, with two 32-bit atomic adds: a
     // 64-bit atomicAdd on shared memory compiles to a loop of compare-and-swap (ATOMS.CAST.SPIN.64).
@@ -589,6 +591,10 @@ struct ExactAccumulator {
 
     __device__ __forceinline__ void add(T x) {
         sign_and &= top_bits(x);
+        if constexpr (sizeof(T) == 4) {
+            largest = max(largest, top_bits(x) & 0x7fffffffu);
+            smallest_minus_one = min(smallest_minus_one, (top_bits(x) & 0x7fffffffu) - 1);
+        }
         add_one(x);
     }
 
@@ -624,6 +630,8 @@ struct ExactAccumulator {
             static_assert(values == 4 || values == 8 || values == 16, "one vector or loads_per_iteration of them");
             constexpr int window = 53 - Layout::precision - (values == 16 ? 4 : values == 8 ? 3 : 2);  // log2(values)
             const Magnitudes magnitudes = scan(vectors);
+            largest = max(largest, magnitudes.largest);
+            smallest_minus_one = min(smallest_minus_one, magnitudes.smallest_minus_one);
             const int top = static_cast<int>(magnitudes.largest >> 23);  // 255: inf or NaN
             const int bottom = max(static_cast<int>((magnitudes.smallest_minus_one + 1) >> 23), 1);  // subnormals: 1
             if (top < 255 && top - bottom <= window) {
@@ -725,6 +733,54 @@ __device__ __forceinline__ void nonzero_range(const std::int64_t* digits, int& f
     }
 }
 
+// A float32 input that one block sums, whose values lie within 29 - log2(n) binades of each other (by
+// their exponent fields), needs no digits: every value is a whole number of the smallest one's unit in the
+// last place, every partial sum of n of them stays below 2^53 such units, so every double addition of them
+// is exact, in any order. Each thread's sum is then all in high (low and the digits stay zero), the block
+// adds the threads' sums in double, and one conversion rounds the exact sum to float (an exact zero keeps
+// the zeros' sign rule). Every thread must call it; it returns the same for all: true if it wrote *out.
+template <unsigned int Block>
+__device__ __forceinline__ bool one_block_sum_in_double(const ExactAccumulator<float>& acc, std::size_t n, float* out) {
+    constexpr unsigned int warps = Block / 32;
+    __shared__ double warp_sums[warps];
+    __shared__ unsigned int warp_largest[warps], warp_smallest_minus_one[warps], warp_negative[warps];
+    double sum = acc.high + acc.low;
+#pragma unroll
+    for (unsigned int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    const unsigned int largest = warp_reduce<reduction::Max, 32>(acc.largest);
+    const unsigned int smallest_minus_one = warp_reduce<reduction::Min, 32>(acc.smallest_minus_one);
+    const unsigned int negative = warp_reduce<reduction::Min, 32>(acc.sign_and >> 31);  // 1: every input negative
+    const unsigned int warp = threadIdx.x / 32;
+    if (threadIdx.x % 32 == 0) {
+        warp_sums[warp] = sum;
+        warp_largest[warp] = largest;
+        warp_smallest_minus_one[warp] = smallest_minus_one;
+        warp_negative[warp] = negative;
+    }
+    __syncthreads();
+    unsigned int block_largest = 0, block_smallest_minus_one = ~0u;
+#pragma unroll
+    for (unsigned int w = 0; w < warps; ++w) {
+        block_largest = max(block_largest, warp_largest[w]);
+        block_smallest_minus_one = min(block_smallest_minus_one, warp_smallest_minus_one[w]);
+    }
+    const int top = static_cast<int>(block_largest >> 23);  // 255: an infinity or a NaN came
+    const int bottom = max(static_cast<int>((block_smallest_minus_one + 1) >> 23), 1);  // subnormals: 1
+    const int log2_n = n > 1 ? 64 - __clzll(static_cast<long long>(n - 1)) : 0;  // rounded up
+    if (top == 255 || top - bottom > 53 - reduction::ExactLayout<float>::precision - log2_n) return false;
+    if (threadIdx.x == 0) {
+        double total = 0;
+        unsigned int all_negative = 1;
+#pragma unroll
+        for (unsigned int w = 0; w < warps; ++w) {
+            total += warp_sums[w];
+            all_negative &= warp_negative[w];
+        }
+        *out = total != 0 ? __double2float_rn(total) : all_negative ? -0.0f : 0.0f;
+    }
+    return true;
+}
+
 // One block's elements into its digits, then the block's digits into the grid's; the last block
 // rounds the grid's once into *out. A grid of one block rounds its own. Given a `partial`, the last
 // block writes the grid's digits there instead, unrounded.
@@ -743,6 +799,8 @@ __global__ void __launch_bounds__(Block)
     ExactAccumulator<T> acc{digits};
     if constexpr (Bulk) bulk_thread_reduce<Block>(in, n, acc);
     else thread_reduce<Block>(in, n, acc);
+    if constexpr (sizeof(T) == 4)
+        if (gridDim.x == 1 && partial == nullptr && one_block_sum_in_double<Block>(acc, n, out)) return;
     acc.into_digits(&seen);
     __syncthreads();  // every thread's sum is in the digits
     if (gridDim.x == 1 && partial == nullptr) {  // round_digits carries them itself

@@ -302,6 +302,35 @@ void check_window_edge() {
     }
 }
 
+// The one-block float32 sum's limit: 32 values, 25 binades apart (the window for 32 values is 24), whose
+// exact sum needs 54 bits. Thirty of 2^26 - 128, then 2^23 + 63 and 1 + 2^-23 (units of 2^-23: the sum's
+// lowest bit is set and its top bit is bit 53). Exactly, that is just above a tie between two floats, so
+// it rounds up to 2021650816. Added in double in the kernel's order, the lowest bit is lost to the tie
+// there, the float tie goes to even, and the sum rounds down to 2021650688. The window keeps this input
+// off the double sum; each thread's 4 values lie within its own window (27 binades), so only the block's
+// window decides.
+void check_one_block_window_edge() {
+    std::vector<float> values(32, std::ldexp(1.0f, 26) - 128.0f);
+    values[0] = std::ldexp(1.0f, 23) + 63.0f;
+    values[1] = 1.0f + std::ldexp(1.0f, -23);
+    const float expected = exact_reference(values, 0, values.size());
+    REQUIRE(expected == 2021650816.0f);
+    DeviceBuffer<float> in(values.size()), out(1);  // cudaMalloc: 256-byte aligned, vector t to thread t
+    CUDA_CHECK(cudaMemcpy(in.get(), values.data(), sizeof(float) * values.size(), cudaMemcpyHostToDevice));
+    for (int block : {32, 64, 128, 256, 512, 1024}) {
+        DeviceBuffer<unsigned char> scratch(step::scratch_bytes<float>(values.size(), block));
+        CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+        const std::string what = std::string(REDUCTION_STEP_TAG " reduce float32, one block at the window's edge, block=") +
+                                 std::to_string(block);
+        const reduction::test::HangGuard guard(what, 128);
+        step::reduce(in.get(), values.size(), out.get(), reinterpret_cast<float*>(scratch.get()), block, nullptr);
+        float got = 0;
+        CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
+        INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
+        REQUIRE(same_bits(got, expected));
+    }
+}
+
 }  // namespace
 
 const std::vector<std::size_t> exact_sizes = {1, 2, 3, 5, 17, 1000, 4097, 65537, (std::size_t{1} << 20) + 3, 3000017};
@@ -350,4 +379,8 @@ TEST_CASE(REDUCTION_STEP_TAG ": partials of 1 to 4 pieces, added as integers and
 
 TEST_CASE(REDUCTION_STEP_TAG ": the float32 shortcut's window: a vector whose sum needs 54 bits", "[exact]") {
     check_window_edge();
+}
+
+TEST_CASE(REDUCTION_STEP_TAG ": the one-block float32 sum's window: 32 values whose sum needs 54 bits", "[exact]") {
+    check_one_block_window_edge();
 }
