@@ -274,6 +274,26 @@ void check_partials() {
         }
 }
 
+// A small float32 input through reduce with every block size: the CPU's bits each time. cudaMalloc aligns to
+// 256 bytes, so vector t of the input goes to thread t.
+void check_small_float32(const std::vector<float>& values, const std::string& name) {
+    const float expected = exact_reference(values, 0, values.size());
+    DeviceBuffer<float> in(values.size()), out(1);
+    CUDA_CHECK(cudaMemcpy(in.get(), values.data(), sizeof(float) * values.size(), cudaMemcpyHostToDevice));
+    for (int block : {32, 64, 128, 256, 512, 1024}) {
+        DeviceBuffer<unsigned char> scratch(step::scratch_bytes<float>(values.size(), block));
+        CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
+        const std::string what =
+            std::string(REDUCTION_STEP_TAG " reduce float32 ") + name + ", block=" + std::to_string(block);
+        const reduction::test::HangGuard guard(what, sizeof(float) * values.size());
+        step::reduce(in.get(), values.size(), out.get(), reinterpret_cast<float*>(scratch.get()), block, nullptr);
+        float got = 0;
+        CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
+        INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
+        REQUIRE(same_bits(got, expected));
+    }
+}
+
 // The float32 shortcut's limit: 4 values in one aligned vector (what a thread of a small input adds at
 // once), 28 binades apart, whose exact sum needs 54 bits. A = 8 - 2^-21, B = 2^-19 - 2^-26 and
 // x = 2^-26 + 2^-49 add up to 16 + 2^-20 + 2^-49: just above the tie between the floats 16 and
@@ -286,20 +306,7 @@ void check_window_edge() {
     const std::vector<float> values = {a, b, a, x};
     const float expected = exact_reference(values, 0, values.size());
     REQUIRE(expected == 16.0f + std::ldexp(1.0f, -19));
-    DeviceBuffer<float> in(values.size()), out(1);  // cudaMalloc: 256-byte aligned, so one vector
-    CUDA_CHECK(cudaMemcpy(in.get(), values.data(), sizeof(float) * values.size(), cudaMemcpyHostToDevice));
-    for (int block : {32, 64, 128, 256, 512, 1024}) {
-        DeviceBuffer<unsigned char> scratch(step::scratch_bytes<float>(values.size(), block));
-        CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
-        const std::string what = std::string(REDUCTION_STEP_TAG " reduce float32 at the window's edge, block=") +
-                                 std::to_string(block);
-        const reduction::test::HangGuard guard(what, 16);
-        step::reduce(in.get(), values.size(), out.get(), reinterpret_cast<float*>(scratch.get()), block, nullptr);
-        float got = 0;
-        CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
-        INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
-        REQUIRE(same_bits(got, expected));
-    }
+    check_small_float32(values, "at the window's edge");
 }
 
 // The one-block float32 sum's limit: 32 values, 25 binades apart (the window for 32 values is 24), whose
@@ -315,20 +322,7 @@ void check_one_block_window_edge() {
     values[1] = 1.0f + std::ldexp(1.0f, -23);
     const float expected = exact_reference(values, 0, values.size());
     REQUIRE(expected == 2021650816.0f);
-    DeviceBuffer<float> in(values.size()), out(1);  // cudaMalloc: 256-byte aligned, vector t to thread t
-    CUDA_CHECK(cudaMemcpy(in.get(), values.data(), sizeof(float) * values.size(), cudaMemcpyHostToDevice));
-    for (int block : {32, 64, 128, 256, 512, 1024}) {
-        DeviceBuffer<unsigned char> scratch(step::scratch_bytes<float>(values.size(), block));
-        CUDA_CHECK(cudaMemset(scratch.get(), 0, scratch.bytes()));
-        const std::string what = std::string(REDUCTION_STEP_TAG " reduce float32, one block at the window's edge, block=") +
-                                 std::to_string(block);
-        const reduction::test::HangGuard guard(what, 128);
-        step::reduce(in.get(), values.size(), out.get(), reinterpret_cast<float*>(scratch.get()), block, nullptr);
-        float got = 0;
-        CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
-        INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
-        REQUIRE(same_bits(got, expected));
-    }
+    check_small_float32(values, "one block at the window's edge");
 }
 
 }  // namespace
