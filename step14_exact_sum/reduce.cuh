@@ -782,7 +782,8 @@ __device__ __forceinline__ bool one_block_sum_in_double(const ExactAccumulator<f
 }
 
 // One block's elements into its digits, then the block's digits into the grid's; the last block
-// rounds the grid's once into *out. A grid of one block rounds its own. Given a `partial`, the last
+// rounds the grid's once into *out. A grid of one block rounds its own, or, for float32 values close
+// enough together, rounds their double sum (one_block_sum_in_double). Given a `partial`, the last
 // block writes the grid's digits there instead, unrounded.
 template <unsigned int Block, class T, bool Bulk>
 __global__ void __launch_bounds__(Block)
