@@ -744,9 +744,7 @@ __device__ __forceinline__ bool one_block_sum_in_double(const ExactAccumulator<f
     constexpr unsigned int warps = Block / 32;
     __shared__ double warp_sums[warps];
     __shared__ unsigned int warp_largest[warps], warp_smallest_minus_one[warps], warp_negative[warps];
-    double sum = acc.high + acc.low;
-#pragma unroll
-    for (unsigned int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    const double sum = warp_reduce<reduction::Sum, 32>(acc.high + acc.low);  // exact, in any order
     const unsigned int largest = warp_reduce<reduction::Max, 32>(acc.largest);
     const unsigned int smallest_minus_one = warp_reduce<reduction::Min, 32>(acc.smallest_minus_one);
     const unsigned int negative = warp_reduce<reduction::Min, 32>(acc.sign_and >> 31);  // 1: every input negative
