@@ -60,18 +60,6 @@ __device__ __forceinline__ T warp_instruction(T value) {
     else return __reduce_min_sync(all_lanes, value);
 }
 
-// The 32 lanes' 32-bit integers combined, in every lane: one REDUX, or five rounds of shuffles in sm_75 code.
-template <class Op, class T>
-__device__ __forceinline__ T warp_all(T value) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-#pragma unroll
-    for (unsigned int offset = 16; offset > 0; offset /= 2) value = Op()(value, __shfl_xor_sync(0xffffffffu, value, offset));
-    return value;
-#else
-    return warp_instruction<Op>(value);
-#endif
-}
-
 // Combines the values of lanes 0 .. Lanes-1 into lane 0 (log2(Lanes) levels; the other lanes end
 // with partial results nobody reads). Every lane of the warp must call it: the shuffles name all 32.
 // A 32-bit integer takes the one instruction instead, over all 32 lanes (block_reduce asks for 32).
@@ -186,18 +174,32 @@ __device__ __forceinline__ void thread_reduce(const T* in, std::size_t n, Accumu
     if (thread < n - tail_begin) acc.add(in[tail_begin + thread]);  // the first threads of block 0
     const std::size_t tile = loads_per_iteration * Block;  // vectors a block covers per iteration
     const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
+    const std::size_t rounds_end = vectors - vectors % grid_stride;  // rounds in which every block loads a tile
     std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + tid;
-    for (; i + (loads_per_iteration - 1) * Block < vectors; i += grid_stride) {  // whole tiles: no bounds checks
+    for (; i < rounds_end; i += grid_stride) {  // whole tiles: no bounds checks
         Vector<T> loaded[loads_per_iteration];
 #pragma unroll
         for (unsigned int k = 0; k < loads_per_iteration; ++k) loaded[k] = load_vector(body + i + k * Block);
         acc.add(loaded);  // adds only after every load is issued
     }
+    // The rest, less than a round: one vector per thread of the whole grid at a time (at most
+    // loads_per_iteration each), not a tile for each of the first blocks, which would load four times as
+    // much while the other blocks wait. Two loads in flight at once: four would hold the float64 kernel
+    // at 58 registers, not 48, and one block fewer would fit on an SM.
+    const std::size_t grid_threads = static_cast<std::size_t>(gridDim.x) * Block;
+    const std::size_t rest = rounds_end + static_cast<std::size_t>(blockIdx.x) * Block + tid;
 #pragma unroll
-    for (unsigned int k = 0; k < loads_per_iteration; ++k) {  // the one tile of this thread that crosses the end
-        if (i + k * Block < vectors) {
-            const Vector<T> loaded[1] = {load_vector(body + i + k * Block)};
-            acc.add(loaded);
+    for (unsigned int pair = 0; pair < loads_per_iteration; pair += 2) {
+        Vector<T> loaded[2];
+#pragma unroll
+        for (unsigned int k = 0; k < 2; ++k)
+            if (rest + (pair + k) * grid_threads < vectors) loaded[k] = load_vector(body + rest + (pair + k) * grid_threads);
+#pragma unroll
+        for (unsigned int k = 0; k < 2; ++k) {
+            if (rest + (pair + k) * grid_threads < vectors) {
+                const Vector<T> one[1] = {loaded[k]};
+                acc.add(one);
+            }
         }
     }
 }
@@ -529,46 +531,36 @@ struct ExactAccumulator {
     // float32: the largest input's bits without the sign, and the smallest's minus one (zero's: the most)
     unsigned int largest = 0, smallest_minus_one = ~0u;
 
-    // part (below 2^54 in size) added to one 64-bit digit of the block's, with two 32-bit atomic adds: a
+    // part (below 2^32 in size) added to one 64-bit digit of the block's, with two 32-bit atomic adds: a
     // 64-bit atomicAdd on shared memory compiles to a loop of compare-and-swap (ATOMS.CAST.SPIN.64).
-    // The digit's low word takes part's low 32 bits; its high word takes part's bits above them (for a
-    // part below 2^32 in size: -1 if negative, else 0) and the carry out of the low word, which the low
-    // add's old value shows. Every add moves the 64-bit digit by exactly `part` (modulo 2^64, and no
-    // digit leaves the int64 range), so concurrent adds in any order leave the same digit.
+    // The digit's low word takes part's low 32 bits; its high word takes part's high bits (-1 for a
+    // negative part, else 0) and the carry out of the low word, which the low add's old value shows.
+    // Every add moves the 64-bit digit by exactly `part` (modulo 2^64, and no digit leaves the int64
+    // range), so concurrent adds in any order leave the same digit.
     static __device__ __forceinline__ void add_to_digit(std::int64_t* digit, long long part) {
         unsigned int* words = reinterpret_cast<unsigned int*>(digit);  // little-endian: the low word first
         const unsigned int low_bits = static_cast<unsigned int>(part);
         const unsigned int old = atomicAdd(&words[0], low_bits);
-        const unsigned int high_bits = static_cast<unsigned int>(part >> 32) + (old + low_bits < old ? 1u : 0u);
+        const unsigned int high_bits = (part < 0 ? 0xffffffffu : 0u) + (old + low_bits < old ? 1u : 0u);
         if (high_bits != 0) atomicAdd(&words[1], high_bits);
-    }
-
-    // x, a finite whole number of units, as m x 2^shift units with its sign (m below 2^53, 0 for a zero).
-    struct Units {
-        unsigned long long m;
-        int shift;
-        bool negative;
-    };
-    static __device__ __forceinline__ Units units_of(double x) {
-        const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(x));
-        const int biased = static_cast<int>((bits >> 52) & 0x7ff);
-        unsigned long long m = (bits & ((1ull << 52) - 1)) | (biased != 0 ? 1ull << 52 : 0);
-        int shift = (biased != 0 ? biased : 1) - 1075 - Layout::unit_exponent;
-        if (shift < 0) {  // a float32 sum's double: its low bits are zeros, below the unit
-            m >>= -shift;
-            shift = 0;
-        }
-        return {m, shift, (bits >> 63) != 0};
     }
 
     // x, a finite whole number of units, into the digits: 3 of them, like ExactSum::add.
     __device__ __forceinline__ void flush(double x) {
-        const auto [m, shift, negative] = units_of(x);
+        const unsigned long long bits = static_cast<unsigned long long>(__double_as_longlong(x));
+        const int biased = static_cast<int>((bits >> 52) & 0x7ff);
+        unsigned long long m = (bits & ((1ull << 52) - 1)) | (biased != 0 ? 1ull << 52 : 0);
         if (m == 0) return;
+        int shift = (biased != 0 ? biased : 1) - 1075 - Layout::unit_exponent;  // x = m x 2^shift units
+        if (shift < 0) {  // a float32 sum's double: its low bits are zeros, below the unit
+            m >>= -shift;
+            shift = 0;
+        }
         const int offset = shift % 32;
         const unsigned long long upper = m >> (32 - offset);
         const unsigned int parts[3] = {static_cast<unsigned int>(m << offset), static_cast<unsigned int>(upper),
                                        static_cast<unsigned int>(upper >> 32)};
+        const bool negative = (bits >> 63) != 0;
 #pragma unroll
         for (int k = 0; k < 3; ++k)
             if (parts[k] != 0)
@@ -704,71 +696,14 @@ struct ExactAccumulator {
             for (unsigned int w = 0; w < Vector<T>::width; ++w) add_one(vectors[k].lane[w]);
     }
 
-    // The window a warp adds its lanes' high and low in: `pieces` pieces of piece_bits bits, six digits from
-    // the digit `base` up, the highest holding the warp's top bit. A lane's 24-bit pieces of high and low,
-    // signed, add up to less than 2^25 in size, and the 32 lanes' to less than 2^30: one REDUX each.
-    static constexpr int piece_bits = 24, pieces = 8, window_digits = piece_bits * pieces / 32;
-
-    // One above x's top bit, in units (0 for a zero).
-    static __device__ __forceinline__ int end_of(const Units& x) { return x.m == 0 ? 0 : x.shift + 64 - __clzll(static_cast<long long>(x.m)); }
-
-    // Whether x has no bit below the window's lowest, bit 32 x base (its top is below the window's top).
-    static __device__ __forceinline__ bool in_window(const Units& x, int base) {
-        const int below = 32 * base - x.shift;  // x's bits under the window
-        return below <= 0 || (below < 64 && (x.m & ((1ull << below) - 1)) == 0);
-    }
-
-    // x's pieces of the window, signed: four pieces from piece `first` up (bits 24 first .. above bit
-    // 32 x base), every other piece zero. x lies in the window; its 53 bits, shifted by less than 24, span four.
-    struct Pieces {
-        int first = 0;
-        int piece[4] = {};
-        __device__ __forceinline__ int at(int j) const {  // piece j, without a branch
-            const int k = j - first;
-            return (k == 0) * piece[0] + (k == 1) * piece[1] + (k == 2) * piece[2] + (k == 3) * piece[3];
-        }
-    };
-    static __device__ __forceinline__ Pieces pieces_of(const Units& x, int base) {
-        constexpr unsigned int mask = (1u << piece_bits) - 1;
-        const int from = x.shift - 32 * base;  // x's lowest bit in the window; below 0: zeros fall off
-        const unsigned long long m = from < 0 ? x.m >> -from : x.m;
-        const int bit = max(from, 0);
-        Pieces pieces;
-        pieces.first = bit / piece_bits;
-        const int offset = bit % piece_bits;
-        const unsigned long long low = m << offset;                                          // bits 0 .. 63
-        const unsigned int high = static_cast<unsigned int>(((m >> 40) << offset) >> 24);  // bits 64 .. 75
-        const unsigned int bits[4] = {static_cast<unsigned int>(low) & mask, static_cast<unsigned int>(low >> 24) & mask,
-                                      (static_cast<unsigned int>(low >> 48) | (high << 16)) & mask, high >> 8};
-#pragma unroll
-        for (int k = 0; k < 4; ++k) pieces.piece[k] = x.negative ? -static_cast<int>(bits[k]) : static_cast<int>(bits[k]);
-        return pieces;
-    }
-
-    // Every lane's high and low into the block's digits. The warp adds its 32 pairs as integers, in a window
-    // from its largest value's top bit down: piece by piece, one REDUX each, then lane j adds the warp's
-    // piece j to a digit. That is eight atomics per warp, on eight words, where each lane adding its own
-    // pair took up to twelve, the 32 lanes on the same words (lab notes). A value with bits below the
-    // window (a lane's sum far smaller than the warp's largest) goes to the digits by itself. Every lane
-    // must call it: the warp's special inputs are or-ed by shuffles, and lane 0 puts them into `block_seen`.
+    // Every lane's high and low into the block's digits (every lane must call it: the warp's special
+    // inputs are or-ed by shuffles, and lane 0 puts them into `block_seen`). Each lane flushes its own:
+    // adding the 32 lanes' pairs first, exactly, takes five rounds of two_sums one after another,
+    // which cost more than the 32-bit atomics (lab notes).
     __device__ __forceinline__ void into_digits(unsigned int* block_seen) {
         constexpr unsigned int all_lanes = 0xffffffffu;
-        const Units h = units_of(high), l = units_of(low);
-        const int top = warp_all<reduction::Max>(max(end_of(h), end_of(l)));
-        const int base = max((top + 31) / 32 - window_digits, 0);
-        const bool h_in = in_window(h, base), l_in = in_window(l, base);
-        if (!h_in) flush(high);
-        if (!l_in) flush(low);
-        const Pieces h_pieces = pieces_of(h_in ? h : Units{}, base), l_pieces = pieces_of(l_in ? l : Units{}, base);
-        const unsigned int lane = threadIdx.x % 32;
-        int mine = 0;  // lane j: the warp's piece j
-#pragma unroll
-        for (int j = 0; j < pieces; ++j) {
-            const int sum = warp_all<reduction::Sum>(h_pieces.at(j) + l_pieces.at(j));
-            if (lane == static_cast<unsigned int>(j)) mine = sum;
-        }
-        if (mine != 0)  // lanes 0 .. pieces-1 only; below 2^30 x 2^24 in size
-            add_to_digit(&digits[base + piece_bits * lane / 32], mine * (1ll << (piece_bits * lane % 32)));
+        flush(high);
+        flush(low);
         unsigned int warp_seen = seen | ((sign_and & 0x80000000u) != 0 ? 0 : saw_non_negative);
 #pragma unroll
         for (unsigned int offset = 16; offset > 0; offset /= 2) warp_seen |= __shfl_xor_sync(all_lanes, warp_seen, offset);
@@ -1057,14 +992,11 @@ inline std::size_t bulk_elements_of_first_thread(std::size_t n, int block) {
     return longest;
 }
 
-// Vectors the first thread of block 0 loads: the most of any thread, since each of its loads
-// comes first in its tile.
+// Vectors the first thread of block 0 loads: the most of any thread (a tile in every whole round, then
+// a vector at each step of the rest, whose first vectors go to the grid's first threads).
 inline std::size_t loads_of_first_thread(std::size_t vectors, int block, std::size_t blocks) {
-    const std::size_t grid_stride = loads_per_iteration * block * blocks;
-    std::size_t loads = 0;
-    for (std::size_t k = 0; k < loads_per_iteration; ++k)
-        if (k * block < vectors) loads += reduction::ceil_div(vectors - k * block, grid_stride);
-    return loads;
+    const std::size_t grid_threads = static_cast<std::size_t>(block) * blocks, grid_stride = loads_per_iteration * grid_threads;
+    return vectors / grid_stride * loads_per_iteration + reduction::ceil_div(vectors % grid_stride, grid_threads);
 }
 
 // Elements the first thread of block 0 adds, one after another, in one launch: its head and tail
