@@ -174,32 +174,18 @@ __device__ __forceinline__ void thread_reduce(const T* in, std::size_t n, Accumu
     if (thread < n - tail_begin) acc.add(in[tail_begin + thread]);  // the first threads of block 0
     const std::size_t tile = loads_per_iteration * Block;  // vectors a block covers per iteration
     const std::size_t grid_stride = static_cast<std::size_t>(gridDim.x) * tile;
-    const std::size_t rounds_end = vectors - vectors % grid_stride;  // rounds in which every block loads a tile
     std::size_t i = static_cast<std::size_t>(blockIdx.x) * tile + tid;
-    for (; i < rounds_end; i += grid_stride) {  // whole tiles: no bounds checks
+    for (; i + (loads_per_iteration - 1) * Block < vectors; i += grid_stride) {  // whole tiles: no bounds checks
         Vector<T> loaded[loads_per_iteration];
 #pragma unroll
         for (unsigned int k = 0; k < loads_per_iteration; ++k) loaded[k] = load_vector(body + i + k * Block);
         acc.add(loaded);  // adds only after every load is issued
     }
-    // The rest, less than a round: one vector per thread of the whole grid at a time (at most
-    // loads_per_iteration each), not a tile for each of the first blocks, which would load four times as
-    // much while the other blocks wait. Two loads in flight at once: four would hold the float64 kernel
-    // at 58 registers, not 48, and one block fewer would fit on an SM.
-    const std::size_t grid_threads = static_cast<std::size_t>(gridDim.x) * Block;
-    const std::size_t rest = rounds_end + static_cast<std::size_t>(blockIdx.x) * Block + tid;
 #pragma unroll
-    for (unsigned int pair = 0; pair < loads_per_iteration; pair += 2) {
-        Vector<T> loaded[2];
-#pragma unroll
-        for (unsigned int k = 0; k < 2; ++k)
-            if (rest + (pair + k) * grid_threads < vectors) loaded[k] = load_vector(body + rest + (pair + k) * grid_threads);
-#pragma unroll
-        for (unsigned int k = 0; k < 2; ++k) {
-            if (rest + (pair + k) * grid_threads < vectors) {
-                const Vector<T> one[1] = {loaded[k]};
-                acc.add(one);
-            }
+    for (unsigned int k = 0; k < loads_per_iteration; ++k) {  // the one tile of this thread that crosses the end
+        if (i + k * Block < vectors) {
+            const Vector<T> loaded[1] = {load_vector(body + i + k * Block)};
+            acc.add(loaded);
         }
     }
 }
@@ -992,11 +978,14 @@ inline std::size_t bulk_elements_of_first_thread(std::size_t n, int block) {
     return longest;
 }
 
-// Vectors the first thread of block 0 loads: the most of any thread (a tile in every whole round, then
-// a vector at each step of the rest, whose first vectors go to the grid's first threads).
+// Vectors the first thread of block 0 loads: the most of any thread, since each of its loads
+// comes first in its tile.
 inline std::size_t loads_of_first_thread(std::size_t vectors, int block, std::size_t blocks) {
-    const std::size_t grid_threads = static_cast<std::size_t>(block) * blocks, grid_stride = loads_per_iteration * grid_threads;
-    return vectors / grid_stride * loads_per_iteration + reduction::ceil_div(vectors % grid_stride, grid_threads);
+    const std::size_t grid_stride = loads_per_iteration * block * blocks;
+    std::size_t loads = 0;
+    for (std::size_t k = 0; k < loads_per_iteration; ++k)
+        if (k * block < vectors) loads += reduction::ceil_div(vectors - k * block, grid_stride);
+    return loads;
 }
 
 // Elements the first thread of block 0 adds, one after another, in one launch: its head and tail
