@@ -779,6 +779,97 @@ __device__ __forceinline__ bool one_block_sum_in_double(const ExactAccumulator<f
     return true;
 }
 
+// Digit i of a block's digits with each digit's excess over 32 bits moved one digit up, every digit at once
+// (the same integer): each is then below 2^33 in size, so 2^30 blocks can add theirs before a digit overflows.
+template <int Count>
+__device__ __forceinline__ std::int64_t carried_digit(const std::int64_t* digits, unsigned int i) {
+    const std::int64_t from_below = i > 0 ? digits[i - 1] >> 32 : 0;  // floor division, as carry_digits
+    const std::int64_t kept = i + 1 < Count ? digits[i] & 0xffffffff : digits[i];  // the last keeps its sign
+    return kept + from_below;
+}
+
+// A grid of up to cluster_blocks blocks is launched as one cluster (sm_90: its blocks run together on one GPC,
+// and each can read the others' shared memory) where the GPU allows: launch_exact_sum. The same for every thread.
+constexpr unsigned int cluster_blocks = 16;  // the most an H100 or H200 allows (non-portable: above 8)
+
+__device__ __forceinline__ bool grid_is_one_cluster() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    return gridDim.x > 1 && __clusterSizeInBlocks() == gridDim.x;
+#else
+    return false;
+#endif
+}
+
+// `address`, a variable in shared memory, in the shared memory of block `rank` of this cluster instead.
+template <class U>
+__device__ __forceinline__ const U* in_block(const U* address, unsigned int rank) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    return static_cast<const U*>(__cluster_map_shared_rank(address, rank));
+#else
+    return address;
+#endif
+}
+
+// The end of a grid that is one cluster, without the grid's memory: once every block's digits are complete
+// (the cluster's barrier), block 0 reads every block's digits out of its shared memory, adds them, and rounds
+// (or writes them into *partial). No atomics into the grid's digits, no count, no exchange. Every thread of
+// every block must call it; the other blocks wait, before they leave, until block 0 has read their digits.
+template <unsigned int Block, class T>
+__device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsigned int* seen, T* out,
+                                               ExactPartial<T>* partial) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int count = reduction::ExactLayout<T>::digit_count;
+    constexpr unsigned int per_thread = (count + Block - 1) / Block;
+    const unsigned int tid = threadIdx.x, blocks = gridDim.x;
+    __cluster_barrier_arrive();  // release: this block's digits and `seen`, to every block of the cluster
+    __cluster_barrier_wait();    // acquire: every block's
+    const bool first = blockIdx.x == 0;  // rank 0 of the cluster, which is the grid
+    std::int64_t sums[per_thread] = {};
+    unsigned int grid_seen = 0;
+    if (first) {
+#pragma unroll
+        for (unsigned int j = 0; j < per_thread; ++j) {
+            const unsigned int i = tid + j * Block;
+#pragma unroll
+            for (unsigned int b = 0; b < cluster_blocks; ++b)  // a fixed bound: every block's loads at once
+                if (i < count && b < blocks) sums[j] += carried_digit<count>(in_block(digits, b), i);
+        }
+        if (tid == 0)
+#pragma unroll
+            for (unsigned int b = 0; b < cluster_blocks; ++b)
+                if (b < blocks) grid_seen |= *in_block(seen, b);
+    }
+    __cluster_barrier_arrive();  // block 0 has read every block's digits: the others may leave
+    if (!first) {
+        __cluster_barrier_wait();
+        return;
+    }
+    if (partial != nullptr) {  // unrounded: each digit below blocks x 2^33 in size, as on the grid's path
+#pragma unroll
+        for (unsigned int j = 0; j < per_thread; ++j)
+            if (tid + j * Block < count) partial->digits[tid + j * Block] = sums[j];
+        if (tid == 0) {
+            partial->nan = (grid_seen & saw_nan) != 0;
+            partial->plus_inf = (grid_seen & saw_plus_inf) != 0;
+            partial->minus_inf = (grid_seen & saw_minus_inf) != 0;
+            partial->non_negative = (grid_seen & saw_non_negative) != 0;
+        }
+    } else {
+        __syncthreads();  // every thread of block 0 has read its own block's digits too: now they may change
+#pragma unroll
+        for (unsigned int j = 0; j < per_thread; ++j)
+            if (tid + j * Block < count) digits[tid + j * Block] = sums[j];
+        __syncthreads();
+        if (tid < 32) {
+            int lowest, highest;  // the non-zero digits
+            nonzero_range<count>(digits, lowest, highest);
+            if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(grid_seen), lowest, highest);
+        }
+    }
+    __cluster_barrier_wait();  // the phase every block arrived at: a block leaves the barrier as it found it
+#endif
+}
+
 // One block's elements into its digits, then the block's digits into the grid's; the last block
 // rounds the grid's once into *out. A grid of one block rounds its own, or, for float32 values close
 // enough together, rounds their double sum (one_block_sum_in_double). Given a `partial`, the last
@@ -810,12 +901,13 @@ __global__ void __launch_bounds__(Block)
         }
         return;
     }
-    // Each digit's excess over 32 bits moved one digit up, every digit at once (the same integer): each is
-    // then below 2^33 in size, so 2^30 blocks can add theirs into the grid's before a digit overflows.
+    if (grid_is_one_cluster()) {  // a few blocks, launched as one cluster: they end together, on chip
+        end_in_cluster<Block>(digits, &seen, out, partial);
+        return;
+    }
+    // Each digit's excess over 32 bits moved one digit up, every digit at once (carried_digit), into the grid's.
     for (unsigned int i = tid; i < count; i += Block) {
-        const std::int64_t from_below = i > 0 ? digits[i - 1] >> 32 : 0;  // floor division, as carry_digits
-        const std::int64_t kept = i + 1 < count ? digits[i] & 0xffffffff : digits[i];  // the last keeps its sign
-        const std::int64_t digit = kept + from_below;
+        const std::int64_t digit = carried_digit<count>(digits, i);
         if (digit != 0)
             atomicAdd(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), static_cast<unsigned long long>(digit));
     }
@@ -1054,6 +1146,55 @@ unsigned int exact_grid(std::size_t n, int block) {
     return static_cast<unsigned int>(std::min<std::size_t>(grids[reduction::log2_exact(block)], grid_for(n, block)));
 }
 
+// The most blocks of the loop's exact kernel that one cluster holds on this GPU, per block size
+// (cudaOccupancyMaxPotentialClusterSize, sizes above 8 allowed: 16 on an H100 or H200); 1 where there are no
+// clusters (before sm_90, or a build without sm_90 code). Asked once per process, of the current device.
+template <class T>
+unsigned int largest_cluster(int block) {
+    static const std::array<unsigned int, 11> sizes = [] {
+        std::array<unsigned int, 11> result{};
+        int device = 0, major = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+        for (int b = 32; b <= 1024; b *= 2) {
+            const ExactKernel<T> kernel = exact_kernel_for_block<T>(b);
+            cudaFuncAttributes attributes{};
+            CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+            int size = 1;
+            if (major >= 9 && attributes.binaryVersion >= 90) {
+                CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+                cudaLaunchConfig_t config{};
+                config.blockDim = dim3(static_cast<unsigned int>(b));
+                CUDA_CHECK(cudaOccupancyMaxPotentialClusterSize(&size, kernel, &config));
+            }
+            result[reduction::log2_exact(b)] = std::clamp(static_cast<unsigned int>(size), 1u, cluster_blocks);
+        }
+        return result;
+    }();
+    return sizes[reduction::log2_exact(block)];
+}
+
+// An exact kernel on `blocks` blocks of `threads`, as one cluster if asked (the grid then ends in
+// end_in_cluster: the loop's kernel only, on a GPU whose clusters hold that many blocks, largest_cluster).
+template <class T>
+void launch_exact_kernel(ExactKernel<T> kernel, unsigned int blocks, int threads, bool cluster, cudaStream_t stream,
+                         const T* in, std::size_t n, T* out, ExactGridState<T>* state, ExactPartial<T>* partial) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(static_cast<unsigned int>(threads));
+    config.stream = stream;
+    cudaLaunchAttribute one_cluster{};
+    if (cluster) {
+        one_cluster.id = cudaLaunchAttributeClusterDimension;
+        one_cluster.val.clusterDim.x = blocks;
+        one_cluster.val.clusterDim.y = 1;
+        one_cluster.val.clusterDim.z = 1;
+        config.attrs = &one_cluster;
+        config.numAttrs = 1;
+    }
+    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, in, n, out, state, partial));
+}
+
 // The exact sum of float32 or float64 values: rounded into *out, or unrounded into *partial if given.
 template <class T>
 void launch_exact_sum(const T* in, std::size_t n, T* out, ExactPartial<T>* partial, T* scratch, int block, cudaStream_t stream) {
@@ -1061,8 +1202,8 @@ void launch_exact_sum(const T* in, std::size_t n, T* out, ExactPartial<T>* parti
     const int threads = one_tile ? small_block(n, block) : block;
     const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
     const unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
-    kernel<<<blocks, threads, 0, stream>>>(in, n, out, exact_state(scratch, n, block), partial);
-    CUDA_CHECK_LAUNCH();
+    const bool cluster = !bulk && blocks > 1 && blocks <= largest_cluster<T>(threads);
+    launch_exact_kernel<T>(kernel, blocks, threads, cluster, stream, in, n, out, exact_state(scratch, n, block), partial);
 }
 
 // For a step that adds the sums of several GPUs (step 15): this GPU's exact sum as digits, not rounded

@@ -3,7 +3,8 @@
 // cancels and overflow that stays, rests that only the digits hold, every NaN and infinity placement, signed zeros) and random inputs
 // over 1, 40 and every binade, float32 and float64, sizes from 1 to a few million, three offsets from
 // a 16-byte boundary. Each through reduce_op with every block size, and through the kernel itself on
-// grids of 1, 3 and 7 blocks and the whole GPU, the loop's kernel and the bulk path's, each call twice
+// grids of 1, 3 and 7 blocks and the whole GPU, the loop's kernel and the bulk path's (the loop's
+// also launched as one cluster of 3, 7 and 13 blocks where the GPU has clusters), each call twice
 // on the same scratch, which must be empty again afterwards; and as unrounded partials of 1 to 4 pieces,
 // added as integers and rounded once, as step 15 adds the sums of K GPUs.
 #include "../catch.h"
@@ -193,6 +194,18 @@ void check_kernel_grids() {
     // calls take most of this test's GPU time (it grows with the size).
     const std::size_t sizes[] = {1, 7, chunk - 1, chunk + 1, 5 * chunk - 3, (std::size_t{1} << 18) + 3};
     const int blocks[] = {32, 256, 1024};
+    // The loop's kernel also as one cluster (launch_exact_kernel, where the GPU has clusters) of 3, 7 and
+    // 13 blocks (more than 8: a size only some GPUs allow); 7 blocks twice, as a plain grid and as a cluster.
+    struct Launch {
+        unsigned int grid;
+        bool cluster;
+    };
+    constexpr int launches = 6;
+    const auto launch_of = [](int block, int k) {
+        const Launch all[launches] = {{1u, false}, {3u, !Bulk}, {7u, false}, {7u, !Bulk}, {13u, !Bulk},
+                                      {step::resident_grid<Bulk>(block), false}};
+        return all[k];
+    };
     for (std::size_t size : sizes)
         for (const auto& input : inputs<T>(size + 3, 7 * size + 1)) {
             const std::string& name = input.first;
@@ -202,23 +215,28 @@ void check_kernel_grids() {
             DeviceBuffer<unsigned char> state(sizeof(step::ExactGridState<T>));
             CUDA_CHECK(cudaMemset(state.get(), 0, state.bytes()));
             for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
-                // call k: block blocks[k / 8], grid grids[(k / 2) % 4], twice each
-                const auto block_of = [&](int k) { return blocks[k / 8]; };
-                const auto grid_of = [&](int k) {
-                    const unsigned int grids[] = {1u, 3u, 7u, step::resident_grid<Bulk>(block_of(k))};
-                    return grids[(k / 2) % 4];
-                };
+                // call k: block blocks[k / (2 * launches)], launch (k / 2) % launches, twice each
+                const auto block_of = [&](int k) { return blocks[k / (2 * launches)]; };
+                const auto grid_of = [&](int k) { return launch_of(block_of(k), (k / 2) % launches).grid; };
+                const auto cluster_of = [&](int k) { return launch_of(block_of(k), (k / 2) % launches).cluster; };
                 check_calls<T>(
-                    8 * static_cast<int>(std::size(blocks)), size * sizeof(T), exact_reference(values, offset, size),
+                    2 * launches * static_cast<int>(std::size(blocks)), size * sizeof(T), exact_reference(values, offset, size),
                     [&](int k, T* out) {
-                        step::exact_kernel_for_block<T, Bulk>(block_of(k))<<<grid_of(k), block_of(k)>>>(
-                            in.get() + offset, size, out, reinterpret_cast<step::ExactGridState<T>*>(state.get()), nullptr);
+                        auto* grid_state = reinterpret_cast<step::ExactGridState<T>*>(state.get());
+                        if (cluster_of(k)) {  // one cluster where the GPU holds that many blocks, else a plain grid
+                            const bool fits = grid_of(k) <= step::largest_cluster<T>(block_of(k));
+                            step::launch_exact_kernel<T>(step::exact_kernel_for_block<T>(block_of(k)), grid_of(k), block_of(k),
+                                                         fits, nullptr, in.get() + offset, size, out, grid_state, nullptr);
+                        } else {
+                            step::exact_kernel_for_block<T, Bulk>(block_of(k))<<<grid_of(k), block_of(k)>>>(
+                                in.get() + offset, size, out, grid_state, nullptr);
+                        }
                     },
                     [&](int k) {
                         return std::string(REDUCTION_STEP_TAG " exact kernel ") + (Bulk ? "(bulk) " : "") + type_name<T>() +
                                " " + name + " n=" + std::to_string(size) + " offset=" + std::to_string(offset) +
-                               " block=" + std::to_string(block_of(k)) + " grid=" + std::to_string(grid_of(k)) + " call " +
-                               std::to_string(k % 2);
+                               " block=" + std::to_string(block_of(k)) + " grid=" + std::to_string(grid_of(k)) +
+                               (cluster_of(k) ? " (one cluster where the GPU has them)" : "") + " call " + std::to_string(k % 2);
                     });
             }
             check_state_empty<T>(state, std::string("grid state after ") + name);
@@ -340,8 +358,8 @@ TEST_CASE(REDUCTION_STEP_TAG ": the exact sum through reduce, float64: the CPU's
 
 // For compute-sanitizer (tests/gpu/sanitize.sh): small sizes, one grid of several blocks, every input.
 TEST_CASE(REDUCTION_STEP_TAG ": the exact sum, small cases for compute-sanitizer", "[.][sanitize][exact]") {
-    check_reduce_op<float>({5, 70001}, {256});
-    check_reduce_op<double>({5, 70001}, {256});
+    check_reduce_op<float>({5, 20001, 70001}, {256});  // 20001: a grid of 5 blocks, one cluster where the GPU has them
+    check_reduce_op<double>({5, 20001, 70001}, {256});
 }
 
 // The longest cases here (seconds each), like the two above: each in a process of its own beside the
