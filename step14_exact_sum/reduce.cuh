@@ -810,61 +810,76 @@ __device__ __forceinline__ const U* in_block(const U* address, unsigned int rank
 #endif
 }
 
-// The end of a grid that is one cluster, without the grid's memory: once every block's digits are complete
-// (the cluster's barrier), block 0 reads every block's digits out of its shared memory, adds them, and rounds
-// (or writes them into *partial). No atomics into the grid's digits, no count, no exchange. Every thread of
-// every block must call it; the other blocks wait, before they leave, until block 0 has read their digits.
+// The end of a grid that is one cluster, without the grid's memory: each block carries its digits one step
+// in place; once every block's are complete (the cluster's barrier), block 0 reads every block's digits out
+// of its shared memory, adds them, and rounds (or writes them into *partial). No atomics into the grid's
+// digits, no count, no exchange. Every thread of every block must call it; the other blocks wait, before
+// they leave, until block 0 has read their digits.
 template <unsigned int Block, class T>
-__device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsigned int* seen, T* out,
-                                               ExactPartial<T>* partial) {
+__device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsigned int* seen, unsigned int* grid_seen,
+                                               T* out, ExactPartial<T>* partial) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     constexpr unsigned int per_thread = (count + Block - 1) / Block;
     const unsigned int tid = threadIdx.x, blocks = gridDim.x;
+    std::int64_t sums[per_thread];
+#pragma unroll
+    for (unsigned int j = 0; j < per_thread; ++j)
+        sums[j] = tid + j * Block < count ? carried_digit<count>(digits, tid + j * Block) : 0;
+    __syncthreads();  // every digit read before any changes
+#pragma unroll
+    for (unsigned int j = 0; j < per_thread; ++j)
+        if (tid + j * Block < count) digits[tid + j * Block] = sums[j];
     __cluster_barrier_arrive();  // release: this block's digits and `seen`, to every block of the cluster
     __cluster_barrier_wait();    // acquire: every block's
     const bool first = blockIdx.x == 0;  // rank 0 of the cluster, which is the grid
-    std::int64_t sums[per_thread] = {};
-    unsigned int grid_seen = 0;
     if (first) {
+        if (tid == Block - 1) {  // the special inputs: by the thread with the fewest digits, thread 0 rounds
+            unsigned int words[cluster_blocks], all = 0;
+#pragma unroll
+            for (unsigned int b = 0; b < cluster_blocks; ++b) words[b] = *in_block(seen, min(b, blocks - 1));
+#pragma unroll
+            for (unsigned int b = 0; b < cluster_blocks; ++b) all |= words[b];  // a block or-ed twice: no harm
+            *grid_seen = all;
+        }
 #pragma unroll
         for (unsigned int j = 0; j < per_thread; ++j) {
-            const unsigned int i = tid + j * Block;
+            // Every block's word loaded at once, with no branch between the loads: the index and the block
+            // clamped so that each load is valid, the extra words left out of the sum.
+            const unsigned int i = min(tid + j * Block, static_cast<unsigned int>(count - 1));
+            std::int64_t words[cluster_blocks];
 #pragma unroll
-            for (unsigned int b = 0; b < cluster_blocks; ++b)  // a fixed bound: every block's loads at once
-                if (i < count && b < blocks) sums[j] += carried_digit<count>(in_block(digits, b), i);
+            for (unsigned int b = 0; b < cluster_blocks; ++b) words[b] = *in_block(digits + i, min(b, blocks - 1));
+            std::int64_t sum = 0;
+#pragma unroll
+            for (unsigned int b = 0; b < cluster_blocks; ++b) sum += b < blocks ? words[b] : 0;
+            sums[j] = sum;
         }
-        if (tid == 0)
-#pragma unroll
-            for (unsigned int b = 0; b < cluster_blocks; ++b)
-                if (b < blocks) grid_seen |= *in_block(seen, b);
     }
-    __cluster_barrier_arrive();  // block 0 has read every block's digits: the others may leave
+    if (first)  // each thread reads and writes only its own digits: no barrier between
+#pragma unroll
+        for (unsigned int j = 0; j < per_thread; ++j)
+            if (tid + j * Block < count) digits[tid + j * Block] = sums[j];
+    // Block 0 has every block's digits (stored, so the loads are back): the others may leave. Relaxed: no
+    // memory of this block's needs to reach the others.
+    __cluster_barrier_arrive_relaxed();
     if (!first) {
         __cluster_barrier_wait();
         return;
     }
+    __syncthreads();  // the grid's digits and special inputs, for every thread of block 0
     if (partial != nullptr) {  // unrounded: each digit below blocks x 2^33 in size, as on the grid's path
-#pragma unroll
-        for (unsigned int j = 0; j < per_thread; ++j)
-            if (tid + j * Block < count) partial->digits[tid + j * Block] = sums[j];
+        for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = digits[i];
         if (tid == 0) {
-            partial->nan = (grid_seen & saw_nan) != 0;
-            partial->plus_inf = (grid_seen & saw_plus_inf) != 0;
-            partial->minus_inf = (grid_seen & saw_minus_inf) != 0;
-            partial->non_negative = (grid_seen & saw_non_negative) != 0;
+            partial->nan = (*grid_seen & saw_nan) != 0;
+            partial->plus_inf = (*grid_seen & saw_plus_inf) != 0;
+            partial->minus_inf = (*grid_seen & saw_minus_inf) != 0;
+            partial->non_negative = (*grid_seen & saw_non_negative) != 0;
         }
-    } else {
-        __syncthreads();  // every thread of block 0 has read its own block's digits too: now they may change
-#pragma unroll
-        for (unsigned int j = 0; j < per_thread; ++j)
-            if (tid + j * Block < count) digits[tid + j * Block] = sums[j];
-        __syncthreads();
-        if (tid < 32) {
-            int lowest, highest;  // the non-zero digits
-            nonzero_range<count>(digits, lowest, highest);
-            if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(grid_seen), lowest, highest);
-        }
+    } else if (tid < 32) {
+        int lowest, highest;  // the non-zero digits
+        nonzero_range<count>(digits, lowest, highest);
+        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(*grid_seen), lowest, highest);
     }
     __cluster_barrier_wait();  // the phase every block arrived at: a block leaves the barrier as it found it
 #endif
@@ -902,7 +917,7 @@ __global__ void __launch_bounds__(Block)
         return;
     }
     if (grid_is_one_cluster()) {  // a few blocks, launched as one cluster: they end together, on chip
-        end_in_cluster<Block>(digits, &seen, out, partial);
+        end_in_cluster<Block>(digits, &seen, &grid_seen, out, partial);
         return;
     }
     // Each digit's excess over 32 bits moved one digit up, every digit at once (carried_digit), into the grid's.
