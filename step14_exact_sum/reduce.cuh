@@ -800,88 +800,110 @@ __device__ __forceinline__ bool grid_is_one_cluster() {
 #endif
 }
 
-// `address`, a variable in shared memory, in the shared memory of block `rank` of this cluster instead.
-template <class U>
-__device__ __forceinline__ const U* in_block(const U* address, unsigned int rank) {
+// Every thread of a cluster arrives at the cluster's barrier (relaxed: it orders no memory of its own).
+__device__ __forceinline__ void cluster_arrive_relaxed() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    return static_cast<const U*>(__cluster_map_shared_rank(address, rank));
-#else
-    return address;
+    __cluster_barrier_arrive_relaxed();
 #endif
 }
 
-// The end of a grid that is one cluster, without the grid's memory: each block carries its digits one step
-// in place; once every block's are complete (the cluster's barrier), block 0 reads every block's digits out
-// of its shared memory, adds them, and rounds (or writes them into *partial). No atomics into the grid's
-// digits, no count, no exchange. Every thread of every block must call it; the other blocks wait, before
-// they leave, until block 0 has read their digits.
+// The words block 0 of a cluster receives from each other block: its digits, each carried one step
+// (carried_digit), then its special inputs. In dynamic shared memory, a row per other block.
+template <class T>
+constexpr unsigned int row_words = reduction::ExactLayout<T>::digit_count + 1;
+
+template <class T>
+__host__ __device__ constexpr std::size_t received_bytes(unsigned int blocks) { return (blocks - 1) * row_words<T> * sizeof(std::int64_t); }
+
+// Block 0's thread 0, before the cluster's first barrier: `received` (an mbarrier) completes its phase once
+// the other blocks' rows have landed, every byte of them (they come by st.async, which counts its bytes
+// off it): one arrival, this one, announcing them all.
+template <class T>
+__device__ __forceinline__ void expect_rows(unsigned long long* received, unsigned int blocks) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(received)));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");  // before the other blocks use it
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                 ::"r"(shared_address(received)), "r"(static_cast<unsigned int>(received_bytes<T>(blocks))) : "memory");
+#endif
+}
+
+// One word into block 0's shared memory (`word`, an address in this block's: the same place there), counted
+// off block 0's `received`. Asynchronous: nothing waits for it here, and no fence orders it: the mbarrier's
+// phase completes only once it has landed.
+__device__ __forceinline__ void send_to_block0(const std::int64_t* word, std::int64_t value, const unsigned long long* received) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    unsigned int remote_word, remote_received;
+    asm("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(remote_word) : "r"(shared_address(word)));
+    asm("mapa.shared::cluster.u32 %0, %1, 0;" : "=r"(remote_received) : "r"(shared_address(received)));
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.s64 [%0], %1, [%2];"
+                 ::"r"(remote_word), "l"(value), "r"(remote_received) : "memory");
+#endif
+}
+
+// The end of a grid that is one cluster, without the grid's memory: every block but block 0 sends its
+// digits, carried one step, and its special inputs into a row of block 0's shared memory, and leaves.
+// Block 0 waits until every row has landed (`received`), adds the rows to its own digits and rounds (or
+// writes them into *partial). No atomics into the grid's digits, no count, no exchange, no fence.
+// Every thread of every block must call it.
 template <unsigned int Block, class T>
-__device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsigned int* seen, unsigned int* grid_seen,
-                                               T* out, ExactPartial<T>* partial) {
+__device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsigned int* seen, unsigned long long* received,
+                                               std::int64_t* rows, T* out, ExactPartial<T>* partial) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int count = reduction::ExactLayout<T>::digit_count;
-    constexpr unsigned int per_thread = (count + Block - 1) / Block;
+    constexpr unsigned int per_thread = (count + 1 + Block - 1) / Block;  // the digits and the special inputs
     const unsigned int tid = threadIdx.x, blocks = gridDim.x;
-    std::int64_t sums[per_thread];
+    __cluster_barrier_wait();  // block 0's `received` is ready (the arrival at the kernel's start)
+    std::int64_t own[per_thread];  // this block's row: word i carried digit i, word `count` the special inputs
 #pragma unroll
-    for (unsigned int j = 0; j < per_thread; ++j)
-        sums[j] = tid + j * Block < count ? carried_digit<count>(digits, tid + j * Block) : 0;
-    __syncthreads();  // every digit read before any changes
-#pragma unroll
-    for (unsigned int j = 0; j < per_thread; ++j)
-        if (tid + j * Block < count) digits[tid + j * Block] = sums[j];
-    __cluster_barrier_arrive();  // release: this block's digits and `seen`, to every block of the cluster
-    __cluster_barrier_wait();    // acquire: every block's
-    const bool first = blockIdx.x == 0;  // rank 0 of the cluster, which is the grid
-    if (first) {
-        if (tid == Block - 1) {  // the special inputs: by the thread with the fewest digits, thread 0 rounds
-            unsigned int words[cluster_blocks], all = 0;
-#pragma unroll
-            for (unsigned int b = 0; b < cluster_blocks; ++b) words[b] = *in_block(seen, min(b, blocks - 1));
-#pragma unroll
-            for (unsigned int b = 0; b < cluster_blocks; ++b) all |= words[b];  // a block or-ed twice: no harm
-            *grid_seen = all;
-        }
-#pragma unroll
-        for (unsigned int j = 0; j < per_thread; ++j) {
-            // Every block's word loaded at once, with no branch between the loads: the index and the block
-            // clamped so that each load is valid, the extra words left out of the sum.
-            const unsigned int i = min(tid + j * Block, static_cast<unsigned int>(count - 1));
-            std::int64_t words[cluster_blocks];
-#pragma unroll
-            for (unsigned int b = 0; b < cluster_blocks; ++b) words[b] = *in_block(digits + i, min(b, blocks - 1));
-            std::int64_t sum = 0;
-#pragma unroll
-            for (unsigned int b = 0; b < cluster_blocks; ++b) sum += b < blocks ? words[b] : 0;
-            sums[j] = sum;
-        }
+    for (unsigned int j = 0; j < per_thread; ++j) {
+        const unsigned int i = tid + j * Block;
+        own[j] = i < count ? carried_digit<count>(digits, i) : static_cast<std::int64_t>(*seen);
     }
-    if (first)  // each thread reads and writes only its own digits: no barrier between
+    if (blockIdx.x != 0) {  // rank 0 of the cluster is block 0: the cluster is the grid
+        std::int64_t* const row = rows + (blockIdx.x - 1) * row_words<T>;
 #pragma unroll
         for (unsigned int j = 0; j < per_thread; ++j)
-            if (tid + j * Block < count) digits[tid + j * Block] = sums[j];
-    // Block 0 has every block's digits (stored, so the loads are back): the others may leave. Relaxed: no
-    // memory of this block's needs to reach the others.
-    __cluster_barrier_arrive_relaxed();
-    if (!first) {
-        __cluster_barrier_wait();
+            if (tid + j * Block <= count) send_to_block0(row + tid + j * Block, own[j], received);
         return;
     }
-    __syncthreads();  // the grid's digits and special inputs, for every thread of block 0
+    wait_for_chunk(received, 0);  // the one phase of its one use
+    std::int64_t sums[per_thread];
+#pragma unroll
+    for (unsigned int j = 0; j < per_thread; ++j) {
+        // Every row's word loaded at once, with no branch between the loads: the row clamped so that each load
+        // is valid, the extra words left out.
+        const unsigned int i = min(tid + j * Block, static_cast<unsigned int>(count));
+        std::int64_t words[cluster_blocks - 1];
+#pragma unroll
+        for (unsigned int b = 0; b + 1 < cluster_blocks; ++b) words[b] = rows[min(b, blocks - 2) * row_words<T> + i];
+        sums[j] = own[j];
+#pragma unroll
+        for (unsigned int b = 0; b + 1 < cluster_blocks; ++b)
+            if (b + 1 < blocks) sums[j] = i < count ? sums[j] + words[b] : sums[j] | words[b];
+    }
+    __syncthreads();  // every thread has read its carried digits: now they may change
+#pragma unroll
+    for (unsigned int j = 0; j < per_thread; ++j) {
+        const unsigned int i = tid + j * Block;
+        if (i < count) digits[i] = sums[j];
+        if (i == count) rows[0] = sums[j];  // the grid's special inputs, where row 0 began: every row is read
+    }
+    __syncthreads();
+    const unsigned int grid_seen = static_cast<unsigned int>(rows[0]);
     if (partial != nullptr) {  // unrounded: each digit below blocks x 2^33 in size, as on the grid's path
         for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = digits[i];
         if (tid == 0) {
-            partial->nan = (*grid_seen & saw_nan) != 0;
-            partial->plus_inf = (*grid_seen & saw_plus_inf) != 0;
-            partial->minus_inf = (*grid_seen & saw_minus_inf) != 0;
-            partial->non_negative = (*grid_seen & saw_non_negative) != 0;
+            partial->nan = (grid_seen & saw_nan) != 0;
+            partial->plus_inf = (grid_seen & saw_plus_inf) != 0;
+            partial->minus_inf = (grid_seen & saw_minus_inf) != 0;
+            partial->non_negative = (grid_seen & saw_non_negative) != 0;
         }
     } else if (tid < 32) {
         int lowest, highest;  // the non-zero digits
         nonzero_range<count>(digits, lowest, highest);
-        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(*grid_seen), lowest, highest);
+        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(grid_seen), lowest, highest);
     }
-    __cluster_barrier_wait();  // the phase every block arrived at: a block leaves the barrier as it found it
 #endif
 }
 
@@ -896,9 +918,15 @@ __global__ void __launch_bounds__(Block)
     __shared__ std::int64_t digits[count];
     __shared__ unsigned int seen, grid_seen;  // special inputs: the block's, and (last block) the grid's
     __shared__ bool last;
+    __shared__ alignas(8) unsigned long long received;  // a cluster's block 0: the other blocks' rows
+    extern __shared__ std::int64_t rows[];  // a cluster's block 0: received_bytes<T>(gridDim.x), 16-byte aligned
     const unsigned int tid = threadIdx.x;
     for (unsigned int i = tid; i < count; i += Block) digits[i] = 0;
     if (tid == 0) seen = 0;
+    if (grid_is_one_cluster()) {  // block 0's `received` set up for the other blocks, which wait for it only at their end
+        if (blockIdx.x == 0 && tid == 0) expect_rows<T>(&received, gridDim.x);
+        cluster_arrive_relaxed();
+    }
     __syncthreads();  // the digits are zero before any thread adds to them
 
     ExactAccumulator<T> acc{digits};
@@ -916,8 +944,8 @@ __global__ void __launch_bounds__(Block)
         }
         return;
     }
-    if (grid_is_one_cluster()) {  // a few blocks, launched as one cluster: they end together, on chip
-        end_in_cluster<Block>(digits, &seen, &grid_seen, out, partial);
+    if (grid_is_one_cluster()) {  // a few blocks, launched as one cluster: they end on chip
+        end_in_cluster<Block>(digits, &seen, &received, rows, out, partial);
         return;
     }
     // Each digit's excess over 32 bits moved one digit up, every digit at once (carried_digit), into the grid's.
@@ -1200,6 +1228,7 @@ void launch_exact_kernel(ExactKernel<T> kernel, unsigned int blocks, int threads
     config.stream = stream;
     cudaLaunchAttribute one_cluster{};
     if (cluster) {
+        config.dynamicSmemBytes = received_bytes<T>(blocks);
         one_cluster.id = cudaLaunchAttributeClusterDimension;
         one_cluster.val.clusterDim.x = blocks;
         one_cluster.val.clusterDim.y = 1;
