@@ -843,8 +843,8 @@ __device__ __forceinline__ void send_to_block0(const std::int64_t* word, std::in
 
 // The end of a grid that is one cluster, without the grid's memory: every block but block 0 sends its
 // digits, carried one step, and its special inputs into a row of block 0's shared memory, and leaves.
-// Block 0 waits until every row has landed (`received`), adds the rows to its own digits and rounds (or
-// writes them into *partial). No atomics into the grid's digits, no count, no exchange, no fence.
+// Block 0 waits until every row has landed (`received`), adds its own digits to the rows, in row 0, and
+// rounds them (or writes them into *partial). No atomics into the grid's digits, no count, no exchange, no fence.
 // Every thread of every block must call it.
 template <unsigned int Block, class T>
 __device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsigned int* seen, unsigned long long* received,
@@ -868,7 +868,6 @@ __device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsig
         return;
     }
     wait_for_chunk(received, 0);  // the one phase of its one use
-    std::int64_t sums[per_thread];
 #pragma unroll
     for (unsigned int j = 0; j < per_thread; ++j) {
         // Every row's word loaded at once, with no branch between the loads: the row clamped so that each load
@@ -877,22 +876,16 @@ __device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsig
         std::int64_t words[cluster_blocks - 1];
 #pragma unroll
         for (unsigned int b = 0; b + 1 < cluster_blocks; ++b) words[b] = rows[min(b, blocks - 2) * row_words<T> + i];
-        sums[j] = own[j];
+        std::int64_t sum = own[j];
 #pragma unroll
         for (unsigned int b = 0; b + 1 < cluster_blocks; ++b)
-            if (b + 1 < blocks) sums[j] = i < count ? sums[j] + words[b] : sums[j] | words[b];
+            if (b + 1 < blocks) sum = i < count ? sum + words[b] : sum | words[b];
+        if (tid + j * Block <= count) rows[i] = sum;  // into row 0: word i is read by this thread alone
     }
-    __syncthreads();  // every thread has read its carried digits: now they may change
-#pragma unroll
-    for (unsigned int j = 0; j < per_thread; ++j) {
-        const unsigned int i = tid + j * Block;
-        if (i < count) digits[i] = sums[j];
-        if (i == count) rows[0] = sums[j];  // the grid's special inputs, where row 0 began: every row is read
-    }
-    __syncthreads();
-    const unsigned int grid_seen = static_cast<unsigned int>(rows[0]);
+    __syncthreads();  // row 0: the grid's digits and special inputs
+    const unsigned int grid_seen = static_cast<unsigned int>(rows[count]);
     if (partial != nullptr) {  // unrounded: each digit below blocks x 2^33 in size, as on the grid's path
-        for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = digits[i];
+        for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = rows[i];
         if (tid == 0) {
             partial->nan = (grid_seen & saw_nan) != 0;
             partial->plus_inf = (grid_seen & saw_plus_inf) != 0;
@@ -901,8 +894,8 @@ __device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsig
         }
     } else if (tid < 32) {
         int lowest, highest;  // the non-zero digits
-        nonzero_range<count>(digits, lowest, highest);
-        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(grid_seen), lowest, highest);
+        nonzero_range<count>(rows, lowest, highest);
+        if (tid == 0) *out = reduction::round_digits<T>(rows, specials_of(grid_seen), lowest, highest);
     }
 #endif
 }
@@ -1245,8 +1238,15 @@ void launch_exact_sum(const T* in, std::size_t n, T* out, ExactPartial<T>* parti
     const bool one_tile = grid_for(n, block) == 1, bulk = takes_bulk_path(n);
     const int threads = one_tile ? small_block(n, block) : block;
     const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
-    const unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
-    const bool cluster = !bulk && blocks > 1 && blocks <= largest_cluster<T>(threads);
+    unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
+    // A grid that one cluster holds ends in it. Its blocks then each load one tile of T's own elements where the
+    // cluster has room: a float64 grid gets up to twice the blocks, each loading once, not twice.
+    const unsigned int most = largest_cluster<T>(threads);
+    if (!one_tile && !bulk && blocks <= most) {
+        const std::size_t own_tiles = reduction::ceil_div(n, loads_per_iteration * threads * Vector<T>::width);
+        blocks = static_cast<unsigned int>(std::min<std::size_t>(most, std::max<std::size_t>(blocks, own_tiles)));
+    }
+    const bool cluster = !one_tile && !bulk && blocks > 1 && blocks <= most;
     launch_exact_kernel<T>(kernel, blocks, threads, cluster, stream, in, n, out, exact_state(scratch, n, block), partial);
 }
 
