@@ -841,6 +841,17 @@ __device__ __forceinline__ void send_to_block0(const std::int64_t* word, std::in
 #endif
 }
 
+// Block 0's threads: waits until `received` has completed its one phase. Acquire at the cluster's scope: the
+// rows were written by the other blocks of the cluster.
+__device__ __forceinline__ void wait_for_rows(unsigned long long* received) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    unsigned int done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(shared_address(received)) : "memory");
+#endif
+}
+
 // The end of a grid that is one cluster, without the grid's memory: every block but block 0 sends its
 // digits, carried one step, and its special inputs into a row of block 0's shared memory, and leaves.
 // Block 0 waits until every row has landed (`received`), adds its own digits to the rows, in row 0, and
@@ -867,7 +878,7 @@ __device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsig
             if (tid + j * Block <= count) send_to_block0(row + tid + j * Block, own[j], received);
         return;
     }
-    wait_for_chunk(received, 0);  // the one phase of its one use
+    wait_for_rows(received);
 #pragma unroll
     for (unsigned int j = 0; j < per_thread; ++j) {
         // Every row's word loaded at once, with no branch between the loads: the row clamped so that each load
