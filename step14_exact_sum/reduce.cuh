@@ -790,7 +790,7 @@ __device__ __forceinline__ std::int64_t carried_digit(const std::int64_t* digits
 
 // A grid of up to cluster_blocks blocks is launched as one cluster (sm_90: its blocks run together on one GPC,
 // and each can read the others' shared memory) where the GPU allows: launch_exact_sum. The same for every thread.
-constexpr unsigned int cluster_blocks = 16;  // the most an H100 or H200 allows (non-portable: above 8)
+constexpr unsigned int cluster_blocks = 16;  // the most the H200 allows (largest_cluster; above 8: non-portable)
 
 __device__ __forceinline__ bool grid_is_one_cluster() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -1194,7 +1194,7 @@ unsigned int exact_grid(std::size_t n, int block) {
 }
 
 // The most blocks of the loop's exact kernel that one cluster holds on this GPU, per block size
-// (cudaOccupancyMaxPotentialClusterSize, sizes above 8 allowed: 16 on an H100 or H200); 1 where there are no
+// (cudaOccupancyMaxPotentialClusterSize, sizes above 8 allowed: 16 on the H200); 1 where there are no
 // clusters (before sm_90, or a build without sm_90 code). Asked once per process, of the current device.
 template <class T>
 unsigned int largest_cluster(int block) {
