@@ -237,13 +237,24 @@ __device__ __forceinline__ void release_buffer() {
 #endif
 }
 
-// Every thread: waits until `ready` has completed the phase of this use of its buffer.
-__device__ __forceinline__ void wait_for_chunk(unsigned long long* ready, unsigned int phase) {
+// Where the bytes an mbarrier counts come from: this block's bulk copies, or other blocks of its cluster.
+enum class Writers { block, cluster };
+
+// Every thread: waits until the mbarrier `barrier` has completed phase `phase` (its parity). Its acquire
+// is at the writers' scope: the block's (the default) for this block's copies, the cluster's for the
+// rows that other blocks of the cluster sent (end_in_cluster).
+template <Writers From = Writers::block>
+__device__ __forceinline__ void wait_for_phase(unsigned long long* barrier, unsigned int phase) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     unsigned int done = 0;
-    while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done) : "r"(shared_address(ready)), "r"(phase) : "memory");
+    while (!done) {
+        if constexpr (From == Writers::cluster)
+            asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                         : "=r"(done) : "r"(shared_address(barrier)), "r"(phase) : "memory");
+        else
+            asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                         : "=r"(done) : "r"(shared_address(barrier)), "r"(phase) : "memory");
+    }
 #endif
 }
 
@@ -275,7 +286,7 @@ __device__ __forceinline__ void bulk_thread_reduce(const T* in, std::size_t n, A
     __syncthreads();  // every thread sees the initialised mbarriers
     for (std::size_t c = 0; c < count; ++c) {
         const unsigned int s = c % stages;
-        wait_for_chunk(&ready[s], (c / stages) % 2);  // each use of a buffer is one phase of its mbarrier
+        wait_for_phase(&ready[s], (c / stages) % 2);  // each use of a buffer is one phase of its mbarrier
         for (unsigned int v = tid; v < chunk_bytes / vector_bytes; v += Block) {
             const Vector<T> loaded[1] = {ring[s][v]};
             acc.add(loaded);
@@ -841,17 +852,6 @@ __device__ __forceinline__ void send_to_block0(const std::int64_t* word, std::in
 #endif
 }
 
-// Block 0's threads: waits until `received` has completed its one phase. Acquire at the cluster's scope: the
-// rows were written by the other blocks of the cluster.
-__device__ __forceinline__ void wait_for_rows(unsigned long long* received) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    unsigned int done = 0;
-    while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], 0; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done) : "r"(shared_address(received)) : "memory");
-#endif
-}
-
 // The end of a grid that is one cluster, without the grid's memory: every block but block 0 sends its
 // digits, carried one step, and its special inputs into a row of block 0's shared memory, and leaves.
 // Block 0 waits until every row has landed (`received`), adds its own digits to the rows, in row 0, and
@@ -878,12 +878,13 @@ __device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsig
             if (tid + j * Block <= count) send_to_block0(row + tid + j * Block, own[j], received);
         return;
     }
-    wait_for_rows(received);
+    wait_for_phase<Writers::cluster>(received, 0);  // its one phase: every row has landed
 #pragma unroll
     for (unsigned int j = 0; j < per_thread; ++j) {
-        // Every row's word loaded at once, with no branch between the loads: the row clamped so that each load
-        // is valid, the extra words left out.
-        const unsigned int i = min(tid + j * Block, static_cast<unsigned int>(count));
+        const unsigned int i = tid + j * Block;
+        if (i > count) continue;  // no word of the row: a thread that loaded one would race its owner's write
+        // Every row's word i loaded at once, with no branch between the loads: past the last row, the last
+        // row again, left out of the sum.
         std::int64_t words[cluster_blocks - 1];
 #pragma unroll
         for (unsigned int b = 0; b + 1 < cluster_blocks; ++b) words[b] = rows[min(b, blocks - 2) * row_words<T> + i];
@@ -891,7 +892,7 @@ __device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsig
 #pragma unroll
         for (unsigned int b = 0; b + 1 < cluster_blocks; ++b)
             if (b + 1 < blocks) sum = i < count ? sum + words[b] : sum | words[b];
-        if (tid + j * Block <= count) rows[i] = sum;  // into row 0: word i is read by this thread alone
+        rows[i] = sum;  // into row 0: word i is read by this thread alone
     }
     __syncthreads();  // row 0: the grid's digits and special inputs
     const unsigned int grid_seen = static_cast<unsigned int>(rows[count]);
@@ -1243,21 +1244,39 @@ void launch_exact_kernel(ExactKernel<T> kernel, unsigned int blocks, int threads
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, in, n, out, state, partial));
 }
 
+// The blocks of a grid that ends in one cluster (end_in_cluster), and their threads: blocks = 0 if none.
+struct ClusterShape {
+    int threads;
+    unsigned int blocks;
+};
+
+// An input of more than one tile that one cluster can hold: the fewest threads per block, from `block` up to
+// 1024, at which one cluster's blocks hold it with each loading one tile of T's own elements (one round of
+// loads: the blocks of float64 and of larger inputs grow, instead of loading twice); failing that, `grid`
+// blocks of `block` threads if one cluster holds them, as many as it holds, each loading more than once.
+template <class T>
+ClusterShape cluster_shape(std::size_t n, int block, unsigned int grid) {
+    for (int threads = block; threads <= 1024; threads *= 2) {
+        const std::size_t tiles = reduction::ceil_div(n, loads_per_iteration * threads * Vector<T>::width);
+        if (tiles <= largest_cluster<T>(threads)) return {threads, static_cast<unsigned int>(tiles)};
+    }
+    const unsigned int most = largest_cluster<T>(block);
+    return {block, grid > 1 && grid <= most ? most : 0u};
+}
+
 // The exact sum of float32 or float64 values: rounded into *out, or unrounded into *partial if given.
 template <class T>
 void launch_exact_sum(const T* in, std::size_t n, T* out, ExactPartial<T>* partial, T* scratch, int block, cudaStream_t stream) {
     const bool one_tile = grid_for(n, block) == 1, bulk = takes_bulk_path(n);
-    const int threads = one_tile ? small_block(n, block) : block;
-    const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
+    int threads = one_tile ? small_block(n, block) : block;
     unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
-    // A grid that one cluster holds ends in it. Its blocks then each load one tile of T's own elements where the
-    // cluster has room: a float64 grid gets up to twice the blocks, each loading once, not twice.
-    const unsigned int most = largest_cluster<T>(threads);
-    if (!one_tile && !bulk && blocks <= most) {
-        const std::size_t own_tiles = reduction::ceil_div(n, loads_per_iteration * threads * Vector<T>::width);
-        blocks = static_cast<unsigned int>(std::min<std::size_t>(most, std::max<std::size_t>(blocks, own_tiles)));
+    const ClusterShape shape = one_tile || bulk ? ClusterShape{threads, 0} : cluster_shape<T>(n, block, blocks);
+    const bool cluster = shape.blocks > 1;  // a grid that one cluster holds ends in it
+    if (cluster) {
+        threads = shape.threads;
+        blocks = shape.blocks;
     }
-    const bool cluster = !one_tile && !bulk && blocks > 1 && blocks <= most;
+    const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
     launch_exact_kernel<T>(kernel, blocks, threads, cluster, stream, in, n, out, exact_state(scratch, n, block), partial);
 }
 
