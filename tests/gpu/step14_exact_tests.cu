@@ -180,6 +180,17 @@ void check_reduce_op(const std::vector<std::size_t>& sizes, const std::vector<in
     }
 }
 
+// Whether this GPU and the loop's exact kernel as built have thread-block clusters: sm_90 and later, both.
+template <class T>
+bool has_clusters() {
+    int device = 0, major = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    cudaFuncAttributes attributes{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attributes, step::exact_kernel_for_block<T>(256)));
+    return major >= 9 && attributes.binaryVersion >= 90;
+}
+
 // The kernels themselves on grids the launch never picks: any grid gives the same bits.
 template <class T, bool Bulk>
 void check_kernel_grids() {
@@ -206,6 +217,13 @@ void check_kernel_grids() {
                                       {step::resident_grid<Bulk>(block), false}};
         return all[k];
     };
+    // An sm_90 GPU running sm_90 code has clusters of 13 blocks and more (16 on the H200), so the clusters are
+    // launched there, never silently left out; elsewhere the same grids run plain.
+    const bool clusters = !Bulk && has_clusters<T>();
+    if (clusters)
+        for (int block : blocks) REQUIRE(step::largest_cluster<T>(block) >= 13);
+    else if (!Bulk)
+        WARN("this GPU or build has no thread-block clusters (sm_90): the clusters run as plain grids");
     for (std::size_t size : sizes)
         for (const auto& input : inputs<T>(size + 3, 7 * size + 1)) {
             const std::string& name = input.first;
@@ -223,10 +241,9 @@ void check_kernel_grids() {
                     2 * launches * static_cast<int>(std::size(blocks)), size * sizeof(T), exact_reference(values, offset, size),
                     [&](int k, T* out) {
                         auto* grid_state = reinterpret_cast<step::ExactGridState<T>*>(state.get());
-                        if (cluster_of(k)) {  // one cluster where the GPU holds that many blocks, else a plain grid
-                            const bool fits = grid_of(k) <= step::largest_cluster<T>(block_of(k));
+                        if (cluster_of(k)) {  // one cluster where the GPU and the build have them, else a plain grid
                             step::launch_exact_kernel<T>(step::exact_kernel_for_block<T>(block_of(k)), grid_of(k), block_of(k),
-                                                         fits, nullptr, in.get() + offset, size, out, grid_state, nullptr);
+                                                         clusters, nullptr, in.get() + offset, size, out, grid_state, nullptr);
                         } else {
                             step::exact_kernel_for_block<T, Bulk>(block_of(k))<<<grid_of(k), block_of(k)>>>(
                                 in.get() + offset, size, out, grid_state, nullptr);
