@@ -1244,39 +1244,21 @@ void launch_exact_kernel(ExactKernel<T> kernel, unsigned int blocks, int threads
     CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, in, n, out, state, partial));
 }
 
-// The blocks of a grid that ends in one cluster (end_in_cluster), and their threads: blocks = 0 if none.
-struct ClusterShape {
-    int threads;
-    unsigned int blocks;
-};
-
-// An input of more than one tile that one cluster can hold: the fewest threads per block, from `block` up to
-// 1024, at which one cluster's blocks hold it with each loading one tile of T's own elements (one round of
-// loads: the blocks of float64 and of larger inputs grow, instead of loading twice); failing that, `grid`
-// blocks of `block` threads if one cluster holds them, as many as it holds, each loading more than once.
-template <class T>
-ClusterShape cluster_shape(std::size_t n, int block, unsigned int grid) {
-    for (int threads = block; threads <= 1024; threads *= 2) {
-        const std::size_t tiles = reduction::ceil_div(n, loads_per_iteration * threads * Vector<T>::width);
-        if (tiles <= largest_cluster<T>(threads)) return {threads, static_cast<unsigned int>(tiles)};
-    }
-    const unsigned int most = largest_cluster<T>(block);
-    return {block, grid > 1 && grid <= most ? most : 0u};
-}
-
 // The exact sum of float32 or float64 values: rounded into *out, or unrounded into *partial if given.
 template <class T>
 void launch_exact_sum(const T* in, std::size_t n, T* out, ExactPartial<T>* partial, T* scratch, int block, cudaStream_t stream) {
     const bool one_tile = grid_for(n, block) == 1, bulk = takes_bulk_path(n);
-    int threads = one_tile ? small_block(n, block) : block;
-    unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
-    const ClusterShape shape = one_tile || bulk ? ClusterShape{threads, 0} : cluster_shape<T>(n, block, blocks);
-    const bool cluster = shape.blocks > 1;  // a grid that one cluster holds ends in it
-    if (cluster) {
-        threads = shape.threads;
-        blocks = shape.blocks;
-    }
+    const int threads = one_tile ? small_block(n, block) : block;
     const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
+    unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
+    // A grid that one cluster holds ends in it. Its blocks then each load one tile of T's own elements where the
+    // cluster has room: a float64 grid gets up to twice the blocks, each loading once, not twice.
+    const unsigned int most = largest_cluster<T>(threads);
+    if (!one_tile && !bulk && blocks <= most) {
+        const std::size_t own_tiles = reduction::ceil_div(n, loads_per_iteration * threads * Vector<T>::width);
+        blocks = static_cast<unsigned int>(std::min<std::size_t>(most, std::max<std::size_t>(blocks, own_tiles)));
+    }
+    const bool cluster = !one_tile && !bulk && blocks > 1 && blocks <= most;
     launch_exact_kernel<T>(kernel, blocks, threads, cluster, stream, in, n, out, exact_state(scratch, n, block), partial);
 }
 
