@@ -915,11 +915,9 @@ __device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsig
 // One block's elements into its digits, then the block's digits into the grid's; the last block
 // rounds the grid's once into *out. A grid of one block rounds its own, or, for float32 values close
 // enough together, rounds their double sum (one_block_sum_in_double). Given a `partial`, the last
-// block writes the grid's digits there instead, unrounded. At least 1536 / Block blocks per SM (three quarters
-// of its 2048 threads): left free, float64's 256-thread kernel takes 48 registers a thread and 5 blocks fit;
-// held to 42, 6 do, with more loads in flight (lab notes).
+// block writes the grid's digits there instead, unrounded.
 template <unsigned int Block, class T, bool Bulk>
-__global__ void __launch_bounds__(Block, 1536 / Block)
+__global__ void __launch_bounds__(Block)
     exact_sum_kernel(const T* in, std::size_t n, T* out, ExactGridState<T>* grid_state, ExactPartial<T>* partial) {
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     __shared__ std::int64_t digits[count];
