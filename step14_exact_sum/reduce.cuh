@@ -240,20 +240,20 @@ __device__ __forceinline__ void release_buffer() {
 // Where the bytes an mbarrier counts come from: this block's bulk copies, or other blocks of its cluster.
 enum class Writers { block, cluster };
 
-// Every thread: waits until the mbarrier `barrier` has completed phase `phase` (its parity). Its acquire
-// is at the writers' scope: the block's (the default) for this block's copies, the cluster's for the
-// rows that other blocks of the cluster sent (end_in_cluster).
+// Every thread: waits until `ready` has completed the phase of this use of its buffer. Its acquire is at the
+// writers' scope: the block's (the default) for the ring's bulk copies, the cluster's for the rows that the
+// other blocks of a cluster send into block 0 (end_in_cluster: one buffer, used once).
 template <Writers From = Writers::block>
-__device__ __forceinline__ void wait_for_phase(unsigned long long* barrier, unsigned int phase) {
+__device__ __forceinline__ void wait_for_chunk(unsigned long long* ready, unsigned int phase) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     unsigned int done = 0;
     while (!done) {
         if constexpr (From == Writers::cluster)
             asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                         : "=r"(done) : "r"(shared_address(barrier)), "r"(phase) : "memory");
+                         : "=r"(done) : "r"(shared_address(ready)), "r"(phase) : "memory");
         else
             asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                         : "=r"(done) : "r"(shared_address(barrier)), "r"(phase) : "memory");
+                         : "=r"(done) : "r"(shared_address(ready)), "r"(phase) : "memory");
     }
 #endif
 }
@@ -286,7 +286,7 @@ __device__ __forceinline__ void bulk_thread_reduce(const T* in, std::size_t n, A
     __syncthreads();  // every thread sees the initialised mbarriers
     for (std::size_t c = 0; c < count; ++c) {
         const unsigned int s = c % stages;
-        wait_for_phase(&ready[s], (c / stages) % 2);  // each use of a buffer is one phase of its mbarrier
+        wait_for_chunk(&ready[s], (c / stages) % 2);  // each use of a buffer is one phase of its mbarrier
         for (unsigned int v = tid; v < chunk_bytes / vector_bytes; v += Block) {
             const Vector<T> loaded[1] = {ring[s][v]};
             acc.add(loaded);
@@ -878,7 +878,7 @@ __device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsig
             if (tid + j * Block <= count) send_to_block0(row + tid + j * Block, own[j], received);
         return;
     }
-    wait_for_phase<Writers::cluster>(received, 0);  // its one phase: every row has landed
+    wait_for_chunk<Writers::cluster>(received, 0);  // its one phase: every row has landed
 #pragma unroll
     for (unsigned int j = 0; j < per_thread; ++j) {
         const unsigned int i = tid + j * Block;
