@@ -487,15 +487,16 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Sl
 // into the digits of the whole grid, and the last block rounds them once with the same code as the
 // CPU's exact sum (reduction::round_digits). Any grid, any order: the same integer, the same bits.
 
-// a + b rounded, and in `error` the exact rest: a + b == sum + error exactly (Knuth's TwoSum, 6
-// additions, right for any two finite doubles whose sum does not overflow). The _rn intrinsics keep
-// the compiler from merging or reordering these additions.
+// a + b rounded, and in `error` the exact rest: a + b == sum + error exactly, for any two finite
+// doubles whose sum does not overflow. Dekker's Fast2Sum, b - (sum - a), is exact when |a| >= |b|: both
+// orders are computed and a compare keeps the right one, 4 additions and a select where Knuth's TwoSum,
+// exact in either order, takes 6. The _rn intrinsics keep the compiler from merging or reordering them.
 __device__ __forceinline__ double two_sum(double a, double b, double& error) {
     // solution-begin: the error-free addition
     const double sum = __dadd_rn(a, b);
-    const double b_part = __dsub_rn(sum, a);
-    const double a_part = __dsub_rn(sum, b_part);
-    error = __dadd_rn(__dsub_rn(a, a_part), __dsub_rn(b, b_part));
+    const double error_if_a_larger = __dsub_rn(b, __dsub_rn(sum, a));
+    const double error_if_b_larger = __dsub_rn(a, __dsub_rn(sum, b));
+    error = fabs(a) >= fabs(b) ? error_if_a_larger : error_if_b_larger;
     return sum;
     // solution-end
 }
@@ -1177,17 +1178,25 @@ inline std::size_t addition_depth(std::size_t n, int block) {
 
 // The exact kernels' own grid: as many blocks as fit on the GPU at once (their occupancy, per type and
 // path, from the occupancy API: they hold more registers than step 13's), none without elements.
+// The SMs of the current GPU, asked once per process.
+inline unsigned int sm_count() {
+    static const unsigned int sms = [] {
+        int device = 0, count = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+        return static_cast<unsigned int>(count);
+    }();
+    return sms;
+}
+
 template <class T, bool Bulk>
 unsigned int exact_grid(std::size_t n, int block) {
     static const std::array<unsigned int, 11> grids = [] {
         std::array<unsigned int, 11> result{};
-        int device = 0, sms = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         for (int b = 32; b <= 1024; b *= 2) {
             int per_sm = 0;
             CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, exact_kernel_for_block<T, Bulk>(b), b, 0));
-            result[reduction::log2_exact(b)] = static_cast<unsigned int>(sms * per_sm);
+            result[reduction::log2_exact(b)] = sm_count() * static_cast<unsigned int>(per_sm);
         }
         return result;
     }();
@@ -1251,12 +1260,14 @@ void launch_exact_sum(const T* in, std::size_t n, T* out, ExactPartial<T>* parti
     const int threads = one_tile ? small_block(n, block) : block;
     const ExactKernel<T> kernel = bulk ? exact_kernel_for_block<T, true>(threads) : exact_kernel_for_block<T>(threads);
     unsigned int blocks = one_tile ? 1 : bulk ? exact_grid<T, true>(n, block) : exact_grid<T, false>(n, block);
-    // A grid that one cluster holds ends in it. Its blocks then each load one tile of T's own elements where the
-    // cluster has room: a float64 grid gets up to twice the blocks, each loading once, not twice.
+    // A grid that one cluster holds ends in it. A grid of fewer blocks than the cluster or the GPU's SMs hold gets
+    // one block per tile of T's own elements, up to that many: a float64 grid gets up to twice the blocks, each
+    // loading once, not twice. (A grid past the SMs does not grow: more blocks per SM make more flushes per SM.)
     const unsigned int most = largest_cluster<T>(threads);
-    if (!one_tile && !bulk && blocks <= most) {
+    if (!one_tile && !bulk && (blocks <= most || blocks < sm_count())) {
         const std::size_t own_tiles = reduction::ceil_div(n, loads_per_iteration * threads * Vector<T>::width);
-        blocks = static_cast<unsigned int>(std::min<std::size_t>(most, std::max<std::size_t>(blocks, own_tiles)));
+        const unsigned int room = blocks <= most ? most : sm_count();
+        blocks = static_cast<unsigned int>(std::min<std::size_t>(room, std::max<std::size_t>(blocks, own_tiles)));
     }
     const bool cluster = !one_tile && !bulk && blocks > 1 && blocks <= most;
     launch_exact_kernel<T>(kernel, blocks, threads, cluster, stream, in, n, out, exact_state(scratch, n, block), partial);

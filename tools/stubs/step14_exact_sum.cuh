@@ -1,6 +1,7 @@
 // solution-begin: the error-free addition
 // TODO: the rounded sum a + b, and in `error` what the rounding lost, so that a + b == sum + error
-// TODO: exactly (Knuth's TwoSum: six additions; __dadd_rn and __dsub_rn, which the compiler keeps as written)
+// TODO: exactly (Dekker's Fast2Sum, b - (sum - a), is exact when |a| >= |b|; Knuth's TwoSum in either order;
+// TODO: __dadd_rn and __dsub_rn, which the compiler keeps as written)
 error = 0;
 return __dadd_rn(a, b);
 // solution-end
