@@ -488,9 +488,10 @@ __global__ void reduce_single_pass_kernel(const T* in, std::size_t n, T* out, Sl
 // CPU's exact sum (reduction::round_digits). Any grid, any order: the same integer, the same bits.
 
 // a + b rounded, and in `error` the exact rest: a + b == sum + error exactly, for any two finite
-// doubles whose sum does not overflow. Dekker's Fast2Sum, b - (sum - a), is exact when |a| >= |b|: both
-// orders are computed and a compare keeps the right one, 4 additions and a select where Knuth's TwoSum,
-// exact in either order, takes 6. The _rn intrinsics keep the compiler from merging or reordering them.
+// doubles whose sum does not overflow. Dekker's Fast2Sum, b - (sum - a), is exact when |a| >= |b|.
+// Both orders are computed and a compare keeps the right one: 5 additions, but the error waits for 2
+// after the sum, where Knuth's TwoSum (6, exact in either order) waits for 4 (lab notes). The _rn
+// intrinsics keep the compiler from merging or reordering them.
 __device__ __forceinline__ double two_sum(double a, double b, double& error) {
     // solution-begin: the error-free addition
     const double sum = __dadd_rn(a, b);
