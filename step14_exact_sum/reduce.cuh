@@ -1177,8 +1177,6 @@ inline std::size_t addition_depth(std::size_t n, int block) {
     return thread + reduction::ceil_div(grid, block) + 2 * reduction::log2_exact(block);
 }
 
-// The exact kernels' own grid: as many blocks as fit on the GPU at once (their occupancy, per type and
-// path, from the occupancy API: they hold more registers than step 13's), none without elements.
 // The SMs of the current GPU, asked once per process.
 inline unsigned int sm_count() {
     static const unsigned int sms = [] {
@@ -1190,6 +1188,8 @@ inline unsigned int sm_count() {
     return sms;
 }
 
+// The exact kernels' own grid: as many blocks as fit on the GPU at once (their occupancy, per type and
+// path, from the occupancy API: they hold more registers than step 13's), none without elements.
 template <class T, bool Bulk>
 unsigned int exact_grid(std::size_t n, int block) {
     static const std::array<unsigned int, 11> grids = [] {
