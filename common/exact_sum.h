@@ -28,13 +28,11 @@
 // On the GPU, a loop over the digits unrolled 8 times: its loads then leave together instead of one after
 // another's use (one thread rounds, so their latency is the whole cost), and the compiler does not unroll
 // it whole, which takes so many registers that the kernels that round hold fewer blocks (step 14's lab
-// notes). A loop kept rolled, for the same reason. Nothing on the CPU.
+// notes). Nothing on the CPU.
 #if defined(__CUDA_ARCH__)
 #define REDUCTION_UNROLL_DIGITS _Pragma("unroll 8")
-#define REDUCTION_ROLLED _Pragma("unroll 1")
 #else
 #define REDUCTION_UNROLL_DIGITS
-#define REDUCTION_ROLLED
 #endif
 
 namespace reduction {
@@ -129,59 +127,32 @@ REDUCTION_HOST_DEVICE T round_digits(std::int64_t* digits, const ExactSpecials& 
     if (specials.plus_inf || specials.minus_inf) return from_bits<T>(L::infinity | (specials.minus_inf ? L::sign_bit : 0));
     const T zero = from_bits<T>(specials.all_negative_zero ? L::sign_bit : 0);
     if (last < first) return zero;  // no non-zero digit
-    // The carry, from `first` up: through digits[first .. last], four loaded before any is used (one wait for the
-    // GPU's loads, not one per digit), then past `last`, where every digit is zero, only while what travels up is
-    // neither 0 nor -1 (a negative value's sign), which the digits above would only take in turn: the carry stops
-    // at `end`, which takes it. `high` follows the highest non-zero digit and its value, read no more.
-    std::int64_t up = 0, high_digit = 0;
-    int end = first, high = first - 1;
-    const int through = last < count - 2 ? last : count - 2;  // the top digit keeps the sign: nothing carries out of it
-    REDUCTION_ROLLED  // one group at a time
-    for (int group = first; group <= through; group += 4) {
-        std::int64_t loaded[4];
-        for (int k = 0; k < 4; ++k) loaded[k] = group + k <= through ? digits[group + k] : 0;
-        for (int k = 0; k < 4 && end <= through; ++k, ++end) {
-            const std::int64_t digit = loaded[k] + up;
-            up = digit >> 32;  // floor division: the low 32 bits stay, non-negative
-            digits[end] = digit - up * (std::int64_t{1} << 32);
-            if (digits[end] != 0) {
-                high = end;
-                high_digit = digits[end];
-            }
-        }
-    }
-    for (; end + 1 < count && up != 0 && up != -1; ++end) {  // digits[end] is zero
-        const std::int64_t digit = up;
-        up = digit >> 32;
+    // The carry, from `first` up. Past `last` every digit is zero, so once what travels up is 0 or -1 (a negative
+    // value's sign) the digits above would only take it in turn: the carry stops at `end`, which takes it.
+    std::int64_t up = 0;
+    int end = first;
+    for (; end + 1 < count && (end <= last || (up != 0 && up != -1)); ++end) {
+        const std::int64_t digit = digits[end] + up;
+        up = digit >> 32;  // floor division: the low 32 bits stay, non-negative
         digits[end] = digit - up * (std::int64_t{1} << 32);
-        if (digits[end] != 0) {
-            high = end;
-            high_digit = digits[end];
-        }
     }
-    const std::int64_t end_digit = (end <= last ? digits[end] : 0) + up;
-    digits[end] = end_digit;  // digits[first .. end-1] in [0, 2^32), digits[end] signed, every other digit zero
-    if (end_digit != 0) {
-        high = end;
-        high_digit = end_digit;
-    }
-    const bool negative = end_digit < 0;
+    digits[end] += up;  // digits[first .. end-1] in [0, 2^32), digits[end] signed, every other digit zero
+    const bool negative = digits[end] < 0;
     if (negative) {  // the magnitude: the complement plus one; the one carries through the zeros at the bottom
         int i = first;
         while (i < end && digits[i] == 0) ++i;
         if (i == end) {
-            digits[end] = -end_digit;
+            digits[end] = -digits[end];
         } else {
             digits[i] = (std::int64_t{1} << 32) - digits[i];
             for (++i; i < end; ++i) digits[i] = 0xffffffff - digits[i];
-            digits[end] = -end_digit - 1;
+            digits[end] = -digits[end] - 1;
         }
-        high = end;  // the highest non-zero digit of the magnitude
-        while (high >= first && digits[high] == 0) --high;
-        if (high >= first) high_digit = digits[high];
     }
+    int high = end;  // the highest non-zero digit of the magnitude
+    while (high >= first && digits[high] == 0) --high;
     if (high < first) return zero;
-    const int top = 32 * high + 63 - exact_detail::leading_zeros(static_cast<std::uint64_t>(high_digit));
+    const int top = 32 * high + 63 - exact_detail::leading_zeros(static_cast<std::uint64_t>(digits[high]));
     // keep `precision` bits from `top` down; round on the next bit and every bit below it
     const int low = top - (L::precision - 1) > 0 ? top - (L::precision - 1) : 0;
     std::uint64_t kept = exact_detail::bits(digits, low, top - low + 1);

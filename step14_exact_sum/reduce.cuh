@@ -744,7 +744,6 @@ __device__ __forceinline__ void nonzero_range(const std::int64_t* digits, int& f
             last = base + 31 - __clz(static_cast<int>(nonzero));
         }
     }
-    __syncwarp();  // every lane's reads are done before one lane's rounding writes the digits
 }
 
 // A float32 input that one block sums, whose values lie within 29 - log2(n) binades of each other (by
