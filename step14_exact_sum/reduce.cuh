@@ -744,6 +744,9 @@ __device__ __forceinline__ void nonzero_range(const std::int64_t* digits, int& f
             last = base + 31 - __clz(static_cast<int>(nonzero));
         }
     }
+    // Every lane's reads of the digits, before lane 0 writes them as it rounds: a ballot exchanges values,
+    // it does not order memory; __syncwarp does.
+    __syncwarp();
 }
 
 // A float32 input that one block sums, whose values lie within 29 - log2(n) binades of each other (by
