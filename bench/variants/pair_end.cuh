@@ -187,3 +187,110 @@ __device__ __forceinline__ void end_in_pairs(ExactAccumulator<T>& acc, std::int6
         }
     }
 }
+
+// ---- a grid of one cluster, through pairs ----
+// Every block but block 0 sends block 0 a row of three words, its pair and its flags (st.async, counted off
+// block 0's `received`); block 0's first threads each add one row's pair into their own, and the block adds its
+// threads' pairs as above. A block that met a rest also flushes its threads' pairs and sends its digits, each
+// carried one step, counted off a second mbarrier, `received_digits`, which block 0 tells how many bytes to wait
+// for once it has read the flags: only when some block sent digits, or the sum goes out unrounded.
+constexpr unsigned int pair_row_words = 3;
+
+__host__ __device__ constexpr std::size_t received_pair_bytes(unsigned int blocks) {
+    return (blocks - 1) * pair_row_words * sizeof(std::int64_t);
+}
+
+// Block 0's thread 0, before the cluster's first barrier: both mbarriers, one arrival each (its own); the pairs'
+// bytes expected at once, the digits' later (expect_digits).
+__device__ __forceinline__ void expect_pairs(unsigned long long* received, unsigned long long* received_digits, unsigned int blocks) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(received)));
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(received_digits)));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
+                 ::"r"(shared_address(received)), "r"(static_cast<unsigned int>(received_pair_bytes(blocks))) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void expect_digits(unsigned long long* received_digits, unsigned int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(received_digits)), "r"(bytes) : "memory");
+#endif
+}
+
+template <unsigned int Block, class T>
+__device__ __forceinline__ void end_in_cluster_pairs(ExactAccumulator<T>& acc, std::int64_t* digits, unsigned int* seen,
+                                                     unsigned long long* received, unsigned long long* received_digits,
+                                                     std::int64_t* rows, T* out, ExactPartial<T>* partial) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int count = reduction::ExactLayout<T>::digit_count;
+    constexpr unsigned int per_thread = (count + Block - 1) / Block;
+    const unsigned int tid = threadIdx.x, blocks = gridDim.x;
+    std::int64_t* const pair_rows = rows;                                        // (blocks - 1) x 3 words
+    std::int64_t* const digit_rows = rows + (blocks - 1) * pair_row_words;        // (blocks - 1) x row_words<T>
+    unsigned int flags = acc.seen | ((acc.sign_and & 0x80000000u) != 0 ? 0u : saw_non_negative);
+    if (blockIdx.x != 0) {
+        double high = acc.high, low = acc.low;
+        const bool exact = block_pair<Block, count>(high, low, flags, digits);
+        __cluster_barrier_wait();  // block 0's mbarriers are ready (the arrival at the kernel's start)
+        std::int64_t* const row = pair_rows + (blockIdx.x - 1) * pair_row_words;
+        if (tid == 0) {
+            send_to_block0(row, __double_as_longlong(high), received);
+            send_to_block0(row + 1, __double_as_longlong(low), received);
+            send_to_block0(row + 2, static_cast<std::int64_t>(flags | (exact ? 0u : posted_in_digits)), received);
+        }
+        if (exact) return;
+        acc.into_digits(seen);
+        __syncthreads();
+        std::int64_t* const digit_row = digit_rows + (blockIdx.x - 1) * row_words<T>;
+#pragma unroll
+        for (unsigned int j = 0; j < per_thread; ++j) {
+            const unsigned int i = tid + j * Block;
+            if (i < count) send_to_block0(digit_row + i, carried_digit<count>(digits, i), received_digits);
+        }
+        return;
+    }
+    __cluster_barrier_wait();
+    wait_for_chunk<Writers::cluster>(received, 0);  // every pair row has landed
+    if (tid + 1 < blocks) {
+        const std::int64_t* const row = pair_rows + tid * pair_row_words;
+        flags |= static_cast<unsigned int>(row[2]);
+        acc.add_posted(__longlong_as_double(row[0]));
+        acc.add_posted(__longlong_as_double(row[1]));
+    }
+    double high = acc.high, low = acc.low;
+    unsigned int all_flags = flags;
+    const bool exact = block_pair<Block, count>(high, low, all_flags, digits);
+    if (exact && partial == nullptr) {
+        if (tid == 0) *out = round_pair<T>(high, low, specials_of(all_flags));
+        return;
+    }
+    // Through the digits: block 0's threads' pairs (which hold every posted pair), and the rows of digits sent.
+    const bool sent_digits = tid + 1 < blocks && (flags & posted_in_digits) != 0;
+    const int senders = __syncthreads_count(sent_digits);
+    if (tid == 0) expect_digits(received_digits, static_cast<unsigned int>(senders) * count * sizeof(std::int64_t));
+    acc.into_digits(seen);
+    wait_for_chunk<Writers::cluster>(received_digits, 0);
+    __syncthreads();  // every thread's flushes, and every row of digits
+    for (unsigned int i = tid; i < count; i += Block) {
+        std::int64_t sum = digits[i];
+        for (unsigned int b = 0; b + 1 < blocks; ++b)
+            if (static_cast<unsigned int>(pair_rows[b * pair_row_words + 2]) & posted_in_digits) sum += digit_rows[b * row_words<T> + i];
+        digits[i] = sum;
+    }
+    __syncthreads();
+    if (partial != nullptr) {
+        for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = digits[i];
+        if (tid == 0) {
+            partial->nan = (all_flags & saw_nan) != 0;
+            partial->plus_inf = (all_flags & saw_plus_inf) != 0;
+            partial->minus_inf = (all_flags & saw_minus_inf) != 0;
+            partial->non_negative = (all_flags & saw_non_negative) != 0;
+        }
+    } else if (tid < 32) {
+        int lowest, highest;
+        nonzero_range<count>(digits, lowest, highest);
+        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(all_flags), lowest, highest);
+    }
+#endif
+}
