@@ -234,9 +234,9 @@ __device__ __forceinline__ void end_in_cluster_pairs(ExactAccumulator<T>& acc, s
         const bool exact = block_pair<Block, count>(high, low, flags, digits);
         __cluster_barrier_wait();  // block 0's mbarriers are ready (the arrival at the kernel's start)
         std::int64_t* const row = pair_rows + (blockIdx.x - 1) * pair_row_words;
-        if (tid == 0) {
-            send_to_block0(row, __double_as_longlong(high), received);
-            send_to_block0(row + 1, __double_as_longlong(low), received);
+        if (tid == 0) {  // a block that met a rest sends its sum as digits, below, and a pair of zeros
+            send_to_block0(row, __double_as_longlong(exact ? high : 0.0), received);
+            send_to_block0(row + 1, __double_as_longlong(exact ? low : 0.0), received);
             send_to_block0(row + 2, static_cast<std::int64_t>(flags | (exact ? 0u : posted_in_digits)), received);
         }
         if (exact) return;
