@@ -250,23 +250,56 @@ __device__ __forceinline__ void end_in_cluster_pairs(ExactAccumulator<T>& acc, s
         }
         return;
     }
-    __cluster_barrier_wait();
-    wait_for_chunk<Writers::cluster>(received, 0);  // every pair row has landed
-    if (tid + 1 < blocks) {
-        const std::int64_t* const row = pair_rows + tid * pair_row_words;
-        flags |= static_cast<unsigned int>(row[2]);
-        acc.add_posted(__longlong_as_double(row[0]));
-        acc.add_posted(__longlong_as_double(row[1]));
-    }
+    // Block 0: its own pair first, while the others may still be adding theirs; then warp 0 adds the rows' pairs
+    // to it, lane 0 its own, lane k the row of block k.
     double high = acc.high, low = acc.low;
     unsigned int all_flags = flags;
-    const bool exact = block_pair<Block, count>(high, low, all_flags, digits);
-    if (exact && partial == nullptr) {
+    bool exact = block_pair<Block, count>(high, low, all_flags, digits);
+    __shared__ bool cluster_exact;
+    __shared__ unsigned int cluster_flags;
+    if (threadIdx.x < 32) {
+        constexpr unsigned int all_lanes = 0xffffffffu;
+        const unsigned int lane = threadIdx.x;
+        __cluster_barrier_wait();
+        wait_for_chunk<Writers::cluster>(received, 0);  // every pair row has landed
+        unsigned int lane_flags = all_flags;
+        double sum_high = high, sum_low = low;
+        if (lane > 0) {
+            const std::int64_t* const row = pair_rows + (lane - 1) * pair_row_words;
+            sum_high = lane < blocks ? __longlong_as_double(row[0]) : 0.0;
+            sum_low = lane < blocks ? __longlong_as_double(row[1]) : 0.0;
+            lane_flags = lane < blocks ? static_cast<unsigned int>(row[2]) : 0u;
+        }
+#pragma unroll
+        for (unsigned int offset = cluster_blocks / 2; offset > 0; offset /= 2) {  // lanes 0 .. 15: every block
+            const double other_high = __shfl_down_sync(all_lanes, sum_high, offset);
+            const double other_low = __shfl_down_sync(all_lanes, sum_low, offset);
+            exact &= add_pair(sum_high, sum_low, other_high, other_low);
+        }
+#pragma unroll
+        for (unsigned int offset = 16; offset > 0; offset /= 2) lane_flags |= __shfl_xor_sync(all_lanes, lane_flags, offset);
+        if (lane == 0) {
+            cluster_exact = exact && (lane_flags & posted_in_digits) == 0;
+            cluster_flags = lane_flags;
+            high = sum_high;
+            low = sum_low;
+        }
+    } else {
+        __cluster_barrier_wait();
+    }
+    __syncthreads();
+    all_flags = cluster_flags;
+    if (cluster_exact && partial == nullptr) {
         if (tid == 0) *out = round_pair<T>(high, low, specials_of(all_flags));
         return;
     }
-    // Through the digits: block 0's threads' pairs (which hold every posted pair), and the rows of digits sent.
-    const bool sent_digits = tid + 1 < blocks && (flags & posted_in_digits) != 0;
+    // Through the digits: every thread's own pair, the rows' pairs (warp 0's lanes), and the rows of digits sent.
+    if (tid > 0 && tid < blocks) {
+        acc.flush(__longlong_as_double(pair_rows[(tid - 1) * pair_row_words]));
+        acc.flush(__longlong_as_double(pair_rows[(tid - 1) * pair_row_words + 1]));
+    }
+    const bool sent_digits = tid > 0 && tid < blocks &&
+                             (static_cast<unsigned int>(pair_rows[(tid - 1) * pair_row_words + 2]) & posted_in_digits) != 0;
     const int senders = __syncthreads_count(sent_digits);
     if (tid == 0) expect_digits(received_digits, static_cast<unsigned int>(senders) * count * sizeof(std::int64_t));
     acc.into_digits(seen);
