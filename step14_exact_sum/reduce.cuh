@@ -4,10 +4,12 @@
 // keeps its running sum as two doubles, high + low, that together hold it exactly: every value enters
 // by two error-free additions (two_sum), and the rare part that low cannot hold goes into the block's
 // integer digits in shared memory (a float is a whole number of the smallest subnormal, so any sum is
-// an integer: common/exact_sum.h). At the end each thread's high and low go into the digits, each
-// block adds its digits into the grid's as integers (atomics: any order gives the same integer), and
-// the last block rounds that integer once, with the CPU's own code (reduction::round_digits). The
-// int32 sum, max and min are step 13's.
+// an integer: common/exact_sum.h). At the end the threads' pairs are added as pairs, checking that no
+// addition leaves a rest: then the grid's pair is the exact sum, and one addition rounds it. Otherwise
+// (a rest, or a grid too large for it) each thread's high and low go into the digits, each block adds
+// its digits into the grid's as integers (atomics: any order gives the same integer), and the last
+// block rounds that integer once, with the CPU's own code (reduction::round_digits). The int32 sum,
+// max and min are step 13's.
 //
 // Why it should stay fast: the work per element is a conversion to double and a few double additions
 // (float32: 16 values added in double at once, exactly, when they lie within 25 binades of each other);
@@ -577,6 +579,19 @@ struct ExactAccumulator {
         // solution-end
     }
 
+    // Another block's high or low (the end through pairs, below): exactly into high + low, with add_one's bounds.
+    __device__ __forceinline__ void add_posted(double x) {
+        if (fabs(high) >= largest_running) {
+            flush(high);
+            high = 0;
+        }
+        if (fabs(x) >= largest_term) {
+            flush(x);
+            return;
+        }
+        add_exact(x);
+    }
+
     // Any one element: specials set their bit, float64 values of 2^1001 and more go to the digits.
     __device__ __forceinline__ void add_one(T x) {
         const bool special = sizeof(T) == 4 ? !isfinite(static_cast<float>(x)) : !isfinite(static_cast<double>(x));
@@ -710,8 +725,9 @@ struct ExactAccumulator {
     }
 };
 
-// The grid's digits and special inputs, and the count of blocks that added theirs. All zero on entry and
-// on return (the last block empties them): the harness zero-fills the scratch once.
+// The grid's digits and special inputs, and the count of blocks that added theirs; after it in memory, the
+// slots of the end through pairs (exact_state_bytes). All zero on entry and on return (the last block empties
+// them): the harness zero-fills the scratch once.
 template <class T>
 struct ExactGridState {
     std::int64_t digits[reduction::ExactLayout<T>::digit_count];
@@ -804,6 +820,198 @@ __device__ __forceinline__ std::int64_t carried_digit(const std::int64_t* digits
     return kept + from_below;
 }
 
+// The end through pairs. At the end of its loop each thread holds its exact sum as high + low. A block adds
+// those pairs as pairs: two_sum for the highs, two_sum for the lows and the highs' error. While no addition
+// leaves a rest, the block's pair is its exact sum, and the grid's pair, rounded once, is the result: no
+// flushes, no digits, no rounding of digits. The harness's random inputs never leave a rest (lab notes);
+// anything else (a rest, a flush in the loop) still goes through the digits, exactly as before.
+constexpr unsigned int pair_slots = 5;  // high and low, 32 bits a slot, then the flags
+constexpr unsigned int posted_in_digits = 1u << 8;  // flags: this block's sum is in the grid's digits
+
+// Two exact pairs into one: high + low stays the exact sum of the four while this returns true (no rest).
+__device__ __forceinline__ bool add_pair(double& high, double& low, double other_high, double other_low) {
+    double error, rest_low, rest;
+    high = two_sum(high, other_high, error);
+    low = two_sum(two_sum(low, other_low, rest_low), error, rest);
+    return rest_low == 0 && rest == 0;  // an overflow leaves a NaN or an infinity: not zero
+}
+
+// Every thread's pair added into thread 0's, and every thread's flags or-ed. Returns, to every thread, whether
+// thread 0's pair is the block's exact sum: no addition left a rest, the block's digits are zero (nothing was
+// flushed, or what was cancelled) and no posted sum is in the grid's digits. Every thread must call it (two barriers).
+template <unsigned int Block, int Count>
+__device__ __forceinline__ bool block_pair(double& high, double& low, unsigned int& flags, const std::int64_t* digits) {
+    constexpr unsigned int warps = Block / 32, all_lanes = 0xffffffffu;
+    __shared__ double warp_high[warps], warp_low[warps];
+    __shared__ unsigned int warp_flags[warps];
+    __shared__ bool block_exact;
+    __shared__ unsigned int block_flags;
+    const unsigned int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    bool exact = true;
+#pragma unroll
+    for (unsigned int offset = 16; offset > 0; offset /= 2) flags |= __shfl_xor_sync(all_lanes, flags, offset);
+#pragma unroll
+    for (unsigned int offset = 16; offset > 0; offset /= 2) {
+        const double other_high = __shfl_down_sync(all_lanes, high, offset);
+        const double other_low = __shfl_down_sync(all_lanes, low, offset);
+        exact &= add_pair(high, low, other_high, other_low);  // lane 0's chain adds each lane once
+    }
+    if (lane == 0) {
+        warp_high[warp] = high;
+        warp_low[warp] = low;
+        warp_flags[warp] = flags | (exact ? 0u : 1u << 31);
+    }
+    __syncthreads();
+    if (warp == 0) {
+        high = lane < warps ? warp_high[lane] : 0.0;
+        low = lane < warps ? warp_low[lane] : 0.0;
+        const unsigned int mine = lane < warps ? warp_flags[lane] : 0u;
+        exact = __all_sync(all_lanes, (mine >> 31) == 0);
+#pragma unroll
+        for (int base = 0; base < Count; base += 32)  // the loop's flushes are done: the barrier above
+            exact &= __all_sync(all_lanes, base + static_cast<int>(lane) >= Count || digits[base + lane] == 0);
+        flags = mine;
+#pragma unroll
+        for (unsigned int offset = 16; offset > 0; offset /= 2) flags |= __shfl_xor_sync(all_lanes, flags, offset);
+        flags &= ~(1u << 31);
+        exact &= (flags & posted_in_digits) == 0;
+#pragma unroll
+        for (unsigned int offset = warps / 2; offset > 0; offset /= 2) {
+            const double other_high = __shfl_down_sync(all_lanes, high, offset);
+            const double other_low = __shfl_down_sync(all_lanes, low, offset);
+            exact &= add_pair(high, low, other_high, other_low);
+        }
+        if (lane == 0) {
+            block_exact = exact;
+            block_flags = flags;
+        }
+    }
+    __syncthreads();
+    flags = block_flags;
+    return block_exact;
+}
+
+// Thread 0 of a block that is not the last: its pair and flags into its 5 slots, each a marked 64-bit word.
+__device__ __forceinline__ void post_pair(Slot* slots, double high, double low, unsigned int flags) {
+    const unsigned long long h = static_cast<unsigned long long>(__double_as_longlong(high));
+    const unsigned long long l = static_cast<unsigned long long>(__double_as_longlong(low));
+    const unsigned int words[pair_slots] = {static_cast<unsigned int>(h), static_cast<unsigned int>(h >> 32),
+                                            static_cast<unsigned int>(l), static_cast<unsigned int>(l >> 32), flags};
+#pragma unroll
+    for (unsigned int w = 0; w < pair_slots; ++w) SlotRef(slots[w]).store(full | words[w], cuda::std::memory_order_relaxed);
+}
+
+// high + low, exact, rounded once to T (the special inputs and the zeros as round_digits says). float64: one
+// addition. float32: the sum rounded to double by rounding to odd (the last bit set when bits were lost), then
+// to float: a double holds more than two bits beyond a float's, so the second rounding is as if it were the only one.
+template <class T>
+__device__ __forceinline__ T round_pair(double high, double low, const reduction::ExactSpecials& specials) {
+    double error;
+    const double sum = two_sum(high, low, error);
+    if (specials.nan || specials.plus_inf || specials.minus_inf || sum == 0) {
+        std::int64_t none = 0;  // no digit: round_digits returns the special value or the zero, reading none
+        return reduction::round_digits<T>(&none, specials, reduction::ExactLayout<T>::digit_count, -1);
+    }
+    if constexpr (sizeof(T) == 8) {
+        return sum;
+    } else {
+        long long bits = __double_as_longlong(sum);
+        if (error != 0 && (bits & 1) == 0) bits += (error > 0) == (sum > 0) ? 1 : -1;
+        return __double2float_rn(__longlong_as_double(bits));
+    }
+}
+
+// The digits of the whole grid, complete (after a barrier): written unrounded into *partial with the special
+// inputs seen, or rounded into *out by thread 0, warp 0 having found the non-zero ones. Every thread of the
+// block must call it.
+template <unsigned int Block, class T>
+__device__ __forceinline__ void digits_out(std::int64_t* digits, unsigned int seen, T* out, ExactPartial<T>* partial) {
+    constexpr int count = reduction::ExactLayout<T>::digit_count;
+    const unsigned int tid = threadIdx.x;
+    if (partial != nullptr) {  // unrounded: each digit below blocks x 2^33 in size, so K x blocks < 2^30 partials add
+        for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = digits[i];
+        if (tid == 0) {
+            partial->nan = (seen & saw_nan) != 0;
+            partial->plus_inf = (seen & saw_plus_inf) != 0;
+            partial->minus_inf = (seen & saw_minus_inf) != 0;
+            partial->non_negative = (seen & saw_non_negative) != 0;
+        }
+    } else if (tid < 32) {
+        int lowest, highest;  // the non-zero digits
+        nonzero_range<count>(digits, lowest, highest);
+        if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen), lowest, highest);
+    }
+}
+
+// The end of a grid that is not one cluster, through pairs. Every thread of every block must call it.
+template <unsigned int Block, class T>
+__device__ __forceinline__ void end_in_pairs(ExactAccumulator<T>& acc, std::int64_t* digits, unsigned int* seen,
+                                             ExactGridState<T>* grid_state, T* out, ExactPartial<T>* partial) {
+    constexpr int count = reduction::ExactLayout<T>::digit_count;
+    const unsigned int tid = threadIdx.x;
+    Slot* const pair_slot_array = reinterpret_cast<Slot*>(grid_state + 1);
+    const bool is_last = blockIdx.x == gridDim.x - 1;
+    unsigned int posted_flags = 0;
+    if (is_last) {  // every other block's pair into this block's threads' own, exactly
+        for (unsigned int b = tid; b + 1 < gridDim.x; b += Block) {
+            Slot* const slots = pair_slot_array + static_cast<std::size_t>(b) * pair_slots;
+            Slot words[pair_slots];
+            bool all_marked;
+            do {
+                all_marked = true;
+#pragma unroll
+                for (unsigned int w = 0; w < pair_slots; ++w) {
+                    words[w] = SlotRef(slots[w]).load(cuda::std::memory_order_relaxed);
+                    all_marked &= (words[w] & full) != 0;
+                }
+            } while (!all_marked);
+#pragma unroll
+            for (unsigned int w = 0; w < pair_slots; ++w) SlotRef(slots[w]).store(0, cuda::std::memory_order_relaxed);
+            const double high = __longlong_as_double(static_cast<long long>((words[1] << 32) | static_cast<unsigned int>(words[0])));
+            const double low = __longlong_as_double(static_cast<long long>((words[3] << 32) | static_cast<unsigned int>(words[2])));
+            posted_flags |= static_cast<unsigned int>(words[4]);
+            acc.add_posted(high);
+            acc.add_posted(low);
+        }
+        __syncwarp();
+        if (posted_flags & posted_in_digits) __threadfence();  // acquire: that block's atomics, before the grid's digits are read
+    }
+    double high = acc.high, low = acc.low;
+    unsigned int flags = acc.seen | ((acc.sign_and & 0x80000000u) != 0 ? 0u : saw_non_negative) | posted_flags;
+    const bool exact = block_pair<Block, count>(high, low, flags, digits);
+    if (!is_last) {
+        Slot* const slots = pair_slot_array + static_cast<std::size_t>(blockIdx.x) * pair_slots;
+        if (exact) {
+            if (tid == 0) post_pair(slots, high, low, flags);
+            return;
+        }
+        acc.into_digits(seen);  // each thread's own pair: the digits then hold the block's exact sum
+        __syncthreads();
+        for (unsigned int i = tid; i < count; i += Block) {
+            const std::int64_t digit = carried_digit<count>(digits, i);
+            if (digit != 0)
+                atomicAdd(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), static_cast<unsigned long long>(digit));
+        }
+        __syncthreads();  // every thread's atomics, before thread 0's release
+        if (tid == 0) {
+            __threadfence();
+            post_pair(slots, 0.0, 0.0, flags | posted_in_digits);
+        }
+        return;
+    }
+    if (exact && partial == nullptr) {
+        if (tid == 0) *out = round_pair<T>(high, low, specials_of(flags));
+        return;
+    }
+    // Through the digits: this block's threads' pairs (which hold every posted pair), and the grid's digits.
+    acc.into_digits(seen);
+    __syncthreads();
+    for (unsigned int i = tid; i < count; i += Block)
+        digits[i] += static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
+    __syncthreads();
+    digits_out<Block>(digits, flags, out, partial);
+}
+
 // A grid of up to cluster_blocks blocks is launched as one cluster (sm_90: its blocks run together on one GPC,
 // and each can read the others' shared memory) where the GPU allows: launch_exact_sum. The same for every thread.
 constexpr unsigned int cluster_blocks = 16;  // the most the H200 allows (largest_cluster; above 8: non-portable)
@@ -823,30 +1031,44 @@ __device__ __forceinline__ void cluster_arrive_relaxed() {
 #endif
 }
 
-// The words block 0 of a cluster receives from each other block: its digits, each carried one step
-// (carried_digit), then its special inputs. In dynamic shared memory, a row per other block.
-template <class T>
-constexpr unsigned int row_words = reduction::ExactLayout<T>::digit_count + 1;
+// The end of a grid of one cluster, on chip. Every block but block 0 sends block 0 a row of three words, its
+// pair and its flags (st.async, counted off block 0's mbarrier `received`), and leaves. Block 0 adds its own
+// threads' pairs, then warp 0 adds the rows' pairs to them, lane 0 its own, lane k the row of block k, and
+// rounds once. A block whose pair is not exact also flushes its threads' pairs and sends its digits, each
+// carried one step, counted off a second mbarrier, `received_digits`; block 0 tells that one how many bytes to
+// wait for only once it has read the flags, and then goes through the digits. In dynamic shared memory: the
+// pair rows, then the digit rows.
+constexpr unsigned int pair_row_words = 3;  // high, low, flags
 
 template <class T>
-__host__ __device__ constexpr std::size_t received_bytes(unsigned int blocks) { return (blocks - 1) * row_words<T> * sizeof(std::int64_t); }
+__host__ __device__ constexpr std::size_t received_bytes(unsigned int blocks) {
+    return (blocks - 1) * (pair_row_words + reduction::ExactLayout<T>::digit_count) * sizeof(std::int64_t);
+}
 
-// Block 0's thread 0, before the cluster's first barrier: `received` (an mbarrier) completes its phase once
-// the other blocks' rows have landed, every byte of them (they come by st.async, which counts its bytes
-// off it): one arrival, this one, announcing them all.
-template <class T>
-__device__ __forceinline__ void expect_rows(unsigned long long* received, unsigned int blocks) {
+// Block 0's thread 0, before the cluster's first barrier: both mbarriers, each completing on one arrival (its
+// own) and the bytes announced. The pair rows' bytes are announced at once; the digit rows' later
+// (expect_digits), when block 0 knows how many blocks sent them.
+__device__ __forceinline__ void expect_pairs(unsigned long long* received, unsigned long long* received_digits, unsigned int blocks) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(received)));
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");  // before the other blocks use it
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;"
-                 ::"r"(shared_address(received)), "r"(static_cast<unsigned int>(received_bytes<T>(blocks))) : "memory");
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(received_digits)));
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");  // before the other blocks use them
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(received)),
+                 "r"(static_cast<unsigned int>((blocks - 1) * pair_row_words * sizeof(std::int64_t))) : "memory");
+#endif
+}
+
+// Block 0's thread 0: the digit rows' bytes, announced once it knows how many blocks send them; the rows may
+// have landed already (CCCL's barrier_expect_tx example, too, issues its copy before the expect).
+__device__ __forceinline__ void expect_digits(unsigned long long* received_digits, unsigned int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(received_digits)), "r"(bytes) : "memory");
 #endif
 }
 
 // One word into block 0's shared memory (`word`, an address in this block's: the same place there), counted
-// off block 0's `received`. Asynchronous: nothing waits for it here, and no fence orders it: the mbarrier's
-// phase completes only once it has landed.
+// off the mbarrier `received` of block 0 (an address in this block's, the same way). Asynchronous: nothing
+// waits for it here, and no fence orders it: the mbarrier's phase completes only once it has landed.
 __device__ __forceinline__ void send_to_block0(const std::int64_t* word, std::int64_t value, const unsigned long long* received) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     unsigned int remote_word, remote_received;
@@ -857,84 +1079,126 @@ __device__ __forceinline__ void send_to_block0(const std::int64_t* word, std::in
 #endif
 }
 
-// The end of a grid that is one cluster, without the grid's memory: every block but block 0 sends its
-// digits, carried one step, and its special inputs into a row of block 0's shared memory, and leaves.
-// Block 0 waits until every row has landed (`received`), adds its own digits to the rows, in row 0, and
-// rounds them (or writes them into *partial). No atomics into the grid's digits, no count, no exchange, no fence.
 // Every thread of every block must call it.
 template <unsigned int Block, class T>
-__device__ __forceinline__ void end_in_cluster(std::int64_t* digits, const unsigned int* seen, unsigned long long* received,
-                                               std::int64_t* rows, T* out, ExactPartial<T>* partial) {
+__device__ __forceinline__ void end_in_cluster(ExactAccumulator<T>& acc, std::int64_t* digits, unsigned int* seen,
+                                                     unsigned long long* received, unsigned long long* received_digits,
+                                                     std::int64_t* rows, T* out, ExactPartial<T>* partial) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int count = reduction::ExactLayout<T>::digit_count;
-    constexpr unsigned int per_thread = (count + 1 + Block - 1) / Block;  // the digits and the special inputs
+    constexpr unsigned int per_thread = (count + Block - 1) / Block;
     const unsigned int tid = threadIdx.x, blocks = gridDim.x;
-    __cluster_barrier_wait();  // block 0's `received` is ready (the arrival at the kernel's start)
-    std::int64_t own[per_thread];  // this block's row: word i carried digit i, word `count` the special inputs
+    std::int64_t* const pair_rows = rows;                                        // (blocks - 1) x 3 words
+    std::int64_t* const digit_rows = rows + (blocks - 1) * pair_row_words;        // (blocks - 1) x count words
+    unsigned int flags = acc.seen | ((acc.sign_and & 0x80000000u) != 0 ? 0u : saw_non_negative);
+    if (blockIdx.x != 0) {
+        double high = acc.high, low = acc.low;
+        const bool exact = block_pair<Block, count>(high, low, flags, digits);
+        __cluster_barrier_wait();  // block 0's mbarriers are ready (the arrival at the kernel's start)
+        std::int64_t* const row = pair_rows + (blockIdx.x - 1) * pair_row_words;
+        if (tid == 0) {  // a block that met a rest sends its sum as digits, below, and a pair of zeros
+            send_to_block0(row, __double_as_longlong(exact ? high : 0.0), received);
+            send_to_block0(row + 1, __double_as_longlong(exact ? low : 0.0), received);
+            send_to_block0(row + 2, static_cast<std::int64_t>(flags | (exact ? 0u : posted_in_digits)), received);
+        }
+        if (exact) return;
+        acc.into_digits(seen);
+        __syncthreads();
+        std::int64_t* const digit_row = digit_rows + (blockIdx.x - 1) * count;
 #pragma unroll
-    for (unsigned int j = 0; j < per_thread; ++j) {
-        const unsigned int i = tid + j * Block;
-        own[j] = i < count ? carried_digit<count>(digits, i) : static_cast<std::int64_t>(*seen);
-    }
-    if (blockIdx.x != 0) {  // rank 0 of the cluster is block 0: the cluster is the grid
-        std::int64_t* const row = rows + (blockIdx.x - 1) * row_words<T>;
-#pragma unroll
-        for (unsigned int j = 0; j < per_thread; ++j)
-            if (tid + j * Block <= count) send_to_block0(row + tid + j * Block, own[j], received);
+        for (unsigned int j = 0; j < per_thread; ++j) {
+            const unsigned int i = tid + j * Block;
+            if (i < count) send_to_block0(digit_row + i, carried_digit<count>(digits, i), received_digits);
+        }
         return;
     }
-    wait_for_chunk<Writers::cluster>(received, 0);  // its one phase: every row has landed
-#pragma unroll
-    for (unsigned int j = 0; j < per_thread; ++j) {
-        const unsigned int i = tid + j * Block;
-        if (i > count) continue;  // no word of the row: a thread that loaded one would race its owner's write
-        // Every row's word i loaded at once, with no branch between the loads: past the last row, the last
-        // row again, left out of the sum.
-        std::int64_t words[cluster_blocks - 1];
-#pragma unroll
-        for (unsigned int b = 0; b + 1 < cluster_blocks; ++b) words[b] = rows[min(b, blocks - 2) * row_words<T> + i];
-        std::int64_t sum = own[j];
-#pragma unroll
-        for (unsigned int b = 0; b + 1 < cluster_blocks; ++b)
-            if (b + 1 < blocks) sum = i < count ? sum + words[b] : sum | words[b];
-        rows[i] = sum;  // into row 0: word i is read by this thread alone
-    }
-    __syncthreads();  // row 0: the grid's digits and special inputs
-    const unsigned int grid_seen = static_cast<unsigned int>(rows[count]);
-    if (partial != nullptr) {  // unrounded: each digit below blocks x 2^33 in size, as on the grid's path
-        for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = rows[i];
-        if (tid == 0) {
-            partial->nan = (grid_seen & saw_nan) != 0;
-            partial->plus_inf = (grid_seen & saw_plus_inf) != 0;
-            partial->minus_inf = (grid_seen & saw_minus_inf) != 0;
-            partial->non_negative = (grid_seen & saw_non_negative) != 0;
+    // Block 0: its own pair first, while the others may still be adding theirs; then warp 0 adds the rows' pairs
+    // to it, lane 0 its own, lane k the row of block k.
+    double high = acc.high, low = acc.low;
+    unsigned int all_flags = flags;
+    bool exact = block_pair<Block, count>(high, low, all_flags, digits);
+    __shared__ bool cluster_exact;
+    __shared__ unsigned int cluster_flags;
+    if (threadIdx.x < 32) {
+        constexpr unsigned int all_lanes = 0xffffffffu;
+        const unsigned int lane = threadIdx.x;
+        __cluster_barrier_wait();
+        wait_for_chunk<Writers::cluster>(received, 0);  // every pair row has landed
+        unsigned int lane_flags = all_flags;
+        double sum_high = high, sum_low = low;
+        if (lane > 0) {
+            const std::int64_t* const row = pair_rows + (lane - 1) * pair_row_words;
+            sum_high = lane < blocks ? __longlong_as_double(row[0]) : 0.0;
+            sum_low = lane < blocks ? __longlong_as_double(row[1]) : 0.0;
+            lane_flags = lane < blocks ? static_cast<unsigned int>(row[2]) : 0u;
         }
-    } else if (tid < 32) {
-        int lowest, highest;  // the non-zero digits
-        nonzero_range<count>(rows, lowest, highest);
-        if (tid == 0) *out = reduction::round_digits<T>(rows, specials_of(grid_seen), lowest, highest);
+#pragma unroll
+        for (unsigned int offset = cluster_blocks / 2; offset > 0; offset /= 2) {  // lanes 0 .. 15: every block
+            const double other_high = __shfl_down_sync(all_lanes, sum_high, offset);
+            const double other_low = __shfl_down_sync(all_lanes, sum_low, offset);
+            exact &= add_pair(sum_high, sum_low, other_high, other_low);
+        }
+#pragma unroll
+        for (unsigned int offset = 16; offset > 0; offset /= 2) lane_flags |= __shfl_xor_sync(all_lanes, lane_flags, offset);
+        if (lane == 0) {
+            cluster_exact = exact && (lane_flags & posted_in_digits) == 0;
+            cluster_flags = lane_flags;
+            high = sum_high;
+            low = sum_low;
+        }
+    } else {
+        __cluster_barrier_wait();
     }
+    __syncthreads();
+    all_flags = cluster_flags;
+    if (cluster_exact && partial == nullptr) {
+        if (tid == 0) *out = round_pair<T>(high, low, specials_of(all_flags));
+        return;
+    }
+    // Through the digits: every thread's own pair, the rows' pairs (warp 0's lanes), and the rows of digits sent.
+    if (tid > 0 && tid < blocks) {
+        acc.flush(__longlong_as_double(pair_rows[(tid - 1) * pair_row_words]));
+        acc.flush(__longlong_as_double(pair_rows[(tid - 1) * pair_row_words + 1]));
+    }
+    const bool sent_digits = tid > 0 && tid < blocks &&
+                             (static_cast<unsigned int>(pair_rows[(tid - 1) * pair_row_words + 2]) & posted_in_digits) != 0;
+    const int senders = __syncthreads_count(sent_digits);
+    if (tid == 0) expect_digits(received_digits, static_cast<unsigned int>(senders) * count * sizeof(std::int64_t));
+    acc.into_digits(seen);
+    wait_for_chunk<Writers::cluster>(received_digits, 0);
+    __syncthreads();  // every thread's flushes, and every row of digits
+    for (unsigned int i = tid; i < count; i += Block) {
+        std::int64_t sum = digits[i];
+        for (unsigned int b = 0; b + 1 < blocks; ++b)
+            if (static_cast<unsigned int>(pair_rows[b * pair_row_words + 2]) & posted_in_digits) sum += digit_rows[b * count + i];
+        digits[i] = sum;
+    }
+    __syncthreads();
+    digits_out<Block>(digits, all_flags, out, partial);
 #endif
 }
 
-// One block's elements into its digits, then the block's digits into the grid's; the last block
-// rounds the grid's once into *out. A grid of one block rounds its own, or, for float32 values close
-// enough together, rounds their double sum (one_block_sum_in_double). Given a `partial`, the last
-// block writes the grid's digits there instead, unrounded.
+// One block's elements into its threads' pairs. A grid of one cluster, or of at most Block + 1 blocks, ends
+// through pairs (end_in_cluster, end_in_pairs). Otherwise the threads' pairs go into the block's digits, the
+// block's digits into the grid's, and the last block rounds the grid's once into *out. A grid of one block
+// rounds its own, or, for float32 values close enough together, rounds their double sum
+// (one_block_sum_in_double). Given a `partial`, the last block writes the grid's digits there instead,
+// unrounded. float32's kernel is held to 40 registers of 256 threads (6 blocks per SM), which its loop needs
+// anyway: the ends through pairs would otherwise take more.
 template <unsigned int Block, class T, bool Bulk>
-__global__ void __launch_bounds__(Block)
+__global__ void __launch_bounds__(Block, sizeof(T) == 4 ? (1536 / Block < 32 ? 1536 / Block : 32) : 0)
     exact_sum_kernel(const T* in, std::size_t n, T* out, ExactGridState<T>* grid_state, ExactPartial<T>* partial) {
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     __shared__ std::int64_t digits[count];
     __shared__ unsigned int seen, grid_seen;  // special inputs: the block's, and (last block) the grid's
     __shared__ bool last;
-    __shared__ alignas(8) unsigned long long received;  // a cluster's block 0: the other blocks' rows
+    __shared__ alignas(8) unsigned long long received, received_digits;  // a cluster's block 0: the other blocks' rows
     extern __shared__ std::int64_t rows[];  // a cluster's block 0: received_bytes<T>(gridDim.x), 16-byte aligned
     const unsigned int tid = threadIdx.x;
     for (unsigned int i = tid; i < count; i += Block) digits[i] = 0;
     if (tid == 0) seen = 0;
-    if (grid_is_one_cluster()) {  // block 0's `received` set up for the other blocks, which wait for it only at their end
-        if (blockIdx.x == 0 && tid == 0) expect_rows<T>(&received, gridDim.x);
+    if (grid_is_one_cluster()) {  // block 0's mbarriers set up for the other blocks, which wait for them only at their end
+        if (blockIdx.x == 0 && tid == 0) expect_pairs(&received, &received_digits, gridDim.x);
         cluster_arrive_relaxed();
     }
     __syncthreads();  // the digits are zero before any thread adds to them
@@ -944,18 +1208,18 @@ __global__ void __launch_bounds__(Block)
     else thread_reduce<Block>(in, n, acc);
     if constexpr (sizeof(T) == 4)
         if (gridDim.x == 1 && partial == nullptr && one_block_sum_in_double<Block>(acc, n, out)) return;
+    if (grid_is_one_cluster()) {  // a few blocks, launched as one cluster: they end on chip
+        end_in_cluster<Block>(acc, digits, &seen, &received, &received_digits, rows, out, partial);
+        return;
+    }
+    if (gridDim.x > 1 && gridDim.x - 1 <= Block) {  // the last block reads every other block's pair in one round
+        end_in_pairs<Block>(acc, digits, &seen, grid_state, out, partial);
+        return;
+    }
     acc.into_digits(&seen);
     __syncthreads();  // every thread's sum is in the digits
     if (gridDim.x == 1 && partial == nullptr) {  // round_digits carries them itself
-        if (tid < 32) {
-            int lowest, highest;  // the non-zero digits
-            nonzero_range<count>(digits, lowest, highest);
-            if (tid == 0) *out = reduction::round_digits<T>(digits, specials_of(seen), lowest, highest);
-        }
-        return;
-    }
-    if (grid_is_one_cluster()) {  // a few blocks, launched as one cluster: they end on chip
-        end_in_cluster<Block>(digits, &seen, &received, rows, out, partial);
+        digits_out<Block>(digits, seen, out, partial);
         return;
     }
     // Each digit's excess over 32 bits moved one digit up, every digit at once (carried_digit), into the grid's.
@@ -978,23 +1242,8 @@ __global__ void __launch_bounds__(Block)
         digits[i] = static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
     if (tid == Block - 1) grid_seen = atomicExch(&grid_state->seen, 0u);  // at the same time as the digits
     __syncthreads();
-    if (partial != nullptr)  // unrounded: each digit below blocks x 2^33 in size, so K x blocks < 2^30 partials add
-        for (unsigned int i = tid; i < count; i += Block) partial->digits[i] = digits[i];
-    if (tid < 32) {
-        int lowest, highest;  // the non-zero digits
-        nonzero_range<count>(digits, lowest, highest);
-        if (tid == 0) {
-            grid_state->blocks_done = 0;
-            if (partial == nullptr) {
-                *out = reduction::round_digits<T>(digits, specials_of(grid_seen), lowest, highest);
-            } else {
-                partial->nan = (grid_seen & saw_nan) != 0;
-                partial->plus_inf = (grid_seen & saw_plus_inf) != 0;
-                partial->minus_inf = (grid_seen & saw_minus_inf) != 0;
-                partial->non_negative = (grid_seen & saw_non_negative) != 0;
-            }
-        }
-    }
+    if (tid == 0) grid_state->blocks_done = 0;  // for the next call
+    digits_out<Block>(digits, grid_seen, out, partial);
 }
 
 // K GPUs' partials, added (by an all-reduce), rounded once: the same code as one GPU's and the CPU's.
@@ -1078,9 +1327,14 @@ inline unsigned int grid_for(std::size_t n, int block) {
 template <class T>
 std::size_t slot_bytes(std::size_t n, int block) { return grid_for(n, block) * slots_per_partial<T> * sizeof(Slot); }
 
+// The exact sum's grid state and, after it, pair_slots slots for each block but the last of a grid that ends
+// through pairs (at most `block` of them: end_in_pairs).
+template <class T>
+constexpr std::size_t exact_state_bytes(int block) { return sizeof(ExactGridState<T>) + block * pair_slots * sizeof(Slot); }
+
 template <class T>
 std::size_t scratch_bytes(std::size_t n, int block) {
-    if constexpr (std::is_floating_point_v<T>) return slot_bytes<T>(n, block) + sizeof(ExactGridState<T>);
+    if constexpr (std::is_floating_point_v<T>) return slot_bytes<T>(n, block) + exact_state_bytes<T>(block);
     else return slot_bytes<T>(n, block);
 }
 

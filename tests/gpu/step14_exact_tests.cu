@@ -97,6 +97,20 @@ std::vector<std::pair<std::string, std::vector<T>>> inputs(std::size_t size, std
         const T pattern[4] = {std::ldexp(T(1), 100), T(1), std::ldexp(T(1), -100), -std::ldexp(T(1), 100)};
         return pattern[lane];
     });
+    // 1, half of 1's last place and 2^-36 of that: just above a tie between two values of T, by less than half a
+    // double's last place. float32: rounded to double and then to float, two roundings to nearest, it would
+    // go down to the tie's even value; the exact sum goes up.
+    make("above a tie by less than a double holds", [&](std::size_t i) {
+        const T half = std::ldexp(T(1), -L::digits);
+        return i == 0 ? T(1) : i == size / 3 ? half : i == 2 * size / 3 ? std::ldexp(half, -36) : T(0);
+    });
+    // One thread of block 0 (at offset 0, blocks of 256) gets 2^60 and 100 in its first vector and 2^-60 in its
+    // second: low holds 100 and cannot take 2^-60, which goes to block 0's digits. Every other block's sum is
+    // exact (zeros): the grid's last block must still add block 0's digits.
+    make("a rest in block 0 only", [&](std::size_t i) {
+        constexpr std::size_t width = 16 / sizeof(T);  // values per 16-byte vector
+        return i == 0 ? std::ldexp(T(1), 60) : i == 1 ? T(100) : i == 256 * width ? std::ldexp(T(1), -60) : T(0);
+    });
     make("all -0", [&](std::size_t) { return -T(0); });
     make("-0 and one +0", [&](std::size_t i) { return i == size / 3 ? T(0) : -T(0); });
     make("-1 and 1: an exact zero", [&](std::size_t i) { return size % 2 == 1 && i == size - 1 ? -T(0) : i % 2 ? T(1) : -T(1); });
@@ -230,7 +244,7 @@ void check_kernel_grids() {
             const std::vector<T>& values = input.second;
             DeviceBuffer<T> in(values.size());
             CUDA_CHECK(cudaMemcpy(in.get(), values.data(), values.size() * sizeof(T), cudaMemcpyHostToDevice));
-            DeviceBuffer<unsigned char> state(sizeof(step::ExactGridState<T>));
+            DeviceBuffer<unsigned char> state(step::exact_state_bytes<T>(1024));  // the largest block's
             CUDA_CHECK(cudaMemset(state.get(), 0, state.bytes()));
             for (std::size_t offset : {std::size_t{0}, std::size_t{1}}) {
                 // call k: block blocks[k / (2 * launches)], launch (k / 2) % launches, twice each
