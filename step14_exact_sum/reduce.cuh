@@ -1183,10 +1183,10 @@ __device__ __forceinline__ void end_in_cluster(ExactAccumulator<T>& acc, std::in
 // block's digits into the grid's, and the last block rounds the grid's once into *out. A grid of one block
 // rounds its own, or, for float32 values close enough together, rounds their double sum
 // (one_block_sum_in_double). Given a `partial`, the last block writes the grid's digits there instead,
-// unrounded. float32's kernel is held to 40 registers of 256 threads (6 blocks per SM), which its loop needs
-// anyway: the ends through pairs would otherwise take more.
+// unrounded. float32's kernels and the bulk path's are held to 6 blocks of 256 threads per SM (40 registers),
+// as many as fitted before the ends through pairs, which would otherwise take more registers.
 template <unsigned int Block, class T, bool Bulk>
-__global__ void __launch_bounds__(Block, sizeof(T) == 4 ? (1536 / Block < 32 ? 1536 / Block : 32) : 0)
+__global__ void __launch_bounds__(Block, sizeof(T) == 4 || Bulk ? (1536 / Block < 32 ? 1536 / Block : 32) : 0)
     exact_sum_kernel(const T* in, std::size_t n, T* out, ExactGridState<T>* grid_state, ExactPartial<T>* partial) {
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     __shared__ std::int64_t digits[count];
