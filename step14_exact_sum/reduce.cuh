@@ -710,6 +710,11 @@ struct ExactAccumulator {
             for (unsigned int w = 0; w < Vector<T>::width; ++w) add_one(vectors[k].lane[w]);
     }
 
+    // The special inputs this thread saw, and whether it saw one without its sign bit: saw_* bits.
+    __device__ __forceinline__ unsigned int flags() const {
+        return seen | ((sign_and & 0x80000000u) != 0 ? 0u : saw_non_negative);
+    }
+
     // Every lane's high and low into the block's digits (every lane must call it: the warp's special
     // inputs are or-ed by shuffles, and lane 0 puts them into `block_seen`). Each lane flushes its own:
     // adding the 32 lanes' pairs first, exactly, takes five rounds of two_sums one after another,
@@ -718,7 +723,7 @@ struct ExactAccumulator {
         constexpr unsigned int all_lanes = 0xffffffffu;
         flush(high);
         flush(low);
-        unsigned int warp_seen = seen | ((sign_and & 0x80000000u) != 0 ? 0 : saw_non_negative);
+        unsigned int warp_seen = flags();
 #pragma unroll
         for (unsigned int offset = 16; offset > 0; offset /= 2) warp_seen |= __shfl_xor_sync(all_lanes, warp_seen, offset);
         if (threadIdx.x % 32 == 0 && warp_seen != 0) atomicOr(block_seen, warp_seen);
@@ -818,6 +823,17 @@ __device__ __forceinline__ std::int64_t carried_digit(const std::int64_t* digits
     const std::int64_t from_below = i > 0 ? digits[i - 1] >> 32 : 0;  // floor division, as carry_digits
     const std::int64_t kept = i + 1 < Count ? digits[i] & 0xffffffff : digits[i];  // the last keeps its sign
     return kept + from_below;
+}
+
+// The block's digits, complete (after a barrier), into the grid's: each digit's excess over 32 bits moved one digit
+// up, every digit at once (carried_digit), then one atomic add per non-zero digit. Every thread must call it.
+template <unsigned int Block, int Count>
+__device__ __forceinline__ void add_to_grid(const std::int64_t* digits, std::int64_t* grid_digits) {
+    for (unsigned int i = threadIdx.x; i < Count; i += Block) {
+        const std::int64_t digit = carried_digit<Count>(digits, i);
+        if (digit != 0)
+            atomicAdd(reinterpret_cast<unsigned long long*>(&grid_digits[i]), static_cast<unsigned long long>(digit));
+    }
 }
 
 // The end through pairs. At the end of its loop each thread holds its exact sum as high + low. A block adds
@@ -943,7 +959,7 @@ __device__ __forceinline__ void digits_out(std::int64_t* digits, unsigned int se
     }
 }
 
-// The end of a grid that is not one cluster, through pairs. Every thread of every block must call it.
+// The end through pairs of a grid that is not one cluster (one block included). Every thread of every block must call it.
 template <unsigned int Block, class T>
 __device__ __forceinline__ void end_in_pairs(ExactAccumulator<T>& acc, std::int64_t* digits, unsigned int* seen,
                                              ExactGridState<T>* grid_state, T* out, ExactPartial<T>* partial) {
@@ -977,7 +993,7 @@ __device__ __forceinline__ void end_in_pairs(ExactAccumulator<T>& acc, std::int6
         if (posted_flags & posted_in_digits) __threadfence();  // acquire: that block's atomics, before the grid's digits are read
     }
     double high = acc.high, low = acc.low;
-    unsigned int flags = acc.seen | ((acc.sign_and & 0x80000000u) != 0 ? 0u : saw_non_negative) | posted_flags;
+    unsigned int flags = acc.flags() | posted_flags;
     const bool exact = block_pair<Block, count>(high, low, flags, digits);
     if (!is_last) {
         Slot* const slots = pair_slot_array + static_cast<std::size_t>(blockIdx.x) * pair_slots;
@@ -987,11 +1003,7 @@ __device__ __forceinline__ void end_in_pairs(ExactAccumulator<T>& acc, std::int6
         }
         acc.into_digits(seen);  // each thread's own pair: the digits then hold the block's exact sum
         __syncthreads();
-        for (unsigned int i = tid; i < count; i += Block) {
-            const std::int64_t digit = carried_digit<count>(digits, i);
-            if (digit != 0)
-                atomicAdd(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), static_cast<unsigned long long>(digit));
-        }
+        add_to_grid<Block, count>(digits, grid_state->digits);
         __syncthreads();  // every thread's atomics, before thread 0's release
         if (tid == 0) {
             __threadfence();
@@ -1090,7 +1102,7 @@ __device__ __forceinline__ void end_in_cluster(ExactAccumulator<T>& acc, std::in
     const unsigned int tid = threadIdx.x, blocks = gridDim.x;
     std::int64_t* const pair_rows = rows;                                        // (blocks - 1) x 3 words
     std::int64_t* const digit_rows = rows + (blocks - 1) * pair_row_words;        // (blocks - 1) x count words
-    unsigned int flags = acc.seen | ((acc.sign_and & 0x80000000u) != 0 ? 0u : saw_non_negative);
+    unsigned int flags = acc.flags();
     if (blockIdx.x != 0) {
         double high = acc.high, low = acc.low;
         const bool exact = block_pair<Block, count>(high, low, flags, digits);
@@ -1178,12 +1190,11 @@ __device__ __forceinline__ void end_in_cluster(ExactAccumulator<T>& acc, std::in
 #endif
 }
 
-// One block's elements into its threads' pairs. A grid of one cluster, or of at most Block + 1 blocks, ends
-// through pairs (end_in_cluster, end_in_pairs). Otherwise the threads' pairs go into the block's digits, the
-// block's digits into the grid's, and the last block rounds the grid's once into *out. A grid of one block
-// rounds its own, or, for float32 values close enough together, rounds their double sum
-// (one_block_sum_in_double). Given a `partial`, the last block writes the grid's digits there instead,
-// unrounded. float32's kernels and the bulk path's are held to 6 blocks of 256 threads per SM (40 registers),
+// One block's elements into its threads' pairs. A grid of one cluster, or of at most Block + 1 blocks (one block
+// too), ends through pairs (end_in_cluster, end_in_pairs); one block of float32 values close enough together
+// first tries their double sum (one_block_sum_in_double). Otherwise the threads' pairs go into the block's
+// digits, the block's digits into the grid's, and the last block rounds the grid's once into *out. Given a
+// `partial`, the last block writes the grid's digits there instead, unrounded. float32's kernels and the bulk path's are held to 6 blocks of 256 threads per SM (40 registers),
 // as many as fitted before the ends through pairs, which would otherwise take more registers.
 template <unsigned int Block, class T, bool Bulk>
 __global__ void __launch_bounds__(Block, sizeof(T) == 4 || Bulk ? (1536 / Block < 32 ? 1536 / Block : 32) : 0)
@@ -1212,22 +1223,14 @@ __global__ void __launch_bounds__(Block, sizeof(T) == 4 || Bulk ? (1536 / Block 
         end_in_cluster<Block>(acc, digits, &seen, &received, &received_digits, rows, out, partial);
         return;
     }
-    if (gridDim.x > 1 && gridDim.x - 1 <= Block) {  // the last block reads every other block's pair in one round
+    if (gridDim.x - 1 <= Block) {  // the last block reads every other block's pair in one round (one block: none)
         end_in_pairs<Block>(acc, digits, &seen, grid_state, out, partial);
         return;
     }
     acc.into_digits(&seen);
     __syncthreads();  // every thread's sum is in the digits
-    if (gridDim.x == 1 && partial == nullptr) {  // round_digits carries them itself
-        digits_out<Block>(digits, seen, out, partial);
-        return;
-    }
     // Each digit's excess over 32 bits moved one digit up, every digit at once (carried_digit), into the grid's.
-    for (unsigned int i = tid; i < count; i += Block) {
-        const std::int64_t digit = carried_digit<count>(digits, i);
-        if (digit != 0)
-            atomicAdd(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), static_cast<unsigned long long>(digit));
-    }
+    add_to_grid<Block, count>(digits, grid_state->digits);
     if (tid == 0 && seen != 0) atomicOr(&grid_state->seen, seen);
     __syncthreads();  // every thread's additions, before thread 0's count
     if (tid == 0) {

@@ -5,17 +5,7 @@
 
 constexpr unsigned int counted_pair_words = 3;  // high, low, flags
 
-// The most blocks of any grid the step launches: every SM full of blocks, or one cluster. Asked once per process.
-inline unsigned int most_blocks() {
-    static const unsigned int most = [] {
-        int device = 0, sms = 0, per_sm = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxBlocksPerMultiprocessor, device));
-        return std::max(static_cast<unsigned int>(sms * per_sm), cluster_blocks);
-    }();
-    return most;
-}
+#include "bench/variants/most_blocks.h"
 
 template <unsigned int Block, class T>
 __device__ __forceinline__ void end_in_counted_pairs(ExactAccumulator<T>& acc, std::int64_t* digits, unsigned int* seen,
