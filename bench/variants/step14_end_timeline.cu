@@ -1,7 +1,9 @@
 // Where the end of a step-14 call goes, phase by phase: the last block's thread 0 reads the SM's clock
-// (clock64) at each step of the end, and the GPU's nanosecond clock (%globaltimer) tells when the
-// first block started and when the last block finished its flushes. Medians of --calls calls; one
-// CSV row per phase. The kernel's stamps are the edits of bench/variants.toml (step14_end_timeline).
+// (clock64) at each step of the end, and the GPU's nanosecond clock (%globaltimer) tells, counted from
+// the first block's start, when other events came (the latest of every block's: step14::latest).
+// Medians of --calls calls; one CSV row per phase, then one per time. The kernel's stamps, and the
+// names of its phases and times, are the edits of bench/variants.toml (step14_end_timeline,
+// step14_pair_timeline).
 #include "reduce.cuh"
 
 #include "bench/ablation/lab.h"
@@ -12,6 +14,7 @@
 #include "report.h"
 
 #include <algorithm>
+#include <iterator>
 #include <cstdio>
 #include <stdexcept>
 #include <vector>
@@ -37,28 +40,28 @@ int run(const Settings& s, const char* type) {
     constexpr int warm_up = 5;
     std::vector<std::vector<long long>> calls;
     for (std::size_t call = 0; call < s.calls + warm_up; ++call) {
-        const unsigned long long latest = 0, earliest = ~0ull;
+        const unsigned long long latest[std::size(step14::latest)] = {}, earliest = ~0ull;
         const long long none[step14::stamp_count] = {};
-        CUDA_CHECK(cudaMemcpyToSymbol(step14::latest_flush_end, &latest, sizeof latest));
+        CUDA_CHECK(cudaMemcpyToSymbol(step14::latest, latest, sizeof latest));
         CUDA_CHECK(cudaMemcpyToSymbol(step14::earliest_start, &earliest, sizeof earliest));
         CUDA_CHECK(cudaMemcpyToSymbol(step14::stamps, none, sizeof none));
         step14::launch_exact_sum<T>(in.get(), s.n, out.get(), nullptr, reinterpret_cast<T*>(scratch.get()), 256, cudaStream_t{});
         CUDA_CHECK(cudaDeviceSynchronize());
         std::vector<long long> stamps(step14::stamp_count);
         CUDA_CHECK(cudaMemcpyFromSymbol(stamps.data(), step14::stamps, sizeof none));
-        if (stamps[11] == 0) throw std::runtime_error("the last block wrote no stamps");
+        if (stamps[step14::grid_stamp] == 0) throw std::runtime_error("the last block wrote no stamps");
         if (call >= warm_up) calls.push_back(stamps);
     }
-    const char* phases[] = {"loop", "flush", "flush_barrier", "grid_add", "count", "read_grid", "find_digits", "round"};
-    for (int k = 0; k < 8; ++k) {
+    const long long grid = calls[0][step14::grid_stamp];
+    for (std::size_t k = 0; k < std::size(step14::probe_phases); ++k) {  // stamps k and k + 1: cycles
         std::vector<long long> spans;
         for (const auto& c : calls) spans.push_back(c[k + 1] - c[k]);
-        std::printf("%s,%zu,%lld,%s,%lld,cycles\n", type, s.n, calls[0][11], phases[k], median(spans));
+        std::printf("%s,%zu,%lld,%s,%lld,cycles\n", type, s.n, grid, step14::probe_phases[k], median(spans));
     }
-    for (int k : {10, 9}) {
+    for (std::size_t k = 0; k < std::size(step14::probe_times); ++k) {  // nanoseconds
         std::vector<long long> spans;
-        for (const auto& c : calls) spans.push_back(c[k]);
-        std::printf("%s,%zu,%lld,%s,%lld,ns\n", type, s.n, calls[0][11], k == 10 ? "last_flush_end" : "last_block_end", median(spans));
+        for (const auto& c : calls) spans.push_back(c[step14::probe_time_stamps[k]]);
+        std::printf("%s,%zu,%lld,%s,%lld,ns\n", type, s.n, grid, step14::probe_times[k], median(spans));
     }
     return 0;
 }
