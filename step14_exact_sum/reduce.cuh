@@ -959,6 +959,61 @@ __device__ __forceinline__ void digits_out(std::int64_t* digits, unsigned int se
     }
 }
 
+// One other block's pair and flags from its 5 slots, spinning until every slot is marked; then the slots emptied.
+__device__ __forceinline__ void take_pair(Slot* slots, double& high, double& low, unsigned int& flags) {
+    Slot words[pair_slots];
+    bool all_marked;
+    do {
+        all_marked = true;
+#pragma unroll
+        for (unsigned int w = 0; w < pair_slots; ++w) {
+            words[w] = SlotRef(slots[w]).load(cuda::std::memory_order_relaxed);
+            all_marked &= (words[w] & full) != 0;
+        }
+    } while (!all_marked);
+#pragma unroll
+    for (unsigned int w = 0; w < pair_slots; ++w) SlotRef(slots[w]).store(0, cuda::std::memory_order_relaxed);
+    high = __longlong_as_double(static_cast<long long>((words[1] << 32) | static_cast<unsigned int>(words[0])));
+    low = __longlong_as_double(static_cast<long long>((words[3] << 32) | static_cast<unsigned int>(words[2])));
+    flags = static_cast<unsigned int>(words[4]);
+}
+
+// A block's sum handed on to the last block: its pair, posted; or, where the pair is not exact, the block's sum added
+// to the grid's digits and a pair of zeros posted, marked posted_in_digits. Every thread of the block must call it.
+template <unsigned int Block, class T>
+__device__ __forceinline__ void post_block_sum(ExactAccumulator<T>& acc, std::int64_t* digits, unsigned int* seen, bool exact,
+                                               double high, double low, unsigned int flags, std::int64_t* grid_digits,
+                                               Slot* slots) {
+    constexpr int count = reduction::ExactLayout<T>::digit_count;
+    if (exact) {
+        if (threadIdx.x == 0) post_pair(slots, high, low, flags);
+        return;
+    }
+    acc.into_digits(seen);  // each thread's own pair: the digits then hold the block's exact sum
+    __syncthreads();
+    add_to_grid<Block, count>(digits, grid_digits);
+    __syncthreads();  // every thread's atomics, before thread 0's release
+    if (threadIdx.x == 0) {
+        __threadfence();
+        post_pair(slots, 0.0, 0.0, flags | posted_in_digits);
+    }
+}
+
+// The last block's end through the digits, where a pair was not exact: its threads' pairs (which hold every
+// posted pair) into its digits, the grid's digits added and emptied, the sum rounded or written unrounded.
+template <unsigned int Block, class T>
+__device__ __forceinline__ void end_in_digits(ExactAccumulator<T>& acc, std::int64_t* digits, unsigned int* seen,
+                                              unsigned int flags, ExactGridState<T>* grid_state, T* out,
+                                              ExactPartial<T>* partial) {
+    constexpr int count = reduction::ExactLayout<T>::digit_count;
+    acc.into_digits(seen);
+    __syncthreads();
+    for (unsigned int i = threadIdx.x; i < count; i += Block)
+        digits[i] += static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
+    __syncthreads();
+    digits_out<Block>(digits, flags, out, partial);
+}
+
 // The end through pairs of a grid that is not one cluster (one block included). Every thread of every block must call it.
 template <unsigned int Block, class T>
 __device__ __forceinline__ void end_in_pairs(ExactAccumulator<T>& acc, std::int64_t* digits, unsigned int* seen,
@@ -970,22 +1025,10 @@ __device__ __forceinline__ void end_in_pairs(ExactAccumulator<T>& acc, std::int6
     unsigned int posted_flags = 0;
     if (is_last) {  // every other block's pair into this block's threads' own, exactly
         for (unsigned int b = tid; b + 1 < gridDim.x; b += Block) {
-            Slot* const slots = pair_slot_array + static_cast<std::size_t>(b) * pair_slots;
-            Slot words[pair_slots];
-            bool all_marked;
-            do {
-                all_marked = true;
-#pragma unroll
-                for (unsigned int w = 0; w < pair_slots; ++w) {
-                    words[w] = SlotRef(slots[w]).load(cuda::std::memory_order_relaxed);
-                    all_marked &= (words[w] & full) != 0;
-                }
-            } while (!all_marked);
-#pragma unroll
-            for (unsigned int w = 0; w < pair_slots; ++w) SlotRef(slots[w]).store(0, cuda::std::memory_order_relaxed);
-            const double high = __longlong_as_double(static_cast<long long>((words[1] << 32) | static_cast<unsigned int>(words[0])));
-            const double low = __longlong_as_double(static_cast<long long>((words[3] << 32) | static_cast<unsigned int>(words[2])));
-            posted_flags |= static_cast<unsigned int>(words[4]);
+            double high, low;
+            unsigned int flags;
+            take_pair(pair_slot_array + static_cast<std::size_t>(b) * pair_slots, high, low, flags);
+            posted_flags |= flags;
             acc.add_posted(high);
             acc.add_posted(low);
         }
@@ -996,32 +1039,15 @@ __device__ __forceinline__ void end_in_pairs(ExactAccumulator<T>& acc, std::int6
     unsigned int flags = acc.flags() | posted_flags;
     const bool exact = block_pair<Block, count>(high, low, flags, digits);
     if (!is_last) {
-        Slot* const slots = pair_slot_array + static_cast<std::size_t>(blockIdx.x) * pair_slots;
-        if (exact) {
-            if (tid == 0) post_pair(slots, high, low, flags);
-            return;
-        }
-        acc.into_digits(seen);  // each thread's own pair: the digits then hold the block's exact sum
-        __syncthreads();
-        add_to_grid<Block, count>(digits, grid_state->digits);
-        __syncthreads();  // every thread's atomics, before thread 0's release
-        if (tid == 0) {
-            __threadfence();
-            post_pair(slots, 0.0, 0.0, flags | posted_in_digits);
-        }
+        post_block_sum<Block>(acc, digits, seen, exact, high, low, flags, grid_state->digits,
+                              pair_slot_array + static_cast<std::size_t>(blockIdx.x) * pair_slots);
         return;
     }
     if (exact && partial == nullptr) {
         if (tid == 0) *out = round_pair<T>(high, low, specials_of(flags));
         return;
     }
-    // Through the digits: this block's threads' pairs (which hold every posted pair), and the grid's digits.
-    acc.into_digits(seen);
-    __syncthreads();
-    for (unsigned int i = tid; i < count; i += Block)
-        digits[i] += static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
-    __syncthreads();
-    digits_out<Block>(digits, flags, out, partial);
+    end_in_digits<Block>(acc, digits, seen, flags, grid_state, out, partial);
 }
 
 // A grid of up to cluster_blocks blocks is launched as one cluster (sm_90: its blocks run together on one GPC,

@@ -84,11 +84,5 @@ __device__ __forceinline__ void end_in_counted_pairs(ExactAccumulator<T>& acc, s
         if (tid == 0) *out = round_pair<T>(high, low, specials_of(flags));
         return;
     }
-    // Through the digits: this block's threads' pairs, and the grid's digits.
-    acc.into_digits(seen);
-    __syncthreads();
-    for (unsigned int i = tid; i < count; i += Block)
-        digits[i] += static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
-    __syncthreads();
-    digits_out<Block>(digits, flags, out, partial);
+    end_in_digits<Block>(acc, digits, seen, flags, grid_state, out, partial);
 }

@@ -7,25 +7,6 @@
 
 #include "bench/variants/most_blocks.h"
 
-// One block's (or team's) pair and flags from its 5 marked slots, waited for, then the slots emptied.
-__device__ __forceinline__ void take_pair(Slot* slots, double& high, double& low, unsigned int& flags) {
-    Slot words[pair_slots];
-    bool all_marked;
-    do {
-        all_marked = true;
-#pragma unroll
-        for (unsigned int w = 0; w < pair_slots; ++w) {
-            words[w] = SlotRef(slots[w]).load(cuda::std::memory_order_relaxed);
-            all_marked &= (words[w] & full) != 0;
-        }
-    } while (!all_marked);
-#pragma unroll
-    for (unsigned int w = 0; w < pair_slots; ++w) SlotRef(slots[w]).store(0, cuda::std::memory_order_relaxed);
-    high = __longlong_as_double(static_cast<long long>((words[1] << 32) | static_cast<unsigned int>(words[0])));
-    low = __longlong_as_double(static_cast<long long>((words[3] << 32) | static_cast<unsigned int>(words[2])));
-    flags = static_cast<unsigned int>(words[4]);
-}
-
 template <unsigned int Block, class T>
 __device__ __forceinline__ void end_in_team_pairs(ExactAccumulator<T>& acc, std::int64_t* digits, unsigned int* seen,
                                                   ExactGridState<T>* grid_state, T* out, ExactPartial<T>* partial) {
@@ -62,32 +43,15 @@ __device__ __forceinline__ void end_in_team_pairs(ExactAccumulator<T>& acc, std:
     double high = acc.high, low = acc.low;
     unsigned int flags = acc.flags() | posted_flags;
     const bool exact = block_pair<Block, count>(high, low, flags, digits);
-    if (!grid_last) {
-        Slot* const slots = team_last ? team_slots + static_cast<std::size_t>(block / team) * pair_slots
-                                      : block_slots + static_cast<std::size_t>(block) * pair_slots;
-        if (exact) {
-            if (tid == 0) post_pair(slots, high, low, flags);
-            return;
-        }
-        acc.into_digits(seen);  // each thread's own pair: the digits then hold the block's (or team's) exact sum
-        __syncthreads();
-        add_to_grid<Block, count>(digits, grid_state->digits);
-        __syncthreads();  // every thread's atomics, before thread 0's release
-        if (tid == 0) {
-            __threadfence();
-            post_pair(slots, 0.0, 0.0, flags | posted_in_digits);
-        }
+    if (!grid_last) {  // a team's last block posts the team's sum, in the teams' slots
+        post_block_sum<Block>(acc, digits, seen, exact, high, low, flags, grid_state->digits,
+                              team_last ? team_slots + static_cast<std::size_t>(block / team) * pair_slots
+                                        : block_slots + static_cast<std::size_t>(block) * pair_slots);
         return;
     }
     if (exact && partial == nullptr) {
         if (tid == 0) *out = round_pair<T>(high, low, specials_of(flags));
         return;
     }
-    // Through the digits: this block's threads' pairs (which hold every posted pair), and the grid's digits.
-    acc.into_digits(seen);
-    __syncthreads();
-    for (unsigned int i = tid; i < count; i += Block)
-        digits[i] += static_cast<std::int64_t>(atomicExch(reinterpret_cast<unsigned long long*>(&grid_state->digits[i]), 0ull));
-    __syncthreads();
-    digits_out<Block>(digits, flags, out, partial);
+    end_in_digits<Block>(acc, digits, seen, flags, grid_state, out, partial);
 }
