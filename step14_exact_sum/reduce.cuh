@@ -1120,8 +1120,8 @@ __device__ __forceinline__ void send_to_block0(const std::int64_t* word, std::in
 // Every thread of every block must call it.
 template <unsigned int Block, class T>
 __device__ __forceinline__ void end_in_cluster(ExactAccumulator<T>& acc, std::int64_t* digits, unsigned int* seen,
-                                                     unsigned long long* received, unsigned long long* received_digits,
-                                                     std::int64_t* rows, T* out, ExactPartial<T>* partial) {
+                                               unsigned long long* received, unsigned long long* received_digits,
+                                               std::int64_t* rows, T* out, ExactPartial<T>* partial) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     constexpr int count = reduction::ExactLayout<T>::digit_count;
     constexpr unsigned int per_thread = (count + Block - 1) / Block;
