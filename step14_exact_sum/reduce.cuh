@@ -640,8 +640,11 @@ struct ExactAccumulator {
             for (unsigned int w = 0; w < Vector<T>::width; ++w) {
                 const unsigned int bits = top_bits(vectors[k].lane[w]);
                 sign_and &= bits;
-                magnitudes.largest = max(magnitudes.largest, bits & 0x7fffffffu);
-                magnitudes.smallest_minus_one = min(magnitudes.smallest_minus_one, (bits & 0x7fffffffu) - 1);
+                unsigned int magnitude = bits & 0x7fffffffu;
+                // a float64 whose top word holds no bits of its magnitude is zero only if its low word is too
+                if constexpr (sizeof(T) == 8) magnitude |= min(static_cast<unsigned int>(__double2loint(vectors[k].lane[w])), 1u);
+                magnitudes.largest = max(magnitudes.largest, magnitude);
+                magnitudes.smallest_minus_one = min(magnitudes.smallest_minus_one, magnitude - 1);
             }
         return magnitudes;
     }
@@ -678,7 +681,34 @@ struct ExactAccumulator {
                 return;
             }
         } else {
-            if (scan(vectors).largest < (static_cast<unsigned int>(1023 + 1001) << 20)) {  // every value below 2^1001
+            const Magnitudes magnitudes = scan(vectors);
+            if constexpr (values >= 8) {
+                constexpr int log2_values = values == 16 ? 4 : 3;
+                constexpr int window = Layout::precision - 2 * log2_values;
+                const int top = max(static_cast<int>(magnitudes.largest >> 20), 1);  // subnormals: 1
+                const int bottom = max(static_cast<int>((magnitudes.smallest_minus_one + 1) >> 20), 1);
+                if (top < 1023 + 1001 - log2_values && top - bottom <= window) {
+                    const double sigma = __longlong_as_double(static_cast<long long>(top + 1 + log2_values) << 52);
+                    double parts = 0, rests = 0;  // exact sums, so any order
+#pragma unroll
+                    for (unsigned int k = 0; k < Count; ++k)
+#pragma unroll
+                        for (unsigned int w = 0; w < Vector<T>::width; ++w) {
+                            const double x = vectors[k].lane[w];
+                            const double part = __dsub_rn(__dadd_rn(sigma, x), sigma);
+                            parts = __dadd_rn(parts, part);
+                            rests = __dadd_rn(rests, __dsub_rn(x, part));
+                        }
+                    if (fabs(high) >= largest_running) {
+                        flush(high);
+                        high = 0;
+                    }
+                    add_exact(parts);
+                    add_exact(rests);
+                    return;
+                }
+            }
+            if (magnitudes.largest < (static_cast<unsigned int>(1023 + 1001) << 20)) {  // every value below 2^1001
                 if (fabs(high) >= largest_running) {
                     flush(high);
                     high = 0;

@@ -32,6 +32,8 @@ namespace {
 namespace step = REDUCTION_STEP_NS;
 using reduction::DeviceBuffer;
 
+const std::vector<int> every_block = {32, 64, 128, 256, 512, 1024};
+
 template <class T>
 const char* type_name() { return sizeof(T) == 4 ? "float32" : "float64"; }
 
@@ -374,10 +376,54 @@ void check_one_block_window_edge() {
     check_small_float32(values, "one block at the window's edge");
 }
 
+// The float64 split's limits: one thread's 8 values of the loop (vectors t, t + Block, t + 2 Block and t + 3 Block
+// of a grid of one block), all other values zero, through the loop's kernel with every block size. In loop order:
+// - "48 binades": six of 1 + 7u (u = 2^-52), 1 and 2^-48 + 2^-100, 48 binades apart (the window for 8 values is
+//   47). Split at sigma = 16, the rests are six of 7u and 2^-100: the rests' sum, 42u, then takes 2^-100 as a tie
+//   and drops it. The exact sum, 7 + 58u + 2^-100, lies just above a tie between two doubles and rounds up; without
+//   its 2^-100 it would round to even, down.
+// - "the largest below zero": seven of -(1 + 4u) and -(1 + 9u). Split at 16 (2^4 above the largest, for a sum
+//   of 8) every part's addition is exact; split at 8, the parts are whole numbers of 4u, the last one -(1 + 8u),
+//   and their sum, past -8, takes 4u as a tie and drops it: it rounds to -8 - 32u where the exact -8 - 37u rounds
+//   to -8 - 40u.
+// - "a subnormal with a zero top word": the same rests as the first, times 2^-974: six of 2^-974 (1 + 7u), then
+//   2^-974 (1 + 2^-48) and 2^-1074, whose top 32 bits are zero: it must count as a value of exponent field 0, 48
+//   binades below the others, not as a zero.
+void check_float64_split_edges() {
+    const double u = std::ldexp(1.0, -52), scale = std::ldexp(1.0, -974);
+    const std::pair<std::string, std::vector<double>> groups[] = {
+        {"48 binades", {1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1, std::ldexp(1.0, -48) + std::ldexp(1.0, -100)}},
+        {"the largest below zero", {-(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 9 * u)}},
+        {"a subnormal with a zero top word",
+         {scale * (1 + 7 * u), scale * (1 + 7 * u), scale * (1 + 7 * u), scale * (1 + 7 * u), scale * (1 + 7 * u),
+          scale * (1 + 7 * u), scale * (1 + std::ldexp(1.0, -48)), std::numeric_limits<double>::denorm_min()}},
+    };
+    DeviceBuffer<unsigned char> state(step::exact_state_bytes<double>(1024));
+    CUDA_CHECK(cudaMemset(state.get(), 0, state.bytes()));
+    for (const auto& [name, group] : groups)
+        for (int block : every_block) {
+            std::vector<double> values(8 * static_cast<std::size_t>(block), 0.0);  // 4 vectors of 2 per thread
+            for (std::size_t k = 0; k < 4; ++k)
+                for (std::size_t w = 0; w < 2; ++w) values[2 * k * block + w] = group[2 * k + w];  // vector k Block of thread 0
+            const double expected = exact_reference(values, 0, values.size());
+            DeviceBuffer<double> in(values.size()), out(1);  // cudaMalloc: 16-byte aligned
+            CUDA_CHECK(cudaMemcpy(in.get(), values.data(), sizeof(double) * values.size(), cudaMemcpyHostToDevice));
+            const std::string what = std::string(REDUCTION_STEP_TAG " exact kernel float64 ") + name + ", block=" + std::to_string(block);
+            const reduction::test::HangGuard guard(what, sizeof(double) * values.size());
+            step::exact_kernel_for_block<double>(block)<<<1, block>>>(
+                in.get(), values.size(), out.get(), reinterpret_cast<step::ExactGridState<double>*>(state.get()), nullptr);
+            CUDA_CHECK(cudaGetLastError());
+            double got = 0;
+            CUDA_CHECK(cudaMemcpy(&got, out.get(), sizeof got, cudaMemcpyDeviceToHost));
+            INFO(what << ": got " << bits_text(got) << ", exact " << bits_text(expected));
+            REQUIRE(same_bits(got, expected));
+            check_state_empty<double>(state, "grid state after " + what);
+        }
+}
+
 }  // namespace
 
 const std::vector<std::size_t> exact_sizes = {1, 2, 3, 5, 17, 1000, 4097, 65537, (std::size_t{1} << 20) + 3, 3000017};
-const std::vector<int> every_block = {32, 64, 128, 256, 512, 1024};
 
 TEST_CASE(REDUCTION_STEP_TAG ": the exact sum through reduce, float32: the CPU's bits", "[exact][own_reduce_float32]") {
     check_reduce_op<float>(exact_sizes, every_block);
@@ -426,4 +472,8 @@ TEST_CASE(REDUCTION_STEP_TAG ": the float32 shortcut's window: a vector whose su
 
 TEST_CASE(REDUCTION_STEP_TAG ": the one-block float32 sum's window: 32 values whose sum needs 54 bits", "[exact]") {
     check_one_block_window_edge();
+}
+
+TEST_CASE(REDUCTION_STEP_TAG ": the float64 split's limits: 8 values whose split would drop a bit", "[exact]") {
+    check_float64_split_edges();
 }
