@@ -628,6 +628,10 @@ struct ExactAccumulator {
 
     // A group of values' magnitudes, from each value's top 32 bits (all of a float32's): the largest, and the
     // smallest minus one (zero's minus one is the most). Every value's bits are and-ed into sign_and.
+    // float64 groups of 8 values (the loop's loads) are split (add, below); a single vector's 2 values are not.
+    template <unsigned int Count>
+    static constexpr bool splits = sizeof(T) == 8 && Count * Vector<T>::width >= 8;
+
     struct Magnitudes {
         unsigned int largest = 0, smallest_minus_one = ~0u;
     };
@@ -642,7 +646,7 @@ struct ExactAccumulator {
                 sign_and &= bits;
                 unsigned int magnitude = bits & 0x7fffffffu;
                 // a float64 whose top word holds no bits of its magnitude is zero only if its low word is too
-                if constexpr (sizeof(T) == 8) magnitude |= min(static_cast<unsigned int>(__double2loint(vectors[k].lane[w])), 1u);
+                if constexpr (splits<Count>) magnitude |= min(static_cast<unsigned int>(__double2loint(vectors[k].lane[w])), 1u);
                 magnitudes.largest = max(magnitudes.largest, magnitude);
                 magnitudes.smallest_minus_one = min(magnitudes.smallest_minus_one, magnitude - 1);
             }
@@ -653,7 +657,12 @@ struct ExactAccumulator {
     // float32: if no value is special and all lie within `window` binades (counted by the exponent
     // field) of the largest, every value is a whole number of the smallest one's unit in the last
     // place, and their double sum needs at most 53 bits: it is exact, and enters with one add_exact.
-    // float64: if every value is below largest_term, each enters with add_exact.
+    // float64, 8 values (splits): if none is special, all lie within `window` binades of the largest, and sigma, a
+    // power of two 2^4 above the largest, is below largest_term, each value x is split at sigma (Rump, Ogita and
+    // Oishi's ExtractScalar): part = (sigma + x) - sigma, a whole number of 2^-53 sigma, and rest = x - part, at most
+    // 2^-53 sigma in size, both exact. The 8 parts add up to at most sigma, the 8 rests to at most 2^53 times the
+    // smallest value's unit in the last place: both sums are exact, in any order, and enter with two add_exact where
+    // the 8 values would take eight. Otherwise, if every value is below largest_term, each enters with add_exact.
     template <unsigned int Count>
     __device__ __forceinline__ void add(const Vector<T> (&vectors)[Count]) {
         constexpr unsigned int values = Count * Vector<T>::width;
@@ -682,13 +691,14 @@ struct ExactAccumulator {
             }
         } else {
             const Magnitudes magnitudes = scan(vectors);
-            if constexpr (values >= 8) {
+            if constexpr (splits<Count>) {
                 constexpr int log2_values = values == 16 ? 4 : 3;
                 constexpr int window = Layout::precision - 2 * log2_values;
                 const int top = max(static_cast<int>(magnitudes.largest >> 20), 1);  // subnormals: 1
                 const int bottom = max(static_cast<int>((magnitudes.smallest_minus_one + 1) >> 20), 1);
-                if (top < 1023 + 1001 - log2_values && top - bottom <= window) {
-                    const double sigma = __longlong_as_double(static_cast<long long>(top + 1 + log2_values) << 52);
+                const int sigma_field = top + 1 + log2_values;  // every value is below 2^(top - 1023 + 1)
+                if (sigma_field < 1023 + 1001 && top - bottom <= window) {  // 2047 (inf, NaN) fails too
+                    const double sigma = __longlong_as_double(static_cast<long long>(sigma_field) << 52);
                     double parts = 0, rests = 0;  // exact sums, so any order
 #pragma unroll
                     for (unsigned int k = 0; k < Count; ++k)
