@@ -12,7 +12,8 @@
 // max and min are step 13's.
 //
 // Why it should stay fast: the work per element is a conversion to double and a few double additions
-// (float32: 16 values added in double at once, exactly, when they lie within 25 binades of each other);
+// (float32: 16 values added in double at once, exactly, when they lie within 25 binades of each other;
+// float64: 8 values split at a power of two above the largest, their parts and their rests added exactly);
 // the H200 has time for that while the bytes arrive. Integers leave the loop only at the end.
 //
 // What to expect: the exact sum, rounded once (to nearest, ties to even), for every grid, block size and
