@@ -14,7 +14,8 @@ from .charts import step_label
 from .source import Evidence, FigureError, ResultsError, bind, evaluate, loop_values
 from .tables import Results, require
 from .blocks import CUB_TILE_ITEMS, CUB_TILE_THREADS
-from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, PURPLE, STRONG, STYLES, VERMILLION, Grid, LogChart, Svg, cell
+from .svg import BLACK, BLUE, GREEN, GREY, ORANGE, PALE_BLUE, PALE_ORANGE, PURPLE, STRONG, STYLES, VERMILLION
+from .svg import Grid, LogChart, Svg, cell
 
 LOOP = "for (unsigned int $var = $init; $cond; $step)"
 TREE = LOOP + " {\n[[const unsigned int $name = $value;\n]]if ($guard) sdata[$dst] += sdata[$src];"
@@ -923,6 +924,102 @@ def step12_part_figures(root, evidence, relpath, limit):
     return out
 
 
+# The float64 split's example: 8 values of a thread's loop, exponents within the window, significands of 53 bits.
+SPLIT_EXPONENTS = [0, -1, -9, -18, -26, -33, -40, -47]
+
+
+def split_figure(evidence, relpath):
+    """Step 14's float64 split: 8 values cut at 2^-53 sigma into parts and rests, and the two exact sums."""
+    values = evidence.number(relpath, "static constexpr bool splits = sizeof(T) == 8 && Count * Vector<T>::width >= "
+                             "$values;", "the float64 split's group")
+    log2 = evidence.find(relpath, "constexpr int log2_values = values == 16 ? 4 : $log2;", "log2 of 8 values")
+    log2_values = evaluate(log2["log2"], {}, f"{relpath}, log2_values")
+    require(1 << log2_values == values, f"{relpath}: log2_values = {log2_values} for {values} values", FigureError)
+    w = evidence.find(relpath, "constexpr int window = Layout::precision - $window;", "the split's window")
+    window = evaluate("53 - " + w["window"], {"log2_values": log2_values}, f"{relpath}, the split's window")
+    a = evidence.find(relpath, "const int sigma_field = top + $above;", "sigma's exponent field")
+    above = evaluate(a["above"], {"log2_values": log2_values}, f"{relpath}, sigma_field")
+    for shape, what in (("const double part = __dsub_rn(__dadd_rn(sigma, x), sigma);", "the part"),
+                        ("parts = __dadd_rn(parts, part);", "the parts' sum"),
+                        ("rests = __dadd_rn(rests, __dsub_rn(x, part));", "the rests' sum"),
+                        ("add_exact(parts);", "the parts' sum into high + low"),
+                        ("add_exact(rests);", "the rests' sum into high + low")):
+        evidence.find(relpath, shape, what)
+    require(len(SPLIT_EXPONENTS) == values and max(SPLIT_EXPONENTS) - min(SPLIT_EXPONENTS) <= window,
+            f"the figure's {len(SPLIT_EXPONENTS)} values do not fit a group of {values} within {window} binades",
+            FigureError)
+    top = max(SPLIT_EXPONENTS)  # every value below 2^(top + 1)
+    sigma_exponent = top + above
+    sigma, cut = 2.0 ** sigma_exponent, sigma_exponent - 53  # parts: whole numbers of 2^cut; rests: at most that
+    state, xs = 12345, []
+    for k, e in enumerate(SPLIT_EXPONENTS):  # a fixed 52-bit fraction each (an LCG), alternating signs
+        state = (6364136223846793005 * state + 1442695040888963407) % (1 << 64)
+        xs.append((-1) ** k * math.ldexp(1 + (state >> 12) / 2 ** 52, e))
+    parts, rests, part_sum, rest_sum = [], [], 0.0, 0.0
+    for x in xs:  # the kernel's order and operations, in Python's IEEE doubles (round to nearest, ties to even)
+        part = (sigma + x) - sigma
+        parts.append(part), rests.append(x - part)
+        part_sum, rest_sum = part_sum + part, rest_sum + (x - part)
+    for x, part, rest in zip(xs, parts, rests):
+        require(Fraction(part) + Fraction(rest) == Fraction(x) and Fraction(part) % Fraction(2) ** cut == 0 and
+                abs(rest) <= 2.0 ** cut, f"{relpath}: the split of {x!r} at sigma = 2^{sigma_exponent} is not exact",
+                FigureError)
+    require(Fraction(part_sum) == sum(map(Fraction, parts)) and Fraction(rest_sum) == sum(map(Fraction, rests)),
+            f"{relpath}: the parts' or the rests' sum of the figure's values is not exact", FigureError)
+    low = min(SPLIT_EXPONENTS) - 52  # the smallest value's last bit: the unit of every rest
+    left, bw, high = 190, 6, sigma_exponent  # one column per bit, 2^high .. 2^low
+    columns = high - low + 1
+    svg = Svg(left + columns * bw + 250, None, "Step 14: float64 values split at sigma, then two exact sums",
+              f"{values} values (log2_values = {log2_values}) within window = 53 - {w['window']} = {window} binades; "
+              f"sigma = 2^(top + {a['above']}) = 2^{sigma_exponent}, top = {top}: every value below 2^{top + 1}")
+
+    def x_of(bit):  # the left edge of bit `bit`'s column
+        return left + (high - bit) * bw
+
+    def bar(y, first, last, fill, stroke):  # bits first (highest) .. last
+        svg.rect(x_of(first), y, (first - last + 1) * bw, 14, fill=fill, stroke=stroke)
+
+    y = 84
+    for bit in range(high, low - 1, -1):
+        if bit in (high, cut, low) or bit % 10 == 0 and min(abs(bit - b) for b in (high, cut, low)) > 3:
+            svg.line(x_of(bit) + bw / 2, y, x_of(bit) + bw / 2, y + 5, stroke=GREY)
+            svg.text(x_of(bit) + bw / 2, y - 3, f"2^{bit}", size=9, anchor="middle", fill=GREY)
+    y += 16
+    svg.text(16, y + 11, "x (53 bits each)", size=11, weight="bold")
+    for x, part, rest in zip(xs, parts, rests):
+        e = math.frexp(abs(x))[1] - 1
+        if e >= cut:
+            bar(y, e, cut, PALE_BLUE, BLUE)
+        bar(y, min(e, cut - 1), e - 52, PALE_ORANGE, ORANGE)
+        svg.text(left + columns * bw + 12, y + 11, f"{x:+.4e} = {part:+.4e} {'+' if rest >= 0 else '-'} "
+                 f"{abs(rest):.2e}", size=10)
+        y += 20
+    svg.line(x_of(cut), 96, x_of(cut), y + 2, stroke=VERMILLION, width=1.4, dash="4 3")
+    svg.text(x_of(cut) - 4, y + 14, f"part = (sigma + x) - sigma: a whole number of 2^-53 sigma = 2^{cut}",
+             size=10, anchor="end", fill=BLUE)
+    svg.text(x_of(cut) + 4, y + 14, f"rest = x - part: at most 2^{cut} in size", size=10, fill=VERMILLION)
+    y += 30
+    part_top = math.frexp(abs(part_sum))[1] - 1
+    rest_top = math.frexp(abs(rest_sum))[1] - 1
+    svg.text(16, y + 11, "parts' sum", size=11, weight="bold")
+    bar(y, part_top, cut, PALE_BLUE, BLUE)
+    svg.text(left + columns * bw + 12, y + 11, f"{part_sum:+.6e}: at most sigma, {part_top - cut + 1} bits: exact",
+             size=10)
+    y += 22
+    svg.text(16, y + 11, "rests' sum", size=11, weight="bold")
+    bar(y, rest_top, low, PALE_ORANGE, ORANGE)
+    svg.text(left + columns * bw + 12, y + 11, f"{rest_sum:+.6e}: {rest_top - low + 1} bits down to 2^{low}: exact",
+             size=10)
+    y += 34
+    return svg.caption(y, f"""Each row is one value's 53 significant bits on a common scale. sigma = 2^(top + {above}),
+        {2 ** above} times the largest value's power of two, cuts each value at 2^{cut}: the part (blue) keeps the bits above,
+        the rest (orange) what is below, and both are exact. The {values} parts add up to at most sigma: at most 53
+        bits, so their double sum is exact. The rests are whole numbers of the smallest value's last bit, 2^{low},
+        and add up to at most {values} x 2^{cut}: at most 2^(top - bottom + 6) such units, 53 bits while the
+        values lie within {window} binades. The two sums enter high + low with two add_exact, where the {values}
+        values took {2 * values} two_sums.""", width=150)
+
+
 LESSON_FIGURES = [  # step, name, drawn by (from the step's reduce.cuh), title if shared
     ("step01_interleaved", "tree", tree_figure, "Step 01: interleaved addressing, the working threads scattered"),
     ("step02_nondivergent", "tree", tree_figure, "Step 02: the same pairs, the working threads packed first"),
@@ -934,7 +1031,8 @@ LESSON_FIGURES = [  # step, name, drawn by (from the step's reduce.cuh), title i
     ("step08_warp_shuffle", "shuffle", shuffle_figure), ("step09_vector_loads", "vector_loads", vector_loads_figure),
     ("step10_single_pass", "slots", slots_figure), ("step11_any_operator", "identity", identity_figure),
     ("step13_bulk_copies", "bulk_copies", bulk_copies_figure), ("step13_bulk_copies", "ring", ring_figure),
-    ("step14_exact_sum", "digits", digits_figure), ("step15_multi_gpu", "shards", shards_figure)]
+    ("step14_exact_sum", "digits", digits_figure), ("step14_exact_sum", "split", split_figure),
+    ("step15_multi_gpu", "shards", shards_figure)]
 
 
 def every_figure(root):
