@@ -646,8 +646,8 @@ struct ExactAccumulator {
                 const unsigned int bits = top_bits(vectors[k].lane[w]);
                 sign_and &= bits;
                 unsigned int magnitude = bits & 0x7fffffffu;
-                // a float64 whose top word holds no bits of its magnitude is zero only if its low word is too
-                if constexpr (splits<Count>) magnitude |= min(static_cast<unsigned int>(__double2loint(vectors[k].lane[w])), 1u);
+                if constexpr (splits<Count>)  // a float64 with a zero top word is zero only if its low word is too
+                    magnitude |= min(static_cast<unsigned int>(__double2loint(vectors[k].lane[w])), 1u);
                 magnitudes.largest = max(magnitudes.largest, magnitude);
                 magnitudes.smallest_minus_one = min(magnitudes.smallest_minus_one, magnitude - 1);
             }
@@ -658,9 +658,9 @@ struct ExactAccumulator {
     // float32: if no value is special and all lie within `window` binades (counted by the exponent
     // field) of the largest, every value is a whole number of the smallest one's unit in the last
     // place, and their double sum needs at most 53 bits: it is exact, and enters with one add_exact.
-    // float64, 8 values (splits): if none is special, all lie within `window` binades of the largest, and sigma, a
-    // power of two 2^4 above the largest, is below largest_term, each value x is split at sigma (Rump, Ogita and
-    // Oishi's ExtractScalar): part = (sigma + x) - sigma, a whole number of 2^-53 sigma, and rest = x - part, at most
+    // float64, 8 values (splits): if none is special, all lie within `window` binades of the largest, and sigma,
+    // 2^4 times the largest value's power of two, is below largest_term, each value x is split at sigma (Rump, Ogita
+    // and Oishi's ExtractScalar): part = (sigma + x) - sigma, a whole number of 2^-53 sigma, and rest = x - part, at most
     // 2^-53 sigma in size, both exact. The 8 parts add up to at most sigma, the 8 rests to at most 2^53 times the
     // smallest value's unit in the last place: both sums are exact, in any order, and enter with two add_exact where
     // the 8 values would take eight. Otherwise, if every value is below largest_term, each enters with add_exact.
@@ -693,6 +693,7 @@ struct ExactAccumulator {
         } else {
             const Magnitudes magnitudes = scan(vectors);
             if constexpr (splits<Count>) {
+                static_assert(values == 8 || values == 16, "loads_per_iteration vectors of 2");
                 constexpr int log2_values = values == 16 ? 4 : 3;
                 constexpr int window = Layout::precision - 2 * log2_values;
                 const int top = max(static_cast<int>(magnitudes.largest >> 20), 1);  // subnormals: 1
