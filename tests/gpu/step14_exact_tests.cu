@@ -6,7 +6,8 @@
 // grids of 1, 3 and 7 blocks and the whole GPU, the loop's kernel and the bulk path's (the loop's
 // also launched as one cluster of 3, 7 and 13 blocks where the GPU has clusters), each call twice
 // on the same scratch, which must be empty again afterwards; and as unrounded partials of 1 to 4 pieces,
-// added as integers and rounded once, as step 15 adds the sums of K GPUs.
+// added as integers and rounded once, as step 15 adds the sums of K GPUs. And the limits of float32's
+// shortcuts and of float64's split, each by values whose sum would lose a bit past them.
 #include "../catch.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
@@ -382,8 +383,8 @@ void check_one_block_window_edge() {
 //   47). Split at sigma = 16, the rests are six of 7u and 2^-100: the rests' sum, 42u, then takes 2^-100 as a tie
 //   and drops it. The exact sum, 7 + 58u + 2^-100, lies just above a tie between two doubles and rounds up; without
 //   its 2^-100 it would round to even, down.
-// - "the largest below zero": seven of -(1 + 4u) and -(1 + 9u). Split at 16 (2^4 above the largest, for a sum
-//   of 8) every part's addition is exact; split at 8, the parts are whole numbers of 4u, the last one -(1 + 8u),
+// - "the largest below zero": seven of -(1 + 4u) and -(1 + 9u). Split at 16 (2^4 times the largest's power of
+//   two, for a sum of 8) every part's addition is exact; split at 8, the parts are whole numbers of 4u, the last one -(1 + 8u),
 //   and their sum, past -8, takes 4u as a tie and drops it: it rounds to -8 - 32u where the exact -8 - 37u rounds
 //   to -8 - 40u.
 // - "a subnormal with a zero top word": the same rests as the first, times 2^-974: six of 2^-974 (1 + 7u), then
@@ -392,8 +393,10 @@ void check_one_block_window_edge() {
 void check_float64_split_edges() {
     const double u = std::ldexp(1.0, -52), scale = std::ldexp(1.0, -974);
     const std::pair<std::string, std::vector<double>> groups[] = {
-        {"48 binades", {1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1, std::ldexp(1.0, -48) + std::ldexp(1.0, -100)}},
-        {"the largest below zero", {-(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 9 * u)}},
+        {"48 binades",
+         {1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1 + 7 * u, 1, std::ldexp(1.0, -48) + std::ldexp(1.0, -100)}},
+        {"the largest below zero",
+         {-(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 4 * u), -(1 + 9 * u)}},
         {"a subnormal with a zero top word",
          {scale * (1 + 7 * u), scale * (1 + 7 * u), scale * (1 + 7 * u), scale * (1 + 7 * u), scale * (1 + 7 * u),
           scale * (1 + 7 * u), scale * (1 + std::ldexp(1.0, -48)), std::numeric_limits<double>::denorm_min()}},
@@ -403,12 +406,13 @@ void check_float64_split_edges() {
     for (const auto& [name, group] : groups)
         for (int block : every_block) {
             std::vector<double> values(8 * static_cast<std::size_t>(block), 0.0);  // 4 vectors of 2 per thread
-            for (std::size_t k = 0; k < 4; ++k)
-                for (std::size_t w = 0; w < 2; ++w) values[2 * k * block + w] = group[2 * k + w];  // vector k Block of thread 0
+            for (std::size_t k = 0; k < 4; ++k)  // thread 0's vector k Block
+                for (std::size_t w = 0; w < 2; ++w) values[2 * k * block + w] = group[2 * k + w];
             const double expected = exact_reference(values, 0, values.size());
             DeviceBuffer<double> in(values.size()), out(1);  // cudaMalloc: 16-byte aligned
             CUDA_CHECK(cudaMemcpy(in.get(), values.data(), sizeof(double) * values.size(), cudaMemcpyHostToDevice));
-            const std::string what = std::string(REDUCTION_STEP_TAG " exact kernel float64 ") + name + ", block=" + std::to_string(block);
+            const std::string what =
+                std::string(REDUCTION_STEP_TAG " exact kernel float64 ") + name + ", block=" + std::to_string(block);
             const reduction::test::HangGuard guard(what, sizeof(double) * values.size());
             step::exact_kernel_for_block<double>(block)<<<1, block>>>(
                 in.get(), values.size(), out.get(), reinterpret_cast<step::ExactGridState<double>*>(state.get()), nullptr);
