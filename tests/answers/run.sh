@@ -63,6 +63,7 @@ ANSWERS=(
   "13_4_4k_eight_stages|step13_bulk_copies|step13|pass|step13_bulk_copies --n 2^31|per call"
   "14_2|step14_exact_sum|step14|fail|step14_exact_sum --n 2^20 --type float32|per call|result"
   "14_3|step14_exact_sum|step14|fail|step14_exact_sum --n 2^20 --type float32|per call|result"
+  "14_6|step14_exact_sum|step14|fail|step14_exact_sum --n 2^20 --type float64|per call|result"
 )
 
 touched=()
